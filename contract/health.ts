@@ -1,0 +1,7 @@
+import { Type, type Static } from 'typebox';
+
+export const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+  db: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+});
+export type Health = Static<typeof Health>;

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import type { Db } from './db/index.ts';
+import type { Services } from './services.ts';
+import { installErrorHandling, sendError } from './errors.ts';
+import { apiRoutes, sandboxRoutes } from './routes.ts';
+import { ErrorBody } from '../contract/common.ts';
+
+export interface AppDeps {
+  db: Db;
+  /** Replace services (clock, SMS gateway…) in tests. */
+  services?: Partial<Services>;
+  /** Extra pino options; tests pass a stream to read what was logged. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** 1 MiB for JSON; uploads (media) set their own, larger limits per route. */
+const BODY_LIMIT = 1024 * 1024;
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
+
+/**
+ * Log lines carry the path and query *names*, never query values: refresh tokens travel in the
+ * query string (API.md), and no secret may reach a log.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  const keys = [...new Set(params.keys())];
+  return `${url.slice(0, q)}?${keys.map((k) => `${encodeURIComponent(k)}=[redacted]`).join('&')}`;
+}
+
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.token', '*.refreshToken', '*.code', '*.password', '*.merchantCode'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+    },
+  };
+}
+
+/** Hashed assets never change; index.html must be revalidated so a deploy reaches everyone. */
+export function cacheControlFor(relativePath: string): string {
+  if (relativePath.startsWith('assets/')) return 'public, max-age=31536000, immutable';
+  if (relativePath === 'index.html' || relativePath.startsWith('index.html.')) return 'no-cache';
+  return 'public, max-age=3600';
+}
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? loggerOptions(config),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: true,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('db', deps.db);
+  app.decorate('services', { now: () => new Date(), ...deps.services } as Services);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  installErrorHandling(app);
+
+  const https = config.publicUrl.startsWith('https:');
+  await app.register(helmet, {
+    // The SPA loads only its own files: scripts, styles and the self-hosted font.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    hsts: https ? { maxAge: 15552000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Greetie API',
+        version: '1.0.0',
+        description: 'The HTTP contract of Greetie (shared/API.md). Errors always have the ErrorBody shape.',
+      },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  app.addSchema(ErrorBody);
+
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', { schema: { hide: true } }, async () => api.swagger());
+      await api.register(swaggerUi, {
+        routePrefix: '/docs',
+        staticCSP: true,
+        transformStaticCSP: (header) => header.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+        uiConfig: { docExpansion: 'list', deepLinking: true },
+      });
+      await api.register(apiRoutes);
+      if (config.sandbox) await api.register(sandboxRoutes, { prefix: '/sandbox' });
+    },
+    { prefix: '/api' },
+  );
+
+  const indexFile = path.join(config.staticDir, 'index.html');
+  const hasSpa = existsSync(indexFile);
+  if (hasSpa) {
+    await app.register(fastifyStatic, {
+      root: config.staticDir,
+      prefix: '/',
+      preCompressed: true,
+      cacheControl: false,
+      index: false,
+      setHeaders: (reply, filePath) => {
+        reply.header('cache-control', cacheControlFor(path.relative(config.staticDir, filePath).split(path.sep).join('/')));
+      },
+    });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const pathname = req.url.split('?')[0] ?? '';
+    if (pathname === '/api' || pathname.startsWith('/api/')) return sendError(req, reply, 404, 'ROUTE_NOT_FOUND');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(req, reply, 404, 'ROUTE_NOT_FOUND');
+    // A missing hashed asset must be a 404, not index.html served as JavaScript.
+    if (pathname.startsWith('/assets/')) return sendError(req, reply, 404, 'NOT_FOUND');
+    if (!hasSpa) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send('Appen är inte byggd. Kör "npm run build" (eller "npm start").');
+    }
+    // Client-side routes: the SPA decides (and shows /404 for paths it does not know).
+    return reply.sendFile('index.html');
+  });
+
+  return app;
+}

@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Settings come from the environment and are validated once at start. Every problem is reported
+ * as one line that names the variable, then the process exits (see server/main.ts).
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** External PostgreSQL; when undefined the embedded server under dataDir is used. */
+  databaseUrl: string | undefined;
+  /** Sandbox adapters (SMS outbox, payment simulator…) and /api/sandbox. */
+  sandbox: boolean;
+  /** The address users reach the app at, used in links we send (SMS) and for HSTS. */
+  publicUrl: string;
+  /** HMAC key for access tokens. Never logged. */
+  tokenSigningKey: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Directory with the built SPA (index.html and assets/). */
+  staticDir: string;
+  sms: {
+    provider: 'sandbox' | '46elks';
+    elksUsername: string | undefined;
+    elksPassword: string | undefined;
+    elksSender: string;
+    elksBaseUrl: string;
+  };
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+type Env = Record<string, string | undefined>;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Pure validation of the environment. The token-signing key may be left out here; see
+ * `resolveTokenSigningKey` for the generated, kept-on-disk default.
+ */
+export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigResult {
+  const errors: string[] = [];
+  const cwd = defaults.cwd ?? process.cwd();
+
+  let port = 3000;
+  if (env.PORT !== undefined && env.PORT !== '') {
+    const n = Number(env.PORT);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) errors.push(`PORT must be a whole number from 0 to 65535 (got "${env.PORT}")`);
+    else port = n;
+  }
+
+  const host = env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0';
+  const dataDir = path.resolve(cwd, env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : 'data');
+
+  let databaseUrl: string | undefined;
+  if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') {
+    try {
+      const u = new URL(env.DATABASE_URL);
+      if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new Error('protocol');
+      databaseUrl = env.DATABASE_URL;
+    } catch {
+      errors.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+    }
+  }
+
+  let sandbox = true;
+  if (env.SANDBOX !== undefined && env.SANDBOX !== '') {
+    const v = env.SANDBOX.toLowerCase();
+    if (['off', 'false', '0', 'no'].includes(v)) sandbox = false;
+    else if (['on', 'true', '1', 'yes'].includes(v)) sandbox = true;
+    else errors.push(`SANDBOX must be "on" or "off" (got "${env.SANDBOX}")`);
+  }
+
+  let publicUrl = `http://localhost:${port}`;
+  if (env.PUBLIC_URL !== undefined && env.PUBLIC_URL !== '') {
+    if (!isHttpUrl(env.PUBLIC_URL)) errors.push('PUBLIC_URL must be an http:// or https:// URL');
+    else publicUrl = env.PUBLIC_URL.replace(/\/+$/, '');
+  }
+
+  let tokenSigningKey = '';
+  if (env.TOKEN_SIGNING_KEY !== undefined && env.TOKEN_SIGNING_KEY !== '') {
+    if (env.TOKEN_SIGNING_KEY.length < 32) errors.push('TOKEN_SIGNING_KEY must be at least 32 characters');
+    else tokenSigningKey = env.TOKEN_SIGNING_KEY;
+  }
+
+  let logLevel: Config['logLevel'] = 'info';
+  if (env.LOG_LEVEL !== undefined && env.LOG_LEVEL !== '') {
+    if ((LOG_LEVELS as readonly string[]).includes(env.LOG_LEVEL)) logLevel = env.LOG_LEVEL as Config['logLevel'];
+    else errors.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  }
+
+  let smsProvider: Config['sms']['provider'] = sandbox ? 'sandbox' : '46elks';
+  if (env.SMS_PROVIDER !== undefined && env.SMS_PROVIDER !== '') {
+    if (env.SMS_PROVIDER === 'sandbox' || env.SMS_PROVIDER === '46elks') smsProvider = env.SMS_PROVIDER;
+    else errors.push(`SMS_PROVIDER must be "sandbox" or "46elks" (got "${env.SMS_PROVIDER}")`);
+  }
+  if (smsProvider === 'sandbox' && !sandbox) errors.push('SMS_PROVIDER=sandbox needs SANDBOX on');
+  if (smsProvider === '46elks' && (!env.ELKS_USERNAME || !env.ELKS_PASSWORD)) {
+    errors.push('ELKS_USERNAME and ELKS_PASSWORD are needed when SMS goes through 46elks (SANDBOX=off or SMS_PROVIDER=46elks)');
+  }
+  const elksBaseUrl = env.ELKS_BASE_URL && env.ELKS_BASE_URL !== '' ? env.ELKS_BASE_URL : 'https://api.46elks.com';
+  if (!isHttpUrl(elksBaseUrl)) errors.push('ELKS_BASE_URL must be an http:// or https:// URL');
+  const elksSender = env.ELKS_SENDER && env.ELKS_SENDER !== '' ? env.ELKS_SENDER : 'Greetie';
+  if (!/^[A-Za-z][A-Za-z0-9]{2,10}$/.test(elksSender) && !/^\+[1-9]\d{6,14}$/.test(elksSender)) {
+    errors.push('ELKS_SENDER must be 3–11 letters and digits starting with a letter, or a number in E.164 form');
+  }
+
+  const staticDir = path.resolve(cwd, env.STATIC_DIR && env.STATIC_DIR !== '' ? env.STATIC_DIR : 'dist');
+
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      port,
+      host,
+      dataDir,
+      databaseUrl,
+      sandbox,
+      publicUrl,
+      tokenSigningKey,
+      logLevel,
+      staticDir,
+      sms: {
+        provider: smsProvider,
+        elksUsername: env.ELKS_USERNAME,
+        elksPassword: env.ELKS_PASSWORD,
+        elksSender,
+        elksBaseUrl: elksBaseUrl.replace(/\/+$/, ''),
+      },
+    },
+  };
+}
+
+/**
+ * When TOKEN_SIGNING_KEY is not given, a random key is generated once and kept in
+ * DATA_DIR/token-signing.key (mode 0600), so tokens survive a restart.
+ */
+export function resolveTokenSigningKey(config: Config): Config {
+  if (config.tokenSigningKey) return config;
+  const file = path.join(config.dataDir, 'token-signing.key');
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (key.length >= 32) return { ...config, tokenSigningKey: key };
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = randomBytes(48).toString('base64url');
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  return { ...config, tokenSigningKey: key };
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as m001 from './001_foundation.ts';
+
+/**
+ * Every migration, in order. Names sort the way they run; a migration never changes once it has
+ * landed on main — add a new one instead.
+ */
+export const migrations: Record<string, Migration> = {
+  '001_foundation': m001,
+};

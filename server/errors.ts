@@ -1,0 +1,129 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestLanguage, translate, hasMessage } from './i18n/index.ts';
+
+/**
+ * The one error a route throws for a bad request: a status from API.md's catalogue and a code
+ * from the message catalogue (server/i18n). The message is chosen in the caller's language when
+ * the answer is written.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    readonly params: Record<string, string | number> = {},
+    readonly details?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(code);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (code = 'BAD_REQUEST', params?: Record<string, string | number>, details?: unknown) =>
+  new HttpError(400, code, params, details);
+export const unauthorized = (code = 'UNAUTHORIZED') => new HttpError(401, code);
+export const forbidden = (code = 'FORBIDDEN') => new HttpError(403, code);
+export const notFound = (code = 'NOT_FOUND') => new HttpError(404, code);
+export const conflict = (code = 'CONFLICT', params?: Record<string, string | number>) => new HttpError(409, code, params);
+export const gone = (code = 'GONE') => new HttpError(410, code);
+export const tooManyRequests = (retryAfterSeconds: number, code = 'RATE_LIMITED') =>
+  new HttpError(429, code, { retryAfter: retryAfterSeconds }, undefined, { 'retry-after': String(retryAfterSeconds) });
+
+export interface ErrorBody {
+  message: string;
+  code: string;
+  details?: unknown;
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  410: 'GONE',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_ERROR',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Fastify's own errors for bad input, mapped to our codes. */
+const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'INVALID_JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'EMPTY_BODY' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'BAD_REQUEST' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  FST_ERR_CTP_INVALID_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_FAILED' },
+  FST_ERR_BAD_URL: { status: 400, code: 'BAD_REQUEST' },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'BAD_REQUEST' },
+  FST_ERR_NOT_FOUND: { status: 404, code: 'ROUTE_NOT_FOUND' },
+  FST_ERR_RATE_LIMIT: { status: 429, code: 'RATE_LIMITED' },
+};
+
+export function sendError(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  params: Record<string, string | number> = {},
+  details?: unknown,
+): FastifyReply {
+  const body: ErrorBody = { message: translate(code, requestLanguage(req), params), code };
+  if (details !== undefined) body.details = details;
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  keyword?: string;
+  params?: unknown;
+}
+
+/** Validation problems as `[{ field, problem }]`, naming fields but never echoing values. */
+function validationDetails(error: FastifyError): { field: string; problem: string }[] {
+  const ctx = (error as FastifyError & { validationContext?: string }).validationContext ?? 'body';
+  return ((error.validation ?? []) as ValidationIssue[]).map((v) => {
+    let field = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
+    if (v.keyword === 'required' && missing) field = field ? `${field}.${missing}` : missing;
+    return { field: field ? `${ctx}.${field}` : ctx, problem: v.keyword ?? 'invalid' };
+  });
+}
+
+/** One error handler for the whole API: every failure leaves as the error body of API.md. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
+    if (error instanceof HttpError) {
+      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      return sendError(req, reply, error.statusCode, error.code, error.params, error.details);
+    }
+    const fe = error as FastifyError;
+    if (fe.validation) {
+      return sendError(req, reply, 400, 'VALIDATION_FAILED', {}, validationDetails(fe));
+    }
+    const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
+    if (mapped) {
+      if (mapped.status === 429) {
+        const retry = reply.getHeader('retry-after') ?? '60';
+        return sendError(req, reply, 429, 'RATE_LIMITED', { retryAfter: String(retry) });
+      }
+      return sendError(req, reply, mapped.status, mapped.code);
+    }
+    const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const code = STATUS_CODES[status] ?? 'BAD_REQUEST';
+      return sendError(req, reply, STATUS_CODES[status] ? status : 400, code);
+    }
+    // Our fault: log it with the request id, tell the caller nothing about the insides.
+    req.log.error({ err: error }, 'request failed');
+    const code = hasMessage(STATUS_CODES[status] ?? '') && status >= 500 ? STATUS_CODES[status]! : 'INTERNAL_ERROR';
+    return sendError(req, reply, status === 502 || status === 503 ? status : 500, code);
+  });
+}

@@ -1,0 +1,35 @@
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Health } from '../../contract/health.ts';
+import { ErrorBody } from '../../contract/common.ts';
+import { requestLanguage, translate } from '../i18n/index.ts';
+
+const Unhealthy = Type.Intersect([Health, ErrorBody]);
+
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['Health'],
+        summary: 'Liveness and database reachability',
+        response: { 200: Health, 503: Unhealthy },
+      },
+    },
+    async (req, reply) => {
+      try {
+        await sql`SELECT 1`.execute(app.db);
+        return { status: 'ok' as const, db: 'ok' as const };
+      } catch (err) {
+        req.log.warn({ err }, 'health check: database not answering');
+        return reply.code(503).send({
+          status: 'error' as const,
+          db: 'error' as const,
+          code: 'DB_UNAVAILABLE',
+          message: translate('DB_UNAVAILABLE', requestLanguage(req)),
+        });
+      }
+    },
+  );
+};

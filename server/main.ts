@@ -1,0 +1,60 @@
+import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
+import { parseConfig, resolveTokenSigningKey } from './config.ts';
+import { buildApp, loggerOptions } from './app.ts';
+import type { FastifyInstance } from 'fastify';
+import { connect, ensureDatabase, migrateToLatest, type DatabaseHandle } from './db/index.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
+import { seed } from './db/seed.ts';
+
+/**
+ * `npm start` / `npm run serve`: validate settings, bring up the database (embedded unless
+ * DATABASE_URL is set), migrate, seed an empty database, then serve the SPA and /api on one port.
+ * SIGINT/SIGTERM: stop accepting, finish requests in flight, close the pool, stop the database.
+ */
+async function main(): Promise<void> {
+  const parsed = parseConfig(process.env);
+  if (!parsed.ok) {
+    for (const line of parsed.errors) console.error(`config: ${line}`);
+    process.exit(2);
+  }
+  const config = resolveTokenSigningKey(parsed.config);
+  const log = pino(loggerOptions(config) as pino.LoggerOptions);
+
+  let embedded: EmbeddedDatabase | undefined;
+  let handle: DatabaseHandle | undefined;
+  let app: FastifyInstance | undefined;
+  const shutdown = async () => {
+    if (app) await app.close(); // stop accepting; requests in flight finish
+    if (handle) await handle.close();
+    if (embedded) await embedded.stop(); // fast shutdown: committed data is on disk
+  };
+  try {
+    let url = config.databaseUrl;
+    if (!url) {
+      embedded = await startEmbeddedPostgres(config.dataDir, (msg) => log.info(msg));
+      url = await ensureDatabase(embedded.url, 'greetie');
+    }
+    handle = connect(url);
+    const applied = await migrateToLatest(handle.db);
+    if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+    await seed(handle.db);
+    app = await buildApp(config, { db: handle.db });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await shutdown().catch(() => {});
+    throw err;
+  }
+
+  closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
+    if (err) log.error({ err }, 'shutting down after an error');
+    else log.info({ signal }, 'shutting down');
+    await shutdown();
+  });
+  log.info(`Greetie is running at ${config.publicUrl}${config.sandbox ? ' (sandbox on)' : ''}`);
+}
+
+main().catch((err: unknown) => {
+  console.error('Greetie could not start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/index.ts';
+
+/**
+ * What the routes reach the outside world and the database through. buildApp decorates the
+ * Fastify instance with these; tests pass their own (a fake SMS gateway, a fixed clock).
+ * Each resource adds the services it needs here.
+ */
+export interface Services {
+  /** The current time; tests move it to expire codes and tokens without waiting. */
+  now: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    services: Services;
+  }
+}

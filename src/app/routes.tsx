@@ -1,0 +1,72 @@
+import { Navigate, type RouteObject } from 'react-router-dom';
+import { RootLayout } from './layouts/RootLayout.tsx';
+import { MainLayout } from './layouts/MainLayout.tsx';
+import { PublicLayout } from './layouts/PublicLayout.tsx';
+import { MinimalLayout } from './layouts/MinimalLayout.tsx';
+import { NotFoundPage } from '../pages/errors/NotFoundPage.tsx';
+
+/**
+ * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, merchant,
+ * sandbox) is one lazily loaded chunk: `lazy` imports the group's routes module and picks the page.
+ */
+const page =
+  <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) =>
+  async () => {
+    const m = await load();
+    return { Component: m[name] as React.ComponentType };
+  };
+
+const landing = () => import('../pages/landing/routes.tsx');
+const auth = () => import('../pages/auth/routes.tsx');
+const my = () => import('../pages/my/routes.tsx');
+const redeem = () => import('../pages/redeem/routes.tsx');
+const voucher = () => import('../pages/voucher/routes.tsx');
+const greetie = () => import('../pages/greetie/routes.tsx');
+const merchant = () => import('../pages/merchant/routes.tsx');
+const sandbox = () => import('../pages/sandbox/routes.tsx');
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      {
+        // Layout 1: the signed-in areas.
+        element: <MainLayout />,
+        children: [
+          { path: 'my/:section', lazy: page(my, 'MyPage') },
+          { path: 'redeem', lazy: page(redeem, 'RedeemPage') },
+          { path: 'redeem/voucher/:id', lazy: page(redeem, 'RedeemVoucherPage') },
+          { path: 'redeem/:id', lazy: page(redeem, 'RedeemPage') },
+          { path: 'voucher', lazy: page(voucher, 'VoucherListPage') },
+          { path: 'voucher/list', lazy: page(voucher, 'VoucherListPage') },
+          { path: 'voucher/:id', lazy: page(voucher, 'VoucherDetailsPage') },
+          { path: 'greetie', lazy: page(greetie, 'GreetieListPage') },
+          { path: 'greetie/list', lazy: page(greetie, 'GreetieListPage') },
+          { path: 'greetie/new', lazy: page(greetie, 'GreetieNewPage') },
+          { path: 'greetie/details/:id', lazy: page(greetie, 'GreetieDetailsPage') },
+        ],
+      },
+      {
+        // Layout 2: public pages.
+        element: <PublicLayout />,
+        children: [
+          { index: true, lazy: page(landing, 'LandingPage') },
+          { path: 'start', lazy: page(landing, 'StartPage') },
+          { path: 'merchant', lazy: page(merchant, 'MerchantListPage') },
+          { path: 'merchant/list', lazy: page(merchant, 'MerchantListPage') },
+          { path: 'merchant/details/:id', lazy: page(merchant, 'MerchantDetailsPage') },
+          { path: 'sandbox', lazy: page(sandbox, 'SandboxPage') },
+          { path: '404', element: <NotFoundPage /> },
+        ],
+      },
+      {
+        // Layout 3: minimal, for the greetie a recipient opens.
+        element: <MinimalLayout />,
+        children: [{ path: 'greetie/view/:id', lazy: page(greetie, 'GreetieViewPage') }],
+      },
+      { path: 'auth/jwt/login', lazy: page(auth, 'LoginPage') },
+      // Anything else: /404, replacing the history entry.
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ],
+  },
+];

@@ -1,0 +1,4 @@
+import { PageStub } from '../../components/PageStub.tsx';
+
+export const MerchantListPage = () => <PageStub titleKey="merchants" />;
+export const MerchantDetailsPage = () => <PageStub titleKey="merchantDetails" />;

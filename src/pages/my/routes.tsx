@@ -1,0 +1,3 @@
+import { PageStub } from '../../components/PageStub.tsx';
+
+export const MyPage = () => <PageStub titleKey="my" />;

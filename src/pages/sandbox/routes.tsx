@@ -1,0 +1,3 @@
+import { PageStub } from '../../components/PageStub.tsx';
+
+export const SandboxPage = () => <PageStub titleKey="sandbox" />;

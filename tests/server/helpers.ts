@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from '../../server/app.ts';
+import { parseConfig, type Config } from '../../server/config.ts';
+import { connect, type DatabaseHandle } from '../../server/db/index.ts';
+
+export interface TestDb extends DatabaseHandle {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh copy of the migrated, seeded template database, for one test file or one test. */
+export async function createTestDb(): Promise<TestDb> {
+  const adminUrl = inject('adminUrl');
+  const template = inject('templateDb');
+  const name = `greetie_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = connect(url.toString(), { max: 5 });
+  return {
+    ...handle,
+    url: url.toString(),
+    name,
+    drop: async () => {
+      await handle.close().catch(() => {}); // a test may have ended the pool on purpose
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      try {
+        await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await a.end();
+      }
+    },
+  };
+}
+
+/** The settings tests run with: sandbox on, a fixed signing key, no SPA build, quiet logs. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  const parsed = parseConfig({
+    SANDBOX: 'on',
+    TOKEN_SIGNING_KEY: 'test-signing-key-0123456789abcdef0123456789',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/greetie-test-data',
+    STATIC_DIR: '/nonexistent-greetie-dist',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...env,
+  });
+  if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+  return parsed.config;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDb;
+  close(): Promise<void>;
+}
+
+/** The real app on its own copy of the database. */
+export async function createTestApp(
+  opts: { env?: Record<string, string>; config?: Config; services?: AppDeps['services']; logger?: AppDeps['logger'] } = {},
+): Promise<TestApp> {
+  const db = await createTestDb();
+  const config = opts.config ?? testConfig(opts.env);
+  const app = await buildApp(config, { db: db.db, services: opts.services, logger: opts.logger });
+  await app.ready();
+  return {
+    app,
+    db,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
