@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { healthRoutes } from './health/routes.ts';
+import { sandboxIndexRoutes } from './sandbox/routes.ts';
 
 /**
  * Every resource's routes, mounted under /api. A resource is a folder in server/ with its
@@ -10,4 +11,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
 };
 
 /** Sandbox routes: mounted under /api/sandbox only when the sandbox is on. */
-export const sandboxRoutes: FastifyPluginAsync = async () => {};
+export const sandboxRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(sandboxIndexRoutes);
+};

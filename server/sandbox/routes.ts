@@ -1,0 +1,21 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+
+/**
+ * GET /api/sandbox: lets the SPA know the sandbox is on (the /sandbox and /flows pages show only
+ * then). Like every sandbox path, it answers 404 when SANDBOX=off because the whole prefix is
+ * not registered.
+ */
+export const sandboxIndexRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'Whether the sandbox is on (404 when it is off)',
+        response: { 200: Type.Object({ enabled: Type.Literal(true) }) },
+      },
+    },
+    async () => ({ enabled: true as const }),
+  );
+};
