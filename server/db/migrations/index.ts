@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001_foundation.ts';
+import * as m002 from './002_auth.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -7,4 +8,5 @@ import * as m001 from './001_foundation.ts';
  */
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
+  '002_auth': m002,
 };

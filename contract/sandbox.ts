@@ -1,0 +1,15 @@
+import { Type, type Static } from 'typebox';
+import { DateTime } from './common.ts';
+
+/** An SMS the sandbox outbox kept instead of sending (GET /api/sandbox/sms). */
+export const SandboxSms = Type.Object({
+  to: Type.String({ description: 'E.164' }),
+  body: Type.String(),
+  sentAt: DateTime,
+});
+export type SandboxSms = Static<typeof SandboxSms>;
+
+export const SandboxSmsQuery = Type.Object({
+  to: Type.Optional(Type.String({ maxLength: 40, description: 'Only messages to this number (any Swedish form)' })),
+});
+export type SandboxSmsQuery = Static<typeof SandboxSmsQuery>;
