@@ -1,0 +1,82 @@
+import type { ErrorBody } from '../../contract/common.ts';
+import sv from '../../locales/sv/api.json';
+import en from '../../locales/en/api.json';
+
+export type ApiLanguage = 'sv' | 'en';
+
+const catalogue: Record<ApiLanguage, Record<string, string>> = { sv: sv.errors, en: en.errors };
+
+/** Statuses with their own default message; any other non-2xx gets the generic one. */
+export const knownStatuses = [400, 401, 403, 404, 500, 502, 503] as const;
+
+/** The longest piece of a response body shown inside the generic message. */
+const MAX_BODY_IN_MESSAGE = 200;
+
+function bodyText(body: unknown): string {
+  if (body === undefined || body === null || body === '') return '';
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return text.length > MAX_BODY_IN_MESSAGE ? `${text.slice(0, MAX_BODY_IN_MESSAGE)}…` : text;
+}
+
+/**
+ * The default message for a failed call, in Swedish or English. Status 0 means the request never
+ * got an answer (offline, DNS, CORS).
+ */
+export function defaultErrorMessage(
+  status: number,
+  statusText: string,
+  body: unknown,
+  language: ApiLanguage = 'sv',
+): string {
+  const messages = catalogue[language] ?? catalogue.sv;
+  if (status === 0) return messages.network!;
+  const known = messages[String(status)];
+  if (known) return known;
+  return messages
+    .generic!.replace('{{status}}', String(status))
+    .replace('{{statusText}}', statusText)
+    .replace('{{body}}', bodyText(body))
+    .trim();
+}
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as { message?: unknown }).message === 'string' &&
+    (body as { message: string }).message.trim() !== ''
+  );
+}
+
+/**
+ * A failed API call. `message` is our default message for the status (in the caller's language);
+ * `userMessage` is what to show a person: the server's own `message` when it sent one (already in
+ * the request's Accept-Language), otherwise the default.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly url: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly body: unknown;
+  /** The server's machine code (e.g. VALIDATION_FAILED) when the body has one. */
+  readonly code: string | undefined;
+
+  constructor(init: { url: string; status: number; statusText: string; body: unknown; language?: ApiLanguage }) {
+    super(defaultErrorMessage(init.status, init.statusText, init.body, init.language));
+    this.url = init.url;
+    this.status = init.status;
+    this.statusText = init.statusText;
+    this.body = init.body;
+    this.code = isErrorBody(init.body) && typeof init.body.code === 'string' ? init.body.code : undefined;
+  }
+
+  /** The server's message when present, else the default message. */
+  get userMessage(): string {
+    return isErrorBody(this.body) ? this.body.message : this.message;
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
