@@ -10,6 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Services } from './services.ts';
+import { createSmsSender } from './providers/sms/index.ts';
 import { installErrorHandling, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
 import { ErrorBody } from '../contract/common.ts';
@@ -75,7 +76,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.decorate('config', config);
   app.decorate('db', deps.db);
-  app.decorate('services', { now: () => new Date(), ...deps.services } as Services);
+  const services = { now: () => new Date(), ...deps.services } as Services;
+  // Reads the clock through `services` so a test that moves `now` moves the outbox's times too.
+  services.sms ??= createSmsSender(config, deps.db, () => services.now());
+  app.decorate('services', services);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -145,7 +149,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       prefix: '/',
       preCompressed: true,
       cacheControl: false,
-      index: false,
       setHeaders: (reply, filePath) => {
         reply.header('cache-control', cacheControlFor(path.relative(config.staticDir, filePath).split(path.sep).join('/')));
       },

@@ -67,11 +67,19 @@ export interface TestApp {
 
 /** The real app on its own copy of the database. */
 export async function createTestApp(
-  opts: { env?: Record<string, string>; config?: Config; services?: AppDeps['services']; logger?: AppDeps['logger'] } = {},
+  opts: {
+    env?: Record<string, string>;
+    config?: Config;
+    services?: AppDeps['services'];
+    logger?: AppDeps['logger'];
+    /** Add test-only routes before the app is ready. */
+    extend?: (app: FastifyInstance) => void | Promise<void>;
+  } = {},
 ): Promise<TestApp> {
   const db = await createTestDb();
   const config = opts.config ?? testConfig(opts.env);
   const app = await buildApp(config, { db: db.db, services: opts.services, logger: opts.logger });
+  if (opts.extend) await opts.extend(app);
   await app.ready();
   return {
     app,

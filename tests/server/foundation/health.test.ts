@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, type TestApp } from '../helpers.ts';
 
 describe('GET /api/health', () => {
   let t: TestApp;

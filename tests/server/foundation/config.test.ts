@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConfig, resolveTokenSigningKey } from '../../../server/config.ts';
+
+describe('settings from the environment', () => {
+  it('has working defaults: port 3000, ./data, sandbox on, embedded database', () => {
+    const r = parseConfig({}, { cwd: '/srv/greetie' });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config.port).toBe(3000);
+    expect(r.config.dataDir).toBe('/srv/greetie/data');
+    expect(r.config.sandbox).toBe(true);
+    expect(r.config.databaseUrl).toBeUndefined();
+    expect(r.config.publicUrl).toBe('http://localhost:3000');
+    expect(r.config.logLevel).toBe('info');
+    expect(r.config.sms.provider).toBe('sandbox');
+  });
+
+  it('reads every setting', () => {
+    const r = parseConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/greetie',
+      DATABASE_URL: 'postgres://u:p@db:5432/greetie',
+      SANDBOX: 'off',
+      PUBLIC_URL: 'https://greetie.se/',
+      TOKEN_SIGNING_KEY: 'k'.repeat(40),
+      LOG_LEVEL: 'warn',
+      ELKS_USERNAME: 'u',
+      ELKS_PASSWORD: 'p',
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/greetie',
+      databaseUrl: 'postgres://u:p@db:5432/greetie',
+      sandbox: false,
+      publicUrl: 'https://greetie.se',
+      logLevel: 'warn',
+    });
+    expect(r.config.sms.provider).toBe('46elks');
+  });
+
+  it('reports one line per problem, naming the variable', () => {
+    const r = parseConfig({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      SANDBOX: 'maybe',
+      PUBLIC_URL: 'greetie.se',
+      TOKEN_SIGNING_KEY: 'short',
+      LOG_LEVEL: 'loud',
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    for (const name of ['PORT', 'DATABASE_URL', 'SANDBOX', 'PUBLIC_URL', 'TOKEN_SIGNING_KEY', 'LOG_LEVEL']) {
+      expect(r.errors.filter((e) => e.startsWith(name))).toHaveLength(1);
+    }
+    for (const e of r.errors) expect(e).not.toContain('\n');
+  });
+
+  it('needs 46elks credentials when the sandbox is off', () => {
+    const r = parseConfig({ SANDBOX: 'off' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.join('\n')).toMatch(/ELKS_USERNAME and ELKS_PASSWORD/);
+  });
+
+  it('generates a signing key once, keeps it private under DATA_DIR, and reuses it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'greetie-cfg-'));
+    const r = parseConfig({ DATA_DIR: dir });
+    if (!r.ok) throw new Error(r.errors.join());
+    const first = resolveTokenSigningKey(r.config);
+    expect(first.tokenSigningKey.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dir, 'token-signing.key');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.tokenSigningKey);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(resolveTokenSigningKey(r.config).tokenSigningKey).toBe(first.tokenSigningKey);
+  });
+
+  it('uses TOKEN_SIGNING_KEY when given, writing nothing', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'greetie-cfg-'));
+    const r = parseConfig({ DATA_DIR: dir, TOKEN_SIGNING_KEY: 'x'.repeat(32) });
+    if (!r.ok) throw new Error(r.errors.join());
+    expect(resolveTokenSigningKey(r.config).tokenSigningKey).toBe('x'.repeat(32));
+    expect(() => statSync(path.join(dir, 'token-signing.key'))).toThrow();
+  });
+});
