@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
+import type { SmsSender } from './providers/sms/index.ts';
 
 /**
  * What the routes reach the outside world and the database through. buildApp decorates the
@@ -9,6 +10,8 @@ import type { Db } from './db/index.ts';
 export interface Services {
   /** The current time; tests move it to expire codes and tokens without waiting. */
   now: () => Date;
+  /** SMS out: the sandbox outbox or 46elks, chosen by config.sms (server/providers/sms). */
+  sms: SmsSender;
 }
 
 declare module 'fastify' {

@@ -1,0 +1,85 @@
+import { SmsError, type SmsMessage, type SmsSender } from './index.ts';
+
+/**
+ * 46elks (https://46elks.com/docs/send-sms): POST {baseUrl}/a1/sms with HTTP Basic auth
+ * (API username and password) and a form-encoded body `from`, `to`, `message`. A 200 answer is
+ * JSON with `id` and `status`. 401 means wrong credentials, 402 no credit left; 4xx are not worth
+ * retrying. 5xx, network errors and timeouts are retried a bounded number of times, then the
+ * caller gets SmsError('unavailable').
+ */
+export interface ElksOptions {
+  baseUrl: string;
+  username: string;
+  password: string;
+  /** 3–11 letters/digits, or a number in E.164. */
+  sender: string;
+  /** Per attempt. */
+  timeoutMs?: number;
+  /** Attempts in all, the first included. */
+  attempts?: number;
+  /** Wait before attempt n+1 is backoffMs * n. */
+  backoffMs?: number;
+  fetch?: typeof fetch;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createElksSms(opts: ElksOptions): SmsSender {
+  const timeoutMs = opts.timeoutMs ?? 3000;
+  const attempts = Math.max(1, opts.attempts ?? 3);
+  const backoffMs = opts.backoffMs ?? 300;
+  const doFetch = opts.fetch ?? fetch;
+  const url = `${opts.baseUrl.replace(/\/+$/, '')}/a1/sms`;
+  const authorization = `Basic ${Buffer.from(`${opts.username}:${opts.password}`).toString('base64')}`;
+
+  async function attempt(message: SmsMessage): Promise<void> {
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({ from: opts.sender, to: message.to, message: message.body }).toString(),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      throw new SmsError('unavailable', timedOut ? `46elks did not answer within ${timeoutMs} ms` : '46elks could not be reached');
+    }
+    // Read the body so the connection is released; never put it in an error (it echoes the message).
+    const text = await res.text().catch(() => '');
+    if (res.ok) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new SmsError('unavailable', '46elks answered 200 without JSON', res.status);
+      }
+      const p = parsed as { id?: unknown; status?: unknown };
+      if (typeof p.id !== 'string' || p.status === 'failed') {
+        throw new SmsError('rejected', `46elks did not accept the message (status ${String(p.status)})`, res.status);
+      }
+      return;
+    }
+    if (res.status >= 500 || res.status === 429) throw new SmsError('unavailable', `46elks answered ${res.status}`, res.status);
+    if (res.status === 401 || res.status === 403) throw new SmsError('rejected', `46elks refused our credentials (${res.status})`, res.status);
+    if (res.status === 402) throw new SmsError('rejected', '46elks: no credit left on the account (402)', res.status);
+    throw new SmsError('rejected', `46elks refused the message (${res.status})`, res.status);
+  }
+
+  return {
+    async send(message) {
+      let last: SmsError | undefined;
+      for (let n = 1; n <= attempts; n++) {
+        try {
+          await attempt(message);
+          return;
+        } catch (err) {
+          if (!(err instanceof SmsError) || err.kind !== 'unavailable') throw err;
+          last = err;
+          if (n < attempts && backoffMs > 0) await sleep(backoffMs * n);
+        }
+      }
+      throw last ?? new SmsError('unavailable', '46elks could not be reached');
+    },
+  };
+}
