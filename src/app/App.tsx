@@ -1,15 +1,36 @@
-import { useMemo } from 'react';
+import { useState, type ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { I18nextProvider } from 'react-i18next';
+import type { i18n as I18n } from 'i18next';
 import { routes } from './routes.tsx';
 import { createI18n } from '../i18n.ts';
+import { AppActorsProvider, type AppActor } from './AppActors.tsx';
+import { Toaster } from './shell/Toaster.tsx';
 
-export function App() {
-  const router = useMemo(() => createBrowserRouter(routes), []);
-  const i18n = useMemo(() => createI18n(), []);
+/**
+ * Everything around the router: i18n, the app's actor system and the toasts. Tests render routes
+ * inside the same providers (tests/client/shell/render.tsx).
+ *
+ * The session: the auth engineer provides SessionContext here, from the 'auth' actor — put the
+ * provider inside <AppActorsProvider> so it can read the system.
+ */
+export function AppProviders({ i18n, actor, children }: { i18n: I18n; actor?: AppActor; children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
-      <RouterProvider router={router} />
+      <AppActorsProvider actor={actor}>
+        {children}
+        <Toaster />
+      </AppActorsProvider>
     </I18nextProvider>
+  );
+}
+
+export function App() {
+  const [router] = useState(() => createBrowserRouter(routes));
+  const [i18n] = useState(() => createI18n());
+  return (
+    <AppProviders i18n={i18n}>
+      <RouterProvider router={router} />
+    </AppProviders>
   );
 }

@@ -1,13 +1,18 @@
 import { Navigate, type RouteObject } from 'react-router-dom';
-import { RootLayout } from './layouts/RootLayout.tsx';
+import { LoadingScreen, RootLayout } from './layouts/RootLayout.tsx';
 import { MainLayout } from './layouts/MainLayout.tsx';
 import { PublicLayout } from './layouts/PublicLayout.tsx';
 import { MinimalLayout } from './layouts/MinimalLayout.tsx';
-import { NotFoundPage } from '../pages/errors/NotFoundPage.tsx';
 
 /**
  * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, merchant,
- * sandbox) is one lazily loaded chunk: `lazy` imports the group's routes module and picks the page.
+ * sandbox, errors) is one lazily loaded chunk: `lazy` imports the group's routes module and picks
+ * the page. Layouts are small and load with the app.
+ *
+ * Guards: wrap a group of children in a pathless route with the guard as its element, e.g.
+ *   { element: <RequireSession />, children: [ ...the signed-in routes ] }
+ * tests/client/shell/routes.test.tsx checks that every page route stays lazy and that unknown
+ * paths go to /404.
  */
 const page =
   <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) =>
@@ -24,13 +29,15 @@ const voucher = () => import('../pages/voucher/routes.tsx');
 const greetie = () => import('../pages/greetie/routes.tsx');
 const merchant = () => import('../pages/merchant/routes.tsx');
 const sandbox = () => import('../pages/sandbox/routes.tsx');
+const errors = () => import('../pages/errors/routes.tsx');
 
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
+    HydrateFallback: LoadingScreen,
     children: [
       {
-        // Layout 1: the signed-in areas.
+        // Layout 1: the user's areas (its header shows a visitor only the user entries).
         element: <MainLayout />,
         children: [
           { path: 'my/:section', lazy: page(my, 'MyPage') },
@@ -47,7 +54,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        // Layout 2: public pages.
+        // Layout 2: public pages, full header.
         element: <PublicLayout />,
         children: [
           { index: true, lazy: page(landing, 'LandingPage') },
@@ -56,11 +63,11 @@ export const routes: RouteObject[] = [
           { path: 'merchant/list', lazy: page(merchant, 'MerchantListPage') },
           { path: 'merchant/details/:id', lazy: page(merchant, 'MerchantDetailsPage') },
           { path: 'sandbox', lazy: page(sandbox, 'SandboxPage') },
-          { path: '404', element: <NotFoundPage /> },
+          { path: '404', lazy: page(errors, 'NotFoundPage') },
         ],
       },
       {
-        // Layout 3: minimal, for the greetie a recipient opens.
+        // Layout 3: minimal (a top-left menu only), for the greetie a recipient opens.
         element: <MinimalLayout />,
         children: [{ path: 'greetie/view/:id', lazy: page(greetie, 'GreetieViewPage') }],
       },

@@ -1,15 +1,33 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
+import { button, buttonSecondary, container } from '../../components/ui.css.ts';
+import * as css from './errors.css.ts';
 
+/** /404: where every unknown path lands. Says what happened and offers the way back. */
 export function NotFoundPage() {
   const { t } = useTranslation();
   usePageTitle(t('pages.notFound.title'));
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title">{t('pages.notFound.title')}</h1>
-      <p>{t('notFound.text')}</p>
-      <Link to="/">{t('notFound.home')}</Link>
+    <section className={container} aria-labelledby="page-title">
+      <div className={css.box}>
+        <p className={css.code} aria-hidden="true">
+          404
+        </p>
+        <h1 id="page-title" className={css.title}>
+          {t('pages.notFound.title')}
+        </h1>
+        <p>{t('notFound.text')}</p>
+        <p className={css.help}>{t('notFound.help')}</p>
+        <div className={css.actions}>
+          <Link to="/" className={button}>
+            {t('notFound.home')}
+          </Link>
+          <Link to="/merchant" className={buttonSecondary}>
+            {t('notFound.merchants')}
+          </Link>
+        </div>
+      </div>
     </section>
   );
 }

@@ -1,4 +1,2 @@
-import { PageStub } from '../../components/PageStub.tsx';
-
-export const LandingPage = () => <PageStub titleKey="landing" />;
-export const StartPage = () => <PageStub titleKey="start" />;
+export { LandingPage } from './LandingPage.tsx';
+export { StartPage } from './StartPage.tsx';

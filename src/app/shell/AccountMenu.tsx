@@ -1,0 +1,57 @@
+import { Link, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useSession } from '../session.ts';
+import * as css from './shell.css.ts';
+
+/** The first letter of the name, upper case; empty when there is no name. */
+export function initialOf(name: string | null | undefined): string {
+  const first = name?.trim().match(/\p{L}|\p{N}/u)?.[0] ?? '';
+  return first.toLocaleUpperCase('sv');
+}
+
+function PersonIcon() {
+  return (
+    <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <circle cx="12" cy="8" r="4" fill="currentColor" />
+      <path d="M4 20c0-4.4 3.6-7 8-7s8 2.6 8 7" fill="currentColor" />
+    </svg>
+  );
+}
+
+/**
+ * The signed-in user's menu (200 px wide), opened by the avatar button labelled 'Konto'. Shows the
+ * name, or the mobile number when there is no name; 'Hem' goes to '/', 'Logga ut' signs out.
+ */
+export function AccountMenu() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user, signOut } = useSession();
+  if (!user) return null;
+  const initial = initialOf(user.name);
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger className={css.avatar} aria-label={t('account.label')}>
+        {initial ? <span aria-hidden="true">{initial}</span> : <PersonIcon />}
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className={css.menu} align="end" sideOffset={8}>
+          <DropdownMenu.Label className={css.menuLabel}>{user.name?.trim() || user.mobileNumber}</DropdownMenu.Label>
+          <DropdownMenu.Separator className={css.menuSeparator} />
+          <DropdownMenu.Item className={css.menuItem} asChild>
+            <Link to="/">{t('account.home')}</Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className={css.menuItem}
+            onSelect={() => {
+              signOut();
+              void navigate('/');
+            }}
+          >
+            {t('account.signOut')}
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../session.ts';
+import { header as headerSizes } from '../../../styles/tokens.ts';
+import { AccountMenu } from './AccountMenu.tsx';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
+import { LogoMark } from './Logo.tsx';
+import { NavDrawer } from './NavDrawer.tsx';
+import { NavLinks } from './NavLinks.tsx';
+import { loginPath, navItemsFor, showsLogin, type HeaderVariant } from './navItems.ts';
+import { useIsDesktop } from './useMediaQuery.ts';
+import * as css from './shell.css.ts';
+
+/** True once the page has scrolled past the header: the desktop header then shrinks to 64 px. */
+function useScrolledPastHeader(): boolean {
+  const [scrolled, setScrolled] = useState(false);
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > headerSizes.desktopHeight);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  return scrolled;
+}
+
+/**
+ * The site header: the logo (→ '/'), the navigation (in a drawer below the desktop breakpoint),
+ * the language switch, and the account menu or 'Logga in'.
+ * `variant="user"` (layout 1) shows a visitor only the two user entries.
+ */
+export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const signedIn = session.status === 'authenticated' && session.user !== null;
+  const isDesktop = useIsDesktop();
+  const offset = useScrolledPastHeader();
+  const items = navItemsFor(signedIn, variant);
+  const login = showsLogin(signedIn, variant);
+
+  return (
+    <header className={css.header} data-offset={offset ? 'true' : 'false'} data-variant={variant}>
+      <div className={css.headerInner}>
+        {!isDesktop && <NavDrawer items={items} showLogin={login} />}
+        <Link to="/" className={css.logo} aria-label={t('nav.home')}>
+          <LogoMark />
+          <span aria-hidden="true">Greetie</span>
+        </Link>
+        {isDesktop && (
+          <nav aria-label={t('nav.label')} className={css.desktopNav}>
+            <NavLinks items={items} />
+          </nav>
+        )}
+        <div className={css.headerActions}>
+          {isDesktop && <LanguageSwitch />}
+          {isDesktop && login && (
+            <Link to={loginPath} className={css.button}>
+              {t('nav.login')}
+            </Link>
+          )}
+          {signedIn && <AccountMenu />}
+        </div>
+      </div>
+    </header>
+  );
+}

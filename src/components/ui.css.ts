@@ -1,0 +1,51 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '../../styles/theme.css.ts';
+import { media } from '../../styles/tokens.ts';
+
+/** Shared building blocks: the page container, buttons, visually hidden text. */
+
+export const container = style({
+  width: '100%',
+  maxWidth: 1200,
+  margin: '0 auto',
+  padding: `0 ${vars.space.md}`,
+  '@media': { [media.tablet]: { padding: `0 ${vars.space.lg}` } },
+});
+
+export const button = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  minHeight: 44,
+  padding: `0 ${vars.space.lg}`,
+  border: 'none',
+  borderRadius: vars.radius.base,
+  background: vars.color.primaryDark,
+  color: vars.color.onPrimary,
+  fontWeight: 700,
+  textDecoration: 'none',
+  cursor: 'pointer',
+  selectors: { '&:hover': { background: vars.color.primaryText } },
+});
+
+export const buttonSecondary = style([
+  button,
+  {
+    background: vars.color.background,
+    color: vars.color.primaryText,
+    boxShadow: `inset 0 0 0 2px ${vars.color.primary}`,
+    selectors: { '&:hover': { background: vars.color.primarySoft } },
+  },
+]);
+
+export const visuallyHidden = style({
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  padding: 0,
+  margin: -1,
+  overflow: 'hidden',
+  clip: 'rect(0, 0, 0, 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+});
