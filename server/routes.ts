@@ -1,16 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { healthRoutes } from './health/routes.ts';
 import { sandboxIndexRoutes } from './sandbox/routes.ts';
+import { installAuthentication } from './auth/authenticate.ts';
+import { authRoutes } from './auth/routes.ts';
+import { sandboxSmsRoutes } from './sandbox/sms.ts';
 
 /**
  * Every resource's routes, mounted under /api. A resource is a folder in server/ with its
  * routes (schemas from contract/), rules and queries; add its plugin here.
  */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
+  // First: app.authenticate (the one hook for protected routes) must exist before any resource.
+  installAuthentication(app);
   await app.register(healthRoutes);
+  await app.register(authRoutes);
 };
 
 /** Sandbox routes: mounted under /api/sandbox only when the sandbox is on. */
 export const sandboxRoutes: FastifyPluginAsync = async (app) => {
   await app.register(sandboxIndexRoutes);
+  await app.register(sandboxSmsRoutes);
 };

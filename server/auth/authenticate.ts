@@ -1,0 +1,50 @@
+/**
+ * THE authentication hook for every protected route. Use it like this in any resource plugin
+ * registered under apiRoutes (server/routes.ts installs it before any resource):
+ *
+ *   app.get('/voucher', {
+ *     preHandler: app.authenticate,
+ *     schema: { security: [{ bearer: [] }], response: { 200: ..., ...errorResponses(401) } },
+ *   }, async (req) => listVouchers(app.db, req.userId));
+ *
+ * It accepts only `Authorization: Bearer <access token>` with a token this server signed
+ * (HS256 only, issuer and audience checked, unexpired by app.services.now()) for a user who still
+ * exists, and sets `req.userId`. Anything else is 401 with the error body; the token itself is
+ * never logged (the logger redacts the header).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../errors.ts';
+import { keysFor } from './rules.ts';
+import { verifyAccessToken } from './tokens.ts';
+import { userExists } from './queries.ts';
+
+export type AuthenticateHook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler for protected routes; see server/auth/authenticate.ts. */
+    authenticate: AuthenticateHook;
+  }
+  interface FastifyRequest {
+    /** The signed-in user's id; set by app.authenticate ('' on routes that do not use it). */
+    userId: string;
+  }
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function installAuthentication(app: FastifyInstance): void {
+  if (app.hasDecorator('authenticate')) return;
+  app.decorateRequest('userId', '');
+  app.decorate('authenticate', async function authenticate(req: FastifyRequest): Promise<void> {
+    const header = req.headers.authorization;
+    if (!header) throw new HttpError(401, 'UNAUTHORIZED');
+    const match = BEARER.exec(header.trim());
+    if (!match) throw new HttpError(401, 'INVALID_TOKEN');
+    const userId = await verifyAccessToken(keysFor(app), match[1]!, app.services.now());
+    // An account removed since the token was issued signs out at once, not in 15 minutes.
+    if (!userId || !UUID.test(userId) || !(await userExists(app.db, userId))) throw new HttpError(401, 'INVALID_TOKEN');
+    req.userId = userId;
+  });
+}

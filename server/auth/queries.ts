@@ -1,0 +1,167 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from '../db/index.ts';
+import type { Limit } from './rateLimit.ts';
+
+/** SQL of sign-in. Everything that must happen once is a conditional UPDATE … RETURNING. */
+
+export interface UserRow {
+  id: string;
+  mobile_number: string;
+  name: string | null;
+  allow_marketing: boolean;
+  created_at: Date;
+}
+
+export function findUser(db: Db | Tx, id: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('mobile_user')
+    .select(['id', 'mobile_number', 'name', 'allow_marketing', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function userExists(db: Db, id: string): Promise<boolean> {
+  const row = await db.selectFrom('mobile_user').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The user with this number, created on first sign-in. */
+export async function upsertUser(tx: Tx, mobileNumber: string): Promise<UserRow> {
+  return tx
+    .insertInto('mobile_user')
+    .values({ mobile_number: mobileNumber })
+    .onConflict((oc) => oc.column('mobile_number').doUpdateSet({ mobile_number: (eb) => eb.ref('excluded.mobile_number') }))
+    .returning(['id', 'mobile_number', 'name', 'allow_marketing', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Creation times (oldest first) of this number's codes in the window whose sending did not fail. */
+export async function recentCodeTimes(tx: Tx, mobileNumber: string, limit: Limit, now: Date): Promise<Date[]> {
+  const rows = await tx
+    .selectFrom('auth_verification')
+    .select('created_at')
+    .where('mobile_number', '=', mobileNumber)
+    .where('created_at', '>', new Date(now.getTime() - limit.windowMs))
+    .where('created_at', '<=', now)
+    .where('send_failed_at', 'is', null)
+    .orderBy('created_at', 'asc')
+    .execute();
+  return rows.map((r) => r.created_at);
+}
+
+export async function insertVerification(
+  tx: Tx,
+  v: { tokenHash: string; mobileNumber: string; codeHash: string; now: Date; expiresAt: Date },
+): Promise<string> {
+  const row = await tx
+    .insertInto('auth_verification')
+    .values({
+      token_hash: v.tokenHash,
+      mobile_number: v.mobileNumber,
+      code_hash: v.codeHash,
+      created_at: v.now,
+      expires_at: v.expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function markVerificationSent(db: Db, id: string, now: Date): Promise<void> {
+  await db.updateTable('auth_verification').set({ sent_at: now }).where('id', '=', id).execute();
+}
+
+/** A verification whose SMS never left is never usable and does not count against the number. */
+export async function markVerificationSendFailed(db: Db, id: string, now: Date): Promise<void> {
+  await db.updateTable('auth_verification').set({ send_failed_at: now, voided_at: now }).where('id', '=', id).execute();
+}
+
+export function findVerificationByTokenHash(db: Db, tokenHash: string) {
+  return db.selectFrom('auth_verification').select(['id', 'mobile_number']).where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Uses the verification if the code is right and it is still usable; at most one caller ever wins. */
+export async function consumeVerification(tx: Tx, id: string, codeHash: string, now: Date): Promise<string | undefined> {
+  const row = await tx
+    .updateTable('auth_verification')
+    .set({ consumed_at: now })
+    .where('id', '=', id)
+    .where('code_hash', '=', codeHash)
+    .where('consumed_at', 'is', null)
+    .where('voided_at', 'is', null)
+    .where('sent_at', 'is not', null)
+    .where('expires_at', '>', now)
+    .returning('mobile_number')
+    .executeTakeFirst();
+  return row?.mobile_number;
+}
+
+/**
+ * Counts a wrong code against a usable verification and voids it at `maxAttempts`. Returns the
+ * attempts made so far, or undefined when the verification was not usable any more.
+ */
+export async function countWrongCode(tx: Tx, id: string, codeHash: string, now: Date, maxAttempts: number): Promise<number | undefined> {
+  const row = await tx
+    .updateTable('auth_verification')
+    .set({
+      failed_attempts: sql`failed_attempts + 1`,
+      voided_at: sql`CASE WHEN failed_attempts + 1 >= ${maxAttempts} THEN ${now}::timestamptz ELSE NULL END`,
+    })
+    .where('id', '=', id)
+    .where('code_hash', '<>', codeHash)
+    .where('consumed_at', 'is', null)
+    .where('voided_at', 'is', null)
+    .where('sent_at', 'is not', null)
+    .where('expires_at', '>', now)
+    .returning('failed_attempts')
+    .executeTakeFirst();
+  return row?.failed_attempts;
+}
+
+export async function insertRefreshToken(
+  tx: Tx,
+  t: { tokenHash: string; familyId: string; userId: string; deviceId: string; now: Date; expiresAt: Date },
+): Promise<void> {
+  await tx
+    .insertInto('auth_refresh_token')
+    .values({
+      token_hash: t.tokenHash,
+      family_id: t.familyId,
+      user_id: t.userId,
+      device_id: t.deviceId,
+      created_at: t.now,
+      expires_at: t.expiresAt,
+    })
+    .execute();
+}
+
+/** Marks a live refresh token used; only one caller gets the row back. */
+export function useRefreshToken(tx: Tx, tokenHash: string, userId: string, now: Date) {
+  return tx
+    .updateTable('auth_refresh_token')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['family_id', 'device_id', 'user_id'])
+    .executeTakeFirst();
+}
+
+export function findRefreshToken(db: Db | Tx, tokenHash: string) {
+  return db
+    .selectFrom('auth_refresh_token')
+    .select(['family_id', 'user_id', 'used_at', 'revoked_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function revokeFamily(db: Db | Tx, familyId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('auth_refresh_token')
+    .set({ revoked_at: now })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

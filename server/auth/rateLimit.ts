@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from '../db/index.ts';
+
+/**
+ * Sliding-window rate limits kept in PostgreSQL, so every API process behind a load balancer
+ * counts the same events (docs/decisions/020-rate-limits-in-postgresql.md). A check and the event
+ * it records happen in one transaction under an advisory lock on the (kind, key) pair, so
+ * concurrent requests cannot all slip under the limit together.
+ */
+export interface Limit {
+  kind: string;
+  max: number;
+  windowMs: number;
+}
+
+export const LIMITS = {
+  /** SMS codes per number: 3 per 15 minutes (counted from the verifications themselves). */
+  codesPerNumber: { kind: 'code-number', max: 3, windowMs: 15 * 60_000 },
+  /** Code requests per IP: 20 per minute. Short window: a busy carrier NAT waits seconds, not hours. */
+  codesPerIp: { kind: 'code-ip', max: 20, windowMs: 60_000 },
+  /** Wrong codes per number: 10 per hour (two voided verifications). */
+  failedLoginsPerNumber: { kind: 'login-failed', max: 10, windowMs: 60 * 60_000 },
+} as const satisfies Record<string, Limit>;
+
+/** Serialises checks on one (kind, key) for the rest of the transaction. */
+export async function lockKey(tx: Tx, kind: string, key: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${kind}), hashtext(${key}))`.execute(tx);
+}
+
+/**
+ * Seconds until one more event fits, given the times of the events inside the window (oldest
+ * first); 0 when it fits now.
+ */
+export function retryAfterSeconds(times: Date[], limit: Limit, now: Date): number {
+  if (times.length < limit.max) return 0;
+  const freeing = times[times.length - limit.max]!;
+  return Math.max(1, Math.ceil((freeing.getTime() + limit.windowMs - now.getTime()) / 1000));
+}
+
+/** Seconds to wait (0: allowed) for the events recorded in auth_rate_event. */
+export async function checkEvents(db: Db | Tx, limit: Limit, key: string, now: Date): Promise<number> {
+  const since = new Date(now.getTime() - limit.windowMs);
+  const rows = await db
+    .selectFrom('auth_rate_event')
+    .select('at')
+    .where('kind', '=', limit.kind)
+    .where('key', '=', key)
+    .where('at', '>', since)
+    .where('at', '<=', now)
+    .orderBy('at', 'asc')
+    .execute();
+  return retryAfterSeconds(
+    rows.map((r) => r.at),
+    limit,
+    now,
+  );
+}
+
+/** Records one event and forgets this key's events that have left the window. */
+export async function recordEvent(tx: Db | Tx, limit: Limit, key: string, now: Date): Promise<void> {
+  await tx
+    .deleteFrom('auth_rate_event')
+    .where('kind', '=', limit.kind)
+    .where('key', '=', key)
+    .where('at', '<=', new Date(now.getTime() - limit.windowMs))
+    .execute();
+  await tx.insertInto('auth_rate_event').values({ kind: limit.kind, key, at: now }).execute();
+}

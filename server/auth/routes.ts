@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses } from '../../contract/common.ts';
+import { LoginBody, LogoutBody, MobileUser, RefreshQuery, TokenPair, VerificationCodeAnswer, VerificationCodeBody } from '../../contract/auth.ts';
+import { access, publicAccess } from '../access.ts';
+import { notFound } from '../errors.ts';
+import { findUser } from './queries.ts';
+import { login, logout, refresh, requestCode } from './rules.ts';
+
+/**
+ * Sign-in (API.md "Auth"): a code by SMS, login with it, the current user, refresh, logout.
+ * The authentication hook for other resources is in ./authenticate.ts.
+ */
+export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const verificationCode = {
+    schema: {
+      ...publicAccess(200, 'Anyone may ask for a code; rate limited per number and per IP'),
+      tags: ['Auth'],
+      summary: 'Send a 6-digit sign-in code by SMS',
+      description:
+        'Accepts the forms people type ("070-123 45 67", "+46701234567", "0046701234567"). The code is valid 5 minutes, ' +
+        'bound to the returned token, usable once. At most 3 codes per number per 15 minutes and 20 code requests per IP ' +
+        'per minute (429 with Retry-After). 502/503 when the SMS could not be sent.',
+      body: VerificationCodeBody,
+      response: { 200: VerificationCodeAnswer, ...errorResponses(400, 429, 502, 503) },
+    },
+  };
+  const handleVerificationCode = async (req: { body: VerificationCodeBody; ip: string; log: typeof app.log }) =>
+    requestCode(app, { mobileNumber: req.body.mobileNumber, ip: req.ip }, req.log);
+
+  app.post('/auth/verificationcode', verificationCode, (req) => handleVerificationCode(req));
+  // The old API's spelling; same route, not listed twice in the document.
+  app.post('/Auth/verificationcode', { schema: { ...verificationCode.schema, hide: true } }, (req) => handleVerificationCode(req));
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        ...publicAccess(400, 'Needs a verification token and its code; a well-formed but unknown token is 400'),
+        tags: ['Auth'],
+        summary: 'Sign in with the code from the SMS',
+        description:
+          'Returns an access token (JWT, 15 minutes) and a refresh token (30 days, single use). A wrong code answers 400 ' +
+          'with `details.triesLeft`; the 5th wrong code voids the verification. The user is created on first sign-in. ' +
+          'Too many wrong codes for one number within an hour: 429.',
+        body: LoginBody,
+        response: { 200: TokenPair, ...errorResponses(400, 429) },
+      },
+    },
+    async (req) => login(app, req.body),
+  );
+
+  app.get(
+    '/auth/my',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...access({ visitor: 401, owner: 200, other: 200 }),
+        tags: ['Auth'],
+        summary: 'The signed-in user',
+        security: [{ bearer: [] }],
+        response: { 200: MobileUser, ...errorResponses(401) },
+      },
+    },
+    async (req) => {
+      const user = await findUser(app.db, req.userId);
+      if (!user) throw notFound();
+      return {
+        id: user.id,
+        mobileNumber: user.mobile_number,
+        name: user.name,
+        allowMarketing: user.allow_marketing,
+        createdAt: user.created_at.toISOString(),
+      };
+    },
+  );
+
+  app.post(
+    '/auth/refresh',
+    {
+      schema: {
+        ...publicAccess(401, 'Needs the access token and a live refresh token of the same user'),
+        tags: ['Auth'],
+        summary: 'A new token pair for a live refresh token',
+        description:
+          'Query `token` (the current access token, which may have expired) and `refreshToken`. Refresh tokens rotate: ' +
+          'each works once. Presenting a used one again revokes its whole family (every token since that sign-in).',
+        querystring: RefreshQuery,
+        response: { 200: TokenPair, ...errorResponses(400, 401) },
+      },
+    },
+    async (req) => refresh(app, req.query),
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      schema: {
+        ...publicAccess(204, 'Revoking needs only the refresh token; unknown tokens are quietly accepted'),
+        tags: ['Auth'],
+        summary: 'Sign out: revoke the refresh token and its whole family',
+        body: LogoutBody,
+        response: { 204: Type.Null(), ...errorResponses(400) },
+      },
+    },
+    async (req, reply) => {
+      await logout(app, req.body);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { transaction } from '../db/index.ts';
+import { HttpError, badRequest, tooManyRequests } from '../errors.ts';
+import { SmsError } from '../providers/sms/index.ts';
+import { normaliseSwedishMobile } from './phone.ts';
+import { LIMITS, checkEvents, lockKey, recordEvent, retryAfterSeconds } from './rateLimit.ts';
+import * as q from './queries.ts';
+import {
+  CODE_TTL_MS,
+  REFRESH_TOKEN_TTL_MS,
+  codeHash,
+  deriveKeys,
+  issueAccessToken,
+  newCode,
+  randomToken,
+  sha256,
+  verifyAccessToken,
+  type TokenKeys,
+} from './tokens.ts';
+
+/**
+ * The rules of sign-in, independent of HTTP details: request a code, log in with it, refresh,
+ * log out. Routes (server/auth/routes.ts) validate the shape and call these.
+ */
+export const MAX_CODE_ATTEMPTS = 5;
+
+const keysCache = new WeakMap<object, TokenKeys>();
+export function keysFor(app: FastifyInstance): TokenKeys {
+  let keys = keysCache.get(app.config);
+  if (!keys) {
+    keys = deriveKeys(app.config.tokenSigningKey);
+    keysCache.set(app.config, keys);
+  }
+  return keys;
+}
+
+/** "Din Greetie-kod är 123456" and the origin-bound line that lets browsers fill it in (WebOTP). */
+export function codeMessage(code: string, publicUrl: string): string {
+  const host = new URL(publicUrl).hostname;
+  return `Din Greetie-kod är ${code}\n\n@${host} #${code}`;
+}
+
+export async function requestCode(
+  app: FastifyInstance,
+  input: { mobileNumber: string; ip: string },
+  log: FastifyBaseLogger,
+): Promise<{ token: string }> {
+  const mobileNumber = normaliseSwedishMobile(input.mobileNumber);
+  if (!mobileNumber) throw badRequest('INVALID_MOBILE_NUMBER');
+  const now = app.services.now();
+  const keys = keysFor(app);
+  const token = randomToken();
+  const tokenHash = sha256(token);
+  const code = newCode();
+
+  // Check both limits and create the (not yet usable) verification in one transaction.
+  const created = await transaction(app.db, async (tx) => {
+    await lockKey(tx, LIMITS.codesPerIp.kind, input.ip);
+    const ipWait = await checkEvents(tx, LIMITS.codesPerIp, input.ip, now);
+    if (ipWait > 0) return { ok: false, limited: 'CODE_RATE_LIMITED_IP', wait: ipWait } as const;
+    await lockKey(tx, LIMITS.codesPerNumber.kind, mobileNumber);
+    const numberWait = retryAfterSeconds(await q.recentCodeTimes(tx, mobileNumber, LIMITS.codesPerNumber, now), LIMITS.codesPerNumber, now);
+    if (numberWait > 0) return { ok: false, limited: 'CODE_RATE_LIMITED_NUMBER', wait: numberWait } as const;
+    await recordEvent(tx, LIMITS.codesPerIp, input.ip, now);
+    const id = await q.insertVerification(tx, {
+      tokenHash,
+      mobileNumber,
+      codeHash: codeHash(keys, tokenHash, code),
+      now,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    });
+    return { ok: true, id } as const;
+  });
+  if (!created.ok) throw tooManyRequests(created.wait, created.limited);
+
+  // The SMS goes out after the commit (no transaction held open across a network call). Until
+  // sent_at is set the verification cannot be used; a failed send voids it and uncounts it.
+  try {
+    await app.services.sms.send({ to: mobileNumber, body: codeMessage(code, app.config.publicUrl) });
+  } catch (err) {
+    await q.markVerificationSendFailed(app.db, created.id, app.services.now());
+    const kind = err instanceof SmsError ? err.kind : 'unavailable';
+    log.error({ smsError: err instanceof Error ? err.message : 'unknown', verificationId: created.id }, 'verification SMS not sent');
+    throw kind === 'rejected' ? new HttpError(502, 'SMS_REJECTED') : new HttpError(503, 'SMS_UNAVAILABLE');
+  }
+  await q.markVerificationSent(app.db, created.id, app.services.now());
+  return { token };
+}
+
+export interface TokenPair {
+  token: string;
+  refreshToken: string;
+}
+
+async function newRefreshToken(
+  tx: Parameters<typeof q.insertRefreshToken>[0],
+  t: { familyId: string; userId: string; deviceId: string; now: Date },
+): Promise<string> {
+  const refreshToken = randomToken();
+  await q.insertRefreshToken(tx, { ...t, tokenHash: sha256(refreshToken), expiresAt: new Date(t.now.getTime() + REFRESH_TOKEN_TTL_MS) });
+  return refreshToken;
+}
+
+export async function login(app: FastifyInstance, input: { token: string; code: string; deviceId: string }): Promise<TokenPair> {
+  const now = app.services.now();
+  const keys = keysFor(app);
+  const tokenHash = sha256(input.token);
+  const verification = await q.findVerificationByTokenHash(app.db, tokenHash);
+  if (!verification) throw badRequest('VERIFICATION_INVALID');
+
+  const wait = await checkEvents(app.db, LIMITS.failedLoginsPerNumber, verification.mobile_number, now);
+  if (wait > 0) throw tooManyRequests(wait, 'LOGIN_RATE_LIMITED');
+
+  const hash = codeHash(keys, tokenHash, input.code);
+  const outcome = await transaction(app.db, async (tx) => {
+    const mobileNumber = await q.consumeVerification(tx, verification.id, hash, now);
+    if (mobileNumber) {
+      const user = await q.upsertUser(tx, mobileNumber);
+      const refreshToken = await newRefreshToken(tx, { familyId: randomUUID(), userId: user.id, deviceId: input.deviceId, now });
+      return { ok: true, userId: user.id, refreshToken } as const;
+    }
+    const attempts = await q.countWrongCode(tx, verification.id, hash, now, MAX_CODE_ATTEMPTS);
+    if (attempts === undefined) return { ok: false, code: 'VERIFICATION_INVALID' } as const;
+    await recordEvent(tx, LIMITS.failedLoginsPerNumber, verification.mobile_number, now);
+    if (attempts >= MAX_CODE_ATTEMPTS) return { ok: false, code: 'CODE_VOIDED', triesLeft: 0 } as const;
+    return { ok: false, code: 'WRONG_CODE', triesLeft: MAX_CODE_ATTEMPTS - attempts } as const;
+  });
+  if (!outcome.ok) {
+    if (outcome.code === 'VERIFICATION_INVALID') throw badRequest(outcome.code);
+    throw badRequest(outcome.code, { triesLeft: outcome.triesLeft }, { triesLeft: outcome.triesLeft });
+  }
+  return { token: await issueAccessToken(keys, outcome.userId, now), refreshToken: outcome.refreshToken };
+}
+
+/**
+ * A new pair for a live refresh token. The access token may have expired (that is the point),
+ * but it must be ours and name the refresh token's owner. A refresh token used a second time
+ * means a copy exists somewhere: the whole family is revoked.
+ */
+export async function refresh(app: FastifyInstance, input: { token: string; refreshToken: string }): Promise<TokenPair> {
+  const now = app.services.now();
+  const keys = keysFor(app);
+  const userId = await verifyAccessToken(keys, input.token, now, REFRESH_TOKEN_TTL_MS / 1000);
+  if (!userId) throw new HttpError(401, 'INVALID_TOKEN');
+  const tokenHash = sha256(input.refreshToken);
+  const outcome = await transaction(app.db, async (tx) => {
+    const used = await q.useRefreshToken(tx, tokenHash, userId, now);
+    if (used) {
+      const refreshToken = await newRefreshToken(tx, { familyId: used.family_id, userId, deviceId: used.device_id, now });
+      return { ok: true, refreshToken } as const;
+    }
+    const known = await q.findRefreshToken(tx, tokenHash);
+    if (known && known.user_id === userId && known.used_at !== null) {
+      await q.revokeFamily(tx, known.family_id, now);
+      return { ok: false, code: 'REFRESH_TOKEN_REUSED' } as const;
+    }
+    return { ok: false, code: 'REFRESH_TOKEN_INVALID' } as const;
+  });
+  if (!outcome.ok) throw new HttpError(401, outcome.code);
+  return { token: await issueAccessToken(keys, userId, now), refreshToken: outcome.refreshToken };
+}
+
+/** Ends the session the refresh token belongs to (its whole family). Unknown tokens: nothing to do. */
+export async function logout(app: FastifyInstance, input: { refreshToken: string }): Promise<void> {
+  const known = await q.findRefreshToken(app.db, sha256(input.refreshToken));
+  if (known) await q.revokeFamily(app.db, known.family_id, app.services.now());
+}
