@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'client',
           environment: 'jsdom',
-          include: ['tests/client/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts'],
+          include: ['tests/client/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts', 'tests/model/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/client/setup.ts'],
           restoreMocks: true,
         },

@@ -1,0 +1,202 @@
+import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+
+/**
+ * A machine read as a chart: its states and every transition, each guarded branch, each
+ * done/error of an invoked actor and each delay counted on its own. Pure (xstate only), shared
+ * by the model-based test harness (tests/model), the report and flow scripts (scripts/) and the
+ * /flows page, so a transition has the same key everywhere.
+ */
+
+export type TransitionKind = 'event' | 'done' | 'error' | 'after' | 'always' | 'state-done';
+
+export interface ChartState {
+  /** The state node id, e.g. `auth.signIn.verifying`. */
+  id: string;
+  key: string;
+  parent: string | null;
+  type: string;
+  description: string | undefined;
+  initial: string | null;
+  children: string[];
+  invokes: { id: string; src: string }[];
+  tags: string[];
+}
+
+export interface ChartTransition {
+  /** Unique within the machine: `source · event [guard] → targets`. */
+  key: string;
+  source: string;
+  /** Target state ids; empty when the transition stays in its state (actions only). */
+  targets: string[];
+  eventType: string;
+  kind: TransitionKind;
+  guard: string | undefined;
+  description: string | undefined;
+  /** Short label for diagrams: event, guard. */
+  label: string;
+}
+
+export interface Chart {
+  id: string;
+  title: string;
+  description: string | undefined;
+  root: string;
+  states: ChartState[];
+  transitions: ChartTransition[];
+  /** The transition definition objects of this machine, mapped to their chart entry. */
+  byDefinition: Map<AnyTransitionDefinition, ChartTransition>;
+}
+
+export interface DiscoveredMachine {
+  /** The export name without `Machine`: `authMachine` → `auth`. */
+  id: string;
+  file: string;
+  exportName: string;
+  machine: AnyStateMachine;
+}
+
+export function isStateMachine(value: unknown): value is AnyStateMachine {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'root' in value &&
+    'getStateNodeById' in value &&
+    typeof (value as { transition?: unknown }).transition === 'function'
+  );
+}
+
+/** Every machine exported as `<name>Machine` from the given modules (path → module). */
+export function discoverMachines(modules: Record<string, unknown>): DiscoveredMachine[] {
+  const found: DiscoveredMachine[] = [];
+  for (const [file, mod] of Object.entries(modules)) {
+    if (/\.test\.tsx?$/.test(file)) continue;
+    for (const [exportName, value] of Object.entries(mod as Record<string, unknown>)) {
+      if (!exportName.endsWith('Machine') || !isStateMachine(value)) continue;
+      found.push({ id: exportName.slice(0, -'Machine'.length), file, exportName, machine: value });
+    }
+  }
+  return found.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export function guardLabel(guard: unknown): string | undefined {
+  if (guard === undefined || guard === null) return undefined;
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'function') {
+    const g = guard as { guards?: unknown[]; name?: string; check?: unknown };
+    if (Array.isArray(g.guards)) {
+      const inner = g.guards.map((x) => guardLabel(x) ?? '?');
+      const op = g.name === 'not' ? 'not' : g.name === 'or' ? 'or' : g.name === 'and' ? 'and' : g.name || 'guard';
+      return op === 'not' ? `not ${inner.join(', ')}` : inner.join(` ${op} `);
+    }
+    return g.name && g.name !== 'guard' ? g.name : 'inline guard';
+  }
+  if (typeof guard === 'object' && 'type' in (guard as object)) return String((guard as { type: unknown }).type);
+  return 'guard';
+}
+
+export function kindOf(eventType: string): TransitionKind {
+  if (eventType === '') return 'always';
+  if (eventType.startsWith('xstate.done.actor.')) return 'done';
+  if (eventType.startsWith('xstate.error.actor.')) return 'error';
+  if (eventType.startsWith('xstate.after.')) return 'after';
+  if (eventType.startsWith('xstate.done.state.')) return 'state-done';
+  return 'event';
+}
+
+/** `xstate.after.<delay>.<state id>` → `<delay>`. */
+export function afterDelay(eventType: string): string {
+  return eventType.slice('xstate.after.'.length).split('.')[0] ?? '';
+}
+
+/** A short human label for an event type: `user.submit`, `loadSession done`, `after 3000 ms`. */
+export function eventLabel(eventType: string): string {
+  switch (kindOf(eventType)) {
+    case 'always':
+      return 'immediately';
+    case 'done':
+      return `${eventType.slice('xstate.done.actor.'.length)} done`;
+    case 'error':
+      return `${eventType.slice('xstate.error.actor.'.length)} failed`;
+    case 'after': {
+      const d = afterDelay(eventType);
+      return /^\d+$/.test(d) ? `after ${d} ms` : `after ${d}`;
+    }
+    case 'state-done':
+      return 'when finished';
+    default:
+      return eventType;
+  }
+}
+
+function allNodes(node: AnyStateNode): AnyStateNode[] {
+  return [node, ...Object.values(node.states as Record<string, AnyStateNode>).flatMap(allNodes)];
+}
+
+function srcName(src: unknown): string {
+  if (typeof src === 'string') return src;
+  const s = src as { id?: string; config?: { id?: string } } | undefined;
+  return s?.config?.id ?? s?.id ?? 'inline actor';
+}
+
+export function humanize(id: string): string {
+  const words = id.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[._-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function readChart(machine: AnyStateMachine, id: string = machine.id): Chart {
+  const nodes = allNodes(machine.root);
+  const states: ChartState[] = nodes.map((n) => ({
+    id: n.id,
+    key: n.key,
+    parent: n.parent ? n.parent.id : null,
+    type: n.type,
+    description: n.description,
+    initial: n.type === 'compound' && n.initial?.target?.[0] ? n.initial.target[0].id : null,
+    children: Object.values(n.states as Record<string, AnyStateNode>).map((c) => c.id),
+    invokes: n.invoke.map((inv) => ({ id: inv.id, src: srcName(inv.src) })),
+    tags: [...n.tags],
+  }));
+  const transitions: ChartTransition[] = [];
+  const byDefinition = new Map<AnyTransitionDefinition, ChartTransition>();
+  const seen = new Map<string, number>();
+  for (const n of nodes) {
+    const defs: AnyTransitionDefinition[] = [...(n.transitions as Map<string, AnyTransitionDefinition[]>).values()].flat();
+    defs.push(...((n.always as AnyTransitionDefinition[] | undefined) ?? []));
+    for (const t of defs) {
+      const eventType = String(t.eventType);
+      const guard = guardLabel(t.guard);
+      const targets = (t.target ?? []).map((s) => s.id);
+      let key = `${n.id} · ${eventType || '(always)'}${guard ? ` [${guard}]` : ''} → ${targets.length ? targets.join(', ') : '(stays)'}`;
+      const count = (seen.get(key) ?? 0) + 1;
+      seen.set(key, count);
+      if (count > 1) key += ` #${count}`;
+      const entry: ChartTransition = {
+        key,
+        source: n.id,
+        targets,
+        eventType,
+        kind: kindOf(eventType),
+        guard,
+        description: (t as { description?: string }).description,
+        label: `${eventLabel(eventType)}${guard ? ` [${guard}]` : ''}`,
+      };
+      transitions.push(entry);
+      byDefinition.set(t, entry);
+    }
+  }
+  const rootDescription = machine.root.description;
+  return {
+    id,
+    title: humanize(id),
+    description: rootDescription,
+    root: machine.root.id,
+    states,
+    transitions,
+    byDefinition,
+  };
+}
+
+/** The states counted for coverage: every state node but the root. */
+export function coverableStates(chart: Chart): ChartState[] {
+  return chart.states.filter((s) => s.id !== chart.root);
+}

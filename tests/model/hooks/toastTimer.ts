@@ -1,0 +1,3 @@
+import { defineHooks } from '../harness/types.ts';
+
+export default defineHooks({ input: { id: 'toast-1' } });

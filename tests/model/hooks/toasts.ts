@@ -1,0 +1,37 @@
+import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import { defineHooks } from '../harness/types.ts';
+import type { ToastsContext } from '../../../machines/toasts.ts';
+
+// Six different messages fill the five visible places and queue one; an empty message and a repeat
+// take the two "ignored" branches. Dismissing and expiring use the first toast's id.
+const messages = ['Sparat', 'Kopierat', 'Skickat', 'Borttaget', 'Inloggad', 'Utloggad'];
+
+export default defineHooks({
+  events: {
+    'toast.show': [{ message: '' }, ...messages.map((message) => ({ message, variant: 'success' }))],
+    'toast.dismiss': [{ id: 'toast-1' }],
+    'toast.expired': [{ id: 'toast-2' }],
+  },
+  // The same state for the paths: which messages are visible and which wait (ids only count up,
+  // and the order does not change which branches a new message can take).
+  serializeState: (s: AnyMachineSnapshot) => {
+    const c = s.context as ToastsContext;
+    const names = (ts: { message: string }[]) => ts.map((t) => t.message).sort();
+    return JSON.stringify({ v: s.value, visible: names(c.visible), queued: names(c.queued) });
+  },
+  scenarios: {
+    'Six messages: five are shown, the sixth waits; when one expires the sixth is shown': [
+      ...messages.map((message) => ({ type: 'toast.show', message })),
+      { type: 'toast.expired', id: 'toast-1' },
+    ] as EventObject[],
+  },
+  states: {
+    active: (s) => {
+      const c = s.context as ToastsContext;
+      if (c.visible.length > 5) throw new Error(`${c.visible.length} toasts visible, at most 5 allowed`);
+      if (c.queued.length && c.visible.length < 5) throw new Error('a toast waits although there is room');
+      const all = [...c.visible, ...c.queued].map((t) => t.message);
+      if (new Set(all).size !== all.length) throw new Error('a duplicate message was queued');
+    },
+  },
+});

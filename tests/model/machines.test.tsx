@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { loadModels } from './harness/load.ts';
+import { coverageGaps } from './harness/model.ts';
+import { runOnMachine } from './harness/run.ts';
+import { runOnUi } from './harness/runUi.tsx';
+import type { UiBinding } from './harness/types.ts';
+
+/**
+ * Model-based tests generated from every machine in machines/: no per-machine code here. A new
+ * machine is picked up as it lands; its hooks (tests/model/hooks/<id>.ts) give payload samples
+ * and its UI binding (tests/model/ui/<id>.tsx) says how the user drives and sees it.
+ */
+const models = loadModels(
+  import.meta.glob('../../machines/*.ts', { eager: true }),
+  import.meta.glob('./hooks/*.ts', { eager: true }),
+);
+const bindings = new Map(
+  Object.entries(import.meta.glob<{ default: UiBinding }>('./ui/*.tsx', { eager: true })).map(([file, mod]) => [
+    /([^/]+)\.tsx$/.exec(file)![1]!,
+    mod.default,
+  ]),
+);
+
+it('finds the machines', () => {
+  expect(models.length).toBeGreaterThan(0);
+});
+
+describe.each(models.map((m) => [m.id, m] as const))('machine %s', (id, model) => {
+  it('has generated paths covering every state and transition', () => {
+    expect(coverageGaps([model]).join('\n')).toBe('');
+  });
+
+  const binding = bindings.get(id);
+  describe.each(model.paths.map((p, i) => [`${i + 1}. ${p.description}`, p] as const))('path %s', (_name, path) => {
+    it('machine: a real actor follows it (fake actors, simulated clock)', async () => {
+      await runOnMachine(model, path);
+    });
+    const reason = binding?.skip?.(path);
+    if (binding && !reason) {
+      it('ui: the user can take it and sees each state', async () => {
+        await runOnUi(model, binding, path);
+      });
+    } else {
+      it.todo(`ui: ${reason ?? `no UI binding yet (tests/model/ui/${id}.tsx)`}`);
+    }
+  });
+});
