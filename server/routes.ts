@@ -4,6 +4,8 @@ import { sandboxIndexRoutes } from './sandbox/routes.ts';
 import { installAuthentication } from './auth/authenticate.ts';
 import { authRoutes } from './auth/routes.ts';
 import { sandboxSmsRoutes } from './sandbox/sms.ts';
+import { merchantRoutes } from './merchant/routes.ts';
+import { sandboxMerchantRoutes } from './sandbox/merchants.ts';
 
 /**
  * Every resource's routes, mounted under /api. A resource is a folder in server/ with its
@@ -14,10 +16,12 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   installAuthentication(app);
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(merchantRoutes);
 };
 
 /** Sandbox routes: mounted under /api/sandbox only when the sandbox is on. */
 export const sandboxRoutes: FastifyPluginAsync = async (app) => {
   await app.register(sandboxIndexRoutes);
   await app.register(sandboxSmsRoutes);
+  await app.register(sandboxMerchantRoutes);
 };

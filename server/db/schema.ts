@@ -18,7 +18,7 @@ export interface MobileUserTable {
   mobile_number: string;
   name: string | null;
   allow_marketing: Generated<boolean>;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 /** 002_auth: one verification code sent by SMS (code and token stored hashed). */
@@ -65,6 +65,40 @@ export interface SandboxSmsTable {
   sent_at: Timestamp;
 }
 
+/** 003_merchant: a merchant in the catalogue; its merchant code is kept only as a hash. */
+export interface MerchantTable {
+  id: Generated<string>;
+  name: string;
+  description: Generated<string>;
+  logo_url: string;
+  category: string;
+  website: string | null;
+  sources: string[];
+  active: Generated<boolean>;
+  code_hash: string;
+  /** Generated: greetie_fold(name || ' ' || description), for accent-insensitive search. */
+  search: ColumnType<string, never, never>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** 003_merchant: something a merchant sells: a fixed price, or a min/max range (öre). */
+export interface ProductTable {
+  id: Generated<string>;
+  merchant_id: string;
+  name: string;
+  description: Generated<string>;
+  image_url: string | null;
+  source: string;
+  price: number | null;
+  min_amount: number | null;
+  max_amount: number | null;
+  valid_days: number;
+  active: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Database {
   app_meta: AppMetaTable;
   mobile_user: MobileUserTable;
@@ -72,4 +106,6 @@ export interface Database {
   auth_refresh_token: AuthRefreshTokenTable;
   auth_rate_event: AuthRateEventTable;
   sandbox_sms: SandboxSmsTable;
+  merchant: MerchantTable;
+  product: ProductTable;
 }

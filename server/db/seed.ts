@@ -1,4 +1,5 @@
 import type { Db } from './index.ts';
+import { seedMerchants } from '../merchant/seed.ts';
 
 /**
  * Demo data for an empty database. Each resource adds its own seeder; a seeder must do nothing
@@ -6,7 +7,7 @@ import type { Db } from './index.ts';
  */
 export type Seeder = (db: Db) => Promise<void>;
 
-export const seeders: Seeder[] = [];
+export const seeders: Seeder[] = [seedMerchants];
 
 export async function seed(db: Db): Promise<void> {
   for (const s of seeders) await s(db);

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { messages as common } from './common.ts';
 import { messages as auth } from '../auth/messages.ts';
+import { messages as merchant } from '../merchant/messages.ts';
 
 export type Lang = 'sv' | 'en';
 
@@ -14,7 +15,7 @@ export interface Message {
  * The error-message catalogue. Each resource keeps its own messages in a `messages.ts`
  * beside its routes and adds it here, so a code always has both languages.
  */
-const catalogue: Record<string, Message> = { ...common, ...auth };
+const catalogue: Record<string, Message> = { ...common, ...auth, ...merchant };
 
 export function registerMessages(extra: Record<string, Message>): void {
   Object.assign(catalogue, extra);

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001_foundation.ts';
 import * as m002 from './002_auth.ts';
+import * as m003 from './003_merchant.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -9,4 +10,5 @@ import * as m002 from './002_auth.ts';
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
   '002_auth': m002,
+  '003_merchant': m003,
 };

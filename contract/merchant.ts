@@ -1,0 +1,186 @@
+import { Type, type Static } from 'typebox';
+import { Ore } from './common.ts';
+
+/**
+ * The merchant catalogue (API.md, "Merchant (public)"). A merchant's merchant code is never part
+ * of any shape here that leaves the server, except the sandbox's demo list.
+ */
+
+export const MERCHANT_SOURCES = ['InStore', 'Charity', 'Code'] as const;
+export const MerchantSource = Type.Union(
+  [Type.Literal('InStore'), Type.Literal('Charity'), Type.Literal('Code')],
+  { description: 'InStore: redeemed at the till with the merchant code; Charity: a donation; Code: a code used online' },
+);
+export type MerchantSource = (typeof MERCHANT_SOURCES)[number];
+
+/** Catalogue categories; the client shows each under its own translated label. */
+export const MERCHANT_CATEGORIES = [
+  'cafe',
+  'restaurant',
+  'books',
+  'flowers',
+  'cinema',
+  'spa',
+  'sport',
+  'experience',
+  'shopping',
+  'charity',
+] as const;
+export const MerchantCategory = Type.Union([
+  Type.Literal('cafe'),
+  Type.Literal('restaurant'),
+  Type.Literal('books'),
+  Type.Literal('flowers'),
+  Type.Literal('cinema'),
+  Type.Literal('spa'),
+  Type.Literal('sport'),
+  Type.Literal('experience'),
+  Type.Literal('shopping'),
+  Type.Literal('charity'),
+]);
+// The list above and MERCHANT_CATEGORIES must name the same categories.
+const _sameCategories: [Static<typeof MerchantCategory>] extends [MerchantCategory] ? true : never = true;
+void _sameCategories;
+export type MerchantCategory = (typeof MERCHANT_CATEGORIES)[number];
+
+export const Merchant = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    description: Type.String(),
+    logoUrl: Type.String({ description: 'Same-origin path or absolute URL of the logo (SVG or bitmap)' }),
+    category: MerchantCategory,
+    website: Type.Union([Type.String(), Type.Null()]),
+    sources: Type.Array(MerchantSource, { description: 'What kinds of gifts the merchant offers' }),
+    priceFrom: Type.Union([Ore, Type.Null()], {
+      description: 'The smallest price or minimum amount among its products, in öre (null: no products yet)',
+    }),
+  },
+  { $id: 'Merchant', title: 'Merchant', additionalProperties: false },
+);
+export type Merchant = Static<typeof Merchant>;
+
+/** A product has either a fixed `price` or a `minAmount`/`maxAmount` range (value vouchers). */
+export const Product = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    merchantId: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    description: Type.String(),
+    imageUrl: Type.String({ description: "The product's image, or its merchant's logo when it has none" }),
+    source: MerchantSource,
+    price: Type.Optional(Type.Integer({ minimum: 0, description: 'Fixed price in öre' })),
+    minAmount: Type.Optional(Type.Integer({ minimum: 0, description: 'Smallest amount in öre (value voucher)' })),
+    maxAmount: Type.Optional(Type.Integer({ minimum: 0, description: 'Largest amount in öre (value voucher)' })),
+    validDays: Type.Integer({ minimum: 1, description: 'How many days a voucher for it stays valid' }),
+  },
+  { $id: 'Product', title: 'Product', additionalProperties: false },
+);
+export type Product = Static<typeof Product>;
+
+export const MERCHANT_PAGE_MAX = 100;
+export const MERCHANT_PAGE_DEFAULT = 24;
+
+export const MerchantListQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ maxLength: 100, description: 'Words in the name or description; case and accents do not matter' })),
+    category: Type.Optional(MerchantCategory),
+    source: Type.Optional(MerchantSource),
+    cursor: Type.Optional(Type.String({ maxLength: 400, description: 'nextCursor from the previous page (opaque)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MERCHANT_PAGE_MAX, default: MERCHANT_PAGE_DEFAULT })),
+  },
+  { additionalProperties: false },
+);
+export type MerchantListQuery = Static<typeof MerchantListQuery>;
+
+export const MerchantPage = Type.Object(
+  {
+    items: Type.Array(Merchant),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page' }),
+  },
+  { $id: 'MerchantPage', title: 'MerchantPage' },
+);
+export type MerchantPage = Static<typeof MerchantPage>;
+
+/** GET /api/sandbox/merchants: the demo catalogue's merchant codes, for demos and tests. */
+export const SandboxMerchant = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  merchantCode: Type.String(),
+});
+export type SandboxMerchant = Static<typeof SandboxMerchant>;
+
+// ---- What an operator may write (the admin command line validates against these). ----
+
+/** What till staff type: 4–16 letters and digits; compared without regard to case. */
+export const MerchantCode = Type.String({ pattern: '^[A-Za-z0-9]{4,16}$', description: '4–16 letters and digits' });
+
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const Description = Type.String({ maxLength: 2000 });
+const LogoUrl = Type.String({ minLength: 1, maxLength: 500, pattern: '^(/[^\\s]*|https://[^\\s]+)$' });
+const Website = Type.Union([Type.String({ maxLength: 500, pattern: '^https?://[^\\s]+\\.[^\\s]+$' }), Type.Null()]);
+const Sources = Type.Array(MerchantSource, { minItems: 1, maxItems: 3, uniqueItems: true });
+
+export const MerchantCreate = Type.Object(
+  {
+    name: Name,
+    description: Description,
+    logoUrl: LogoUrl,
+    category: MerchantCategory,
+    website: Website,
+    sources: Sources,
+    merchantCode: MerchantCode,
+  },
+  { additionalProperties: false },
+);
+export type MerchantCreate = Static<typeof MerchantCreate>;
+
+export const MerchantUpdate = Type.Object(
+  {
+    name: Type.Optional(Name),
+    description: Type.Optional(Description),
+    logoUrl: Type.Optional(LogoUrl),
+    category: Type.Optional(MerchantCategory),
+    website: Type.Optional(Website),
+    sources: Type.Optional(Sources),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type MerchantUpdate = Static<typeof MerchantUpdate>;
+
+/** Largest amount a product may carry: 100 000 kr. */
+export const MAX_PRODUCT_ORE = 10_000_000;
+const Amount = Type.Integer({ minimum: 100, maximum: MAX_PRODUCT_ORE, description: 'öre, at least 1 kr' });
+
+const ProductFields = {
+  name: Name,
+  description: Description,
+  imageUrl: Type.Union([LogoUrl, Type.Null()]),
+  source: MerchantSource,
+  price: Type.Union([Amount, Type.Null()]),
+  minAmount: Type.Union([Amount, Type.Null()]),
+  maxAmount: Type.Union([Amount, Type.Null()]),
+  validDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+};
+
+export const ProductCreate = Type.Object(
+  { merchantId: Type.String({ format: 'uuid' }), ...ProductFields },
+  { additionalProperties: false },
+);
+export type ProductCreate = Static<typeof ProductCreate>;
+
+export const ProductUpdate = Type.Object(
+  {
+    name: Type.Optional(ProductFields.name),
+    description: Type.Optional(ProductFields.description),
+    imageUrl: Type.Optional(ProductFields.imageUrl),
+    source: Type.Optional(ProductFields.source),
+    price: Type.Optional(ProductFields.price),
+    minAmount: Type.Optional(ProductFields.minAmount),
+    maxAmount: Type.Optional(ProductFields.maxAmount),
+    validDays: Type.Optional(ProductFields.validDays),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type ProductUpdate = Static<typeof ProductUpdate>;

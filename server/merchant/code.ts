@@ -1,0 +1,45 @@
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/**
+ * Merchant codes (what till staff type to redeem a voucher) are stored only as scrypt hashes with
+ * a per-merchant salt: `scrypt$N$r$p$<salt b64url>$<hash b64url>`. The format carries its cost, so
+ * the cost can rise later without breaking stored hashes.
+ */
+
+const COST = { N: 16384, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+
+function scrypt(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scryptCb(password, salt, KEY_LENGTH, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}
+
+/** Case and surrounding spaces do not matter to a person typing a code at a till. */
+export function normalizeMerchantCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+export async function hashMerchantCode(code: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(normalizeMerchantCode(code), salt, COST);
+  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/**
+ * True when `code` is the merchant code behind `stored`. Constant-time in the hash comparison;
+ * a malformed stored value is simply "no match". For the redeem feature.
+ */
+export async function verifyMerchantCode(code: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [, n, r, p, saltText, hashText] = parts as [string, string, string, string, string, string];
+  const N = Number(n);
+  const R = Number(r);
+  const P = Number(p);
+  if (![N, R, P].every((v) => Number.isInteger(v) && v > 0)) return false;
+  const expected = Buffer.from(hashText, 'base64url');
+  if (expected.length !== KEY_LENGTH) return false;
+  const actual = await scrypt(normalizeMerchantCode(code), Buffer.from(saltText, 'base64url'), { N, r: R, p: P });
+  return timingSafeEqual(actual, expected);
+}

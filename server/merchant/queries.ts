@@ -1,0 +1,140 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db, Tx } from '../db/index.ts';
+import type { MerchantTable, ProductTable } from '../db/schema.ts';
+import type { Merchant, MerchantCategory, MerchantSource, Product } from '../../contract/merchant.ts';
+
+/**
+ * The catalogue's SQL. Every list reads active merchants in (name, id) order — the keyset of the
+ * cursor — so each list query is served by one of the partial indexes of 003_merchant.
+ * Nothing here ever selects `code_hash` into a public shape.
+ */
+
+type Executor = Db | Tx;
+
+export interface Keyset {
+  name: string;
+  id: string;
+}
+
+export interface MerchantFilter {
+  /** Words that must all occur in the name or description (case and accents ignored). */
+  words?: string[];
+  category?: MerchantCategory;
+  source?: MerchantSource;
+  after?: Keyset;
+  limit: number;
+}
+
+type MerchantRow = Pick<
+  Selectable<MerchantTable>,
+  'id' | 'name' | 'description' | 'logo_url' | 'category' | 'website' | 'sources'
+> & { price_from: number | null };
+
+export function toMerchant(row: MerchantRow): Merchant {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    logoUrl: row.logo_url,
+    category: row.category as MerchantCategory,
+    website: row.website,
+    sources: row.sources as MerchantSource[],
+    priceFrom: row.price_from,
+  };
+}
+
+type ProductRow = Pick<
+  Selectable<ProductTable>,
+  'id' | 'merchant_id' | 'name' | 'description' | 'source' | 'price' | 'min_amount' | 'max_amount' | 'valid_days'
+> & { image_url: string };
+
+export function toProduct(row: ProductRow): Product {
+  const product: Product = {
+    id: row.id,
+    merchantId: row.merchant_id,
+    name: row.name,
+    description: row.description,
+    imageUrl: row.image_url,
+    source: row.source as MerchantSource,
+    validDays: row.valid_days,
+  };
+  if (row.price !== null) product.price = row.price;
+  else {
+    product.minAmount = row.min_amount ?? 0;
+    product.maxAmount = row.max_amount ?? 0;
+  }
+  return product;
+}
+
+/** `%`, `_` and `\` typed by a person are literal characters, not LIKE wildcards. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function merchantColumns(db: Executor) {
+  return db
+    .selectFrom('merchant as m')
+    .select(['m.id', 'm.name', 'm.description', 'm.logo_url', 'm.category', 'm.website', 'm.sources'])
+    .select((eb) =>
+      eb
+        .selectFrom('product as p')
+        .whereRef('p.merchant_id', '=', 'm.id')
+        .where('p.active', '=', true)
+        .select(sql<number | null>`min(coalesce(p.price, p.min_amount))`.as('v'))
+        .as('price_from'),
+    );
+}
+
+/** One page of active merchants, in (name, id) order, after the keyset when given. */
+export function merchantPageQuery(db: Executor, f: MerchantFilter) {
+  let query = merchantColumns(db).where('m.active', '=', true);
+  if (f.category) query = query.where('m.category', '=', f.category);
+  if (f.source) query = query.where(sql<boolean>`m.sources @> ARRAY[${f.source}]::text[]`);
+  for (const word of f.words ?? []) {
+    query = query.where(sql<boolean>`m.search LIKE '%' || greetie_fold(${escapeLike(word)}) || '%'`);
+  }
+  if (f.after) query = query.where(sql<boolean>`(m.name, m.id) > (${f.after.name}, ${f.after.id}::uuid)`);
+  return query.orderBy('m.name').orderBy('m.id').limit(f.limit);
+}
+
+export async function listMerchantPage(db: Executor, f: MerchantFilter): Promise<Merchant[]> {
+  const rows = await merchantPageQuery(db, f).execute();
+  return rows.map((r) => toMerchant(r as MerchantRow));
+}
+
+/** Every active merchant (GET /api/merchant), in name order. */
+export function allActiveMerchantsQuery(db: Executor) {
+  return merchantColumns(db).where('m.active', '=', true).orderBy('m.name').orderBy('m.id');
+}
+
+export async function listActiveMerchants(db: Executor): Promise<Merchant[]> {
+  const rows = await allActiveMerchantsQuery(db).execute();
+  return rows.map((r) => toMerchant(r as MerchantRow));
+}
+
+export async function findActiveMerchant(db: Executor, id: string): Promise<Merchant | undefined> {
+  const row = await merchantColumns(db).where('m.id', '=', id).where('m.active', '=', true).executeTakeFirst();
+  return row ? toMerchant(row as MerchantRow) : undefined;
+}
+
+/** Active products of a merchant: cheapest first, then by name. */
+export async function listActiveProducts(db: Executor, merchantId: string): Promise<Product[]> {
+  const rows = await db
+    .selectFrom('product as p')
+    .innerJoin('merchant as m', 'm.id', 'p.merchant_id')
+    .select(['p.id', 'p.merchant_id', 'p.name', 'p.description', 'p.source', 'p.price', 'p.min_amount', 'p.max_amount', 'p.valid_days'])
+    .select(sql<string>`coalesce(p.image_url, m.logo_url)`.as('image_url'))
+    .where('p.merchant_id', '=', merchantId)
+    .where('p.active', '=', true)
+    .orderBy(sql`coalesce(p.price, p.min_amount)`)
+    .orderBy('p.name')
+    .orderBy('p.id')
+    .execute();
+  return rows.map(toProduct);
+}
+
+/** The stored code hash, for the redeem feature's verification (never for an answer). */
+export async function findMerchantCodeHash(db: Executor, merchantId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('merchant').select('code_hash').where('id', '=', merchantId).executeTakeFirst();
+  return row?.code_hash;
+}

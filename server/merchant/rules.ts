@@ -1,0 +1,320 @@
+import { sql } from 'kysely';
+import { Value } from 'typebox/value';
+import type { TSchema, Static } from 'typebox';
+import { transaction, type Db, type Tx } from '../db/index.ts';
+import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
+import {
+  MerchantCreate,
+  MerchantUpdate,
+  ProductCreate,
+  ProductUpdate,
+  MerchantCode,
+  type MerchantCategory,
+  type MerchantSource,
+} from '../../contract/merchant.ts';
+import { hashMerchantCode } from './code.ts';
+
+/**
+ * Changes to the catalogue (the admin command line uses these; an operator API would too).
+ * Input is validated against the contract schemas, the same ones the API validates with, then
+ * against the rules a schema cannot say. Every change runs in one transaction; the catalogue
+ * version trigger (003_merchant) makes each committed change empty every API process's cache.
+ */
+
+export interface AdminMerchant {
+  id: string;
+  name: string;
+  description: string;
+  logoUrl: string;
+  category: MerchantCategory;
+  website: string | null;
+  sources: MerchantSource[];
+  active: boolean;
+}
+
+export interface AdminProduct {
+  id: string;
+  merchantId: string;
+  name: string;
+  description: string;
+  imageUrl: string | null;
+  source: MerchantSource;
+  price: number | null;
+  minAmount: number | null;
+  maxAmount: number | null;
+  validDays: number;
+  active: boolean;
+}
+
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
+/** Schema problems as `[{ field, problem }]`, the way the API's error handler reports them. */
+export function schemaProblems(schema: TSchema, value: unknown, prefix = 'body'): FieldProblem[] {
+  const seen = new Set<string>();
+  const out: FieldProblem[] = [];
+  for (const e of Value.Errors(schema, value)) {
+    if (e.keyword === 'boolean') continue; // the "additionalProperties: false" echo of the next error
+    let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const params = e.params as { requiredProperties?: string[]; additionalProperties?: string[] };
+    if (e.keyword === 'required' && params.requiredProperties?.length) field = [field, params.requiredProperties[0]].filter(Boolean).join('.');
+    if (e.keyword === 'additionalProperties' && params.additionalProperties?.length) {
+      field = [field, params.additionalProperties[0]].filter(Boolean).join('.');
+    }
+    const f = field ? `${prefix}.${field}` : prefix;
+    const key = `${f}:${e.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ field: f, problem: e.keyword });
+  }
+  return out;
+}
+
+export function validate<S extends TSchema>(schema: S, value: unknown): Static<S> {
+  const problems = schemaProblems(schema, value);
+  if (problems.length) throw badRequest('VALIDATION_FAILED', {}, problems);
+  return value as Static<S>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+function checkId(id: string, field = 'id'): void {
+  if (!isUuid(id)) throw badRequest('VALIDATION_FAILED', {}, [{ field: `params.${field}`, problem: 'format' }]);
+}
+
+type MerchantRecord = {
+  id: string;
+  name: string;
+  description: string;
+  logo_url: string;
+  category: string;
+  website: string | null;
+  sources: string[];
+  active: boolean;
+};
+
+function toAdminMerchant(r: MerchantRecord): AdminMerchant {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    logoUrl: r.logo_url,
+    category: r.category as MerchantCategory,
+    website: r.website,
+    sources: r.sources as MerchantSource[],
+    active: r.active,
+  };
+}
+
+type ProductRecord = {
+  id: string;
+  merchant_id: string;
+  name: string;
+  description: string;
+  image_url: string | null;
+  source: string;
+  price: number | null;
+  min_amount: number | null;
+  max_amount: number | null;
+  valid_days: number;
+  active: boolean;
+};
+
+function toAdminProduct(r: ProductRecord): AdminProduct {
+  return {
+    id: r.id,
+    merchantId: r.merchant_id,
+    name: r.name,
+    description: r.description,
+    imageUrl: r.image_url,
+    source: r.source as MerchantSource,
+    price: r.price,
+    minAmount: r.min_amount,
+    maxAmount: r.max_amount,
+    validDays: r.valid_days,
+    active: r.active,
+  };
+}
+
+const MERCHANT_COLUMNS = ['id', 'name', 'description', 'logo_url', 'category', 'website', 'sources', 'active'] as const;
+const PRODUCT_COLUMNS = [
+  'id',
+  'merchant_id',
+  'name',
+  'description',
+  'image_url',
+  'source',
+  'price',
+  'min_amount',
+  'max_amount',
+  'valid_days',
+  'active',
+] as const;
+
+async function lockMerchant(tx: Tx, id: string): Promise<MerchantRecord> {
+  const row = await tx.selectFrom('merchant').select(MERCHANT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+  if (!row) throw notFound('MERCHANT_NOT_FOUND');
+  return row;
+}
+
+export async function createMerchant(db: Db, input: unknown): Promise<AdminMerchant> {
+  const m = validate(MerchantCreate, input);
+  const codeHash = await hashMerchantCode(m.merchantCode);
+  const row = await db
+    .insertInto('merchant')
+    .values({
+      name: m.name.trim(),
+      description: m.description.trim(),
+      logo_url: m.logoUrl,
+      category: m.category,
+      website: m.website,
+      sources: m.sources,
+      code_hash: codeHash,
+    })
+    .returning(MERCHANT_COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toAdminMerchant(row);
+}
+
+export async function updateMerchant(db: Db, id: string, patch: unknown): Promise<AdminMerchant> {
+  checkId(id);
+  const p = validate(MerchantUpdate, patch);
+  return transaction(db, async (tx) => {
+    await lockMerchant(tx, id);
+    if (p.sources) {
+      const inUse = await tx
+        .selectFrom('product')
+        .select('source')
+        .where('merchant_id', '=', id)
+        .where('active', '=', true)
+        .where('source', 'not in', p.sources)
+        .executeTakeFirst();
+      if (inUse) throw conflict('MERCHANT_SOURCE_IN_USE', { source: inUse.source });
+    }
+    const row = await tx
+      .updateTable('merchant')
+      .set({
+        ...(p.name !== undefined && { name: p.name.trim() }),
+        ...(p.description !== undefined && { description: p.description.trim() }),
+        ...(p.logoUrl !== undefined && { logo_url: p.logoUrl }),
+        ...(p.category !== undefined && { category: p.category }),
+        ...(p.website !== undefined && { website: p.website }),
+        ...(p.sources !== undefined && { sources: p.sources }),
+        ...(p.active !== undefined && { active: p.active }),
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', id)
+      .returning(MERCHANT_COLUMNS)
+      .executeTakeFirstOrThrow();
+    return toAdminMerchant(row);
+  });
+}
+
+export function deactivateMerchant(db: Db, id: string): Promise<AdminMerchant> {
+  return updateMerchant(db, id, { active: false });
+}
+
+/** Replaces the merchant code. The code is hashed here and never returned. */
+export async function setMerchantCode(db: Db, id: string, code: unknown): Promise<void> {
+  checkId(id);
+  const problems = schemaProblems(MerchantCode, code, 'merchantCode');
+  if (problems.length) throw badRequest('VALIDATION_FAILED', {}, problems);
+  const codeHash = await hashMerchantCode(code as string);
+  const res = await db
+    .updateTable('merchant')
+    .set({ code_hash: codeHash, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!res.numUpdatedRows) throw notFound('MERCHANT_NOT_FOUND');
+}
+
+/** Rules a schema cannot say: price or range (not both), min ≤ max, a source the merchant offers. */
+function checkProduct(p: Pick<AdminProduct, 'price' | 'minAmount' | 'maxAmount' | 'source'>, merchant: MerchantRecord): void {
+  const fixed = p.price !== null;
+  const range = p.minAmount !== null || p.maxAmount !== null;
+  if (fixed === range || (range && (p.minAmount === null || p.maxAmount === null))) throw badRequest('PRODUCT_PRICE_OR_RANGE');
+  if (range && p.minAmount! > p.maxAmount!) throw badRequest('PRODUCT_RANGE_ORDER');
+  if (!merchant.sources.includes(p.source)) throw badRequest('PRODUCT_SOURCE_NOT_OFFERED', { source: p.source });
+}
+
+export async function createProduct(db: Db, input: unknown): Promise<AdminProduct> {
+  const p = validate(ProductCreate, input);
+  return transaction(db, async (tx) => {
+    const merchant = await lockMerchant(tx, p.merchantId);
+    checkProduct(p, merchant);
+    const row = await tx
+      .insertInto('product')
+      .values({
+        merchant_id: p.merchantId,
+        name: p.name.trim(),
+        description: p.description.trim(),
+        image_url: p.imageUrl,
+        source: p.source,
+        price: p.price,
+        min_amount: p.minAmount,
+        max_amount: p.maxAmount,
+        valid_days: p.validDays,
+      })
+      .returning(PRODUCT_COLUMNS)
+      .executeTakeFirstOrThrow();
+    return toAdminProduct(row);
+  });
+}
+
+export async function updateProduct(db: Db, id: string, patch: unknown): Promise<AdminProduct> {
+  checkId(id);
+  const p = validate(ProductUpdate, patch);
+  return transaction(db, async (tx) => {
+    const current = await tx.selectFrom('product').select(PRODUCT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!current) throw notFound('PRODUCT_NOT_FOUND');
+    const merchant = await lockMerchant(tx, current.merchant_id);
+    const next = { ...toAdminProduct(current), ...p };
+    // Setting a fixed price replaces a range and the other way round, unless both are given.
+    if (p.price != null && p.minAmount === undefined && p.maxAmount === undefined) Object.assign(next, { minAmount: null, maxAmount: null });
+    if ((p.minAmount != null || p.maxAmount != null) && p.price === undefined) next.price = null;
+    checkProduct(next, merchant);
+    const row = await tx
+      .updateTable('product')
+      .set({
+        name: next.name.trim(),
+        description: next.description.trim(),
+        image_url: next.imageUrl,
+        source: next.source,
+        price: next.price,
+        min_amount: next.minAmount,
+        max_amount: next.maxAmount,
+        valid_days: next.validDays,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', id)
+      .returning(PRODUCT_COLUMNS)
+      .executeTakeFirstOrThrow();
+    return toAdminProduct(row);
+  });
+}
+
+/**
+ * Takes a product out of the catalogue. The row stays (inactive): vouchers already sold point
+ * at it and must keep their name and merchant.
+ */
+export async function removeProduct(db: Db, id: string): Promise<AdminProduct> {
+  checkId(id);
+  const row = await db
+    .updateTable('product')
+    .set({ active: false, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returning(PRODUCT_COLUMNS)
+    .executeTakeFirst();
+  if (!row) throw notFound('PRODUCT_NOT_FOUND');
+  return toAdminProduct(row);
+}
+
+export function isHttpError(err: unknown): err is HttpError {
+  return err instanceof HttpError;
+}
