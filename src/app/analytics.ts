@@ -80,7 +80,7 @@ export function trackPageView(path: string): void {
   if (!loadedId) return;
   (window as unknown as AnalyticsWindow).gtag?.('event', 'page_view', {
     page_path: path,
-    page_location: window.location.href,
+    page_location: `${window.location.origin}${path}`,
     page_title: document.title,
   });
 }

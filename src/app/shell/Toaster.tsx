@@ -13,7 +13,7 @@ export function Toaster() {
   const toasts = useToasts();
   const dismiss = useDismissToast();
   return (
-    <ToastPrimitive.Provider duration={Infinity} swipeDirection="right" label={t('toast.region')}>
+    <ToastPrimitive.Provider duration={Infinity} swipeDirection="right" label={t('toast.label')}>
       {toasts.map((toast) => (
         <ToastPrimitive.Root
           key={toast.id}
@@ -31,7 +31,7 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className={css.toastViewport} />
+      <ToastPrimitive.Viewport className={css.toastViewport} label={t('toast.region')} />
     </ToastPrimitive.Provider>
   );
 }

@@ -30,3 +30,6 @@ export const headerHeightRule = {
 export const headerOffsetRule = {
   '@media': { [media.desktop]: { height: `${header.desktopOffsetHeight}px` } },
 } as const;
+
+/** Toasts sit in the top-right corner. */
+export const toastViewportRule = { position: 'fixed', top: 0, right: 0 } as const;

@@ -2,7 +2,7 @@ import { keyframes, style, globalStyle } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { container } from '../../components/ui.css.ts';
 import { accountMenuWidth, drawerWidth, media, transition } from '../../../styles/tokens.ts';
-import { headerHeightRule, headerOffsetRule, pageEnterKeyframes, pageTransitionRule } from './motion.ts';
+import { headerHeightRule, headerOffsetRule, pageEnterKeyframes, pageTransitionRule, toastViewportRule } from './motion.ts';
 
 const pageEnter = keyframes(pageEnterKeyframes);
 
@@ -230,9 +230,7 @@ export const minimalTrigger = style([
 /* Toasts (Radix), top right */
 
 export const toastViewport = style({
-  position: 'fixed',
-  top: 0,
-  right: 0,
+  ...toastViewportRule,
   zIndex: 100,
   display: 'flex',
   flexDirection: 'column',
