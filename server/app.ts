@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Services } from './services.ts';
 import { createSmsSender } from './providers/sms/index.ts';
-import { installErrorHandling, sendError } from './errors.ts';
+import { frameworkErrors, installErrorHandling, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
 import { ErrorBody } from '../contract/common.ts';
 
@@ -72,6 +72,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);

@@ -64,7 +64,24 @@ const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'BAD_REQUEST' },
   FST_ERR_NOT_FOUND: { status: 404, code: 'ROUTE_NOT_FOUND' },
   FST_ERR_RATE_LIMIT: { status: 429, code: 'RATE_LIMITED' },
+  // A path parameter longer than routerOptions.maxParamLength (Fastify would answer 414).
+  FST_ERR_MAX_PARAM_LENGTH: { status: 400, code: 'BAD_REQUEST' },
+  // PostgreSQL SQLSTATE 22021: text with a NUL character (\u0000), which JSON and query strings
+  // can carry but PostgreSQL text cannot. The statement fails before writing anything.
+  '22021': { status: 400, code: 'BAD_REQUEST' },
 };
+
+/**
+ * Errors the router raises before any route or error handler runs (a malformed %-escape in the
+ * path, a path parameter over maxParamLength). Without this, Fastify answers them with its own
+ * body (`{ error, code, message, statusCode }`, 414 for the long parameter), outside API.md's shape.
+ * Passed to Fastify as `frameworkErrors` (server/app.ts).
+ */
+export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const mapped = (error.code && FASTIFY_CODES[error.code]) || { status: 400, code: 'BAD_REQUEST' };
+  reply.header('x-request-id', req.id);
+  sendError(req, reply, mapped.status, mapped.code);
+}
 
 export function sendError(
   req: FastifyRequest,

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Health } from '../../contract/health.ts';
 import { ErrorBody } from '../../contract/common.ts';
 import { requestLanguage, translate } from '../i18n/index.ts';
+import { publicAccess } from '../access.ts';
 
 const Unhealthy = Type.Intersect([Health, ErrorBody]);
 
@@ -12,6 +13,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/health',
     {
       schema: {
+        ...publicAccess(),
         tags: ['Health'],
         summary: 'Liveness and database reachability',
         response: { 200: Health, 503: Unhealthy },

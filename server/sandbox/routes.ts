@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { publicAccess } from '../access.ts';
 
 /**
  * GET /api/sandbox: lets the SPA know the sandbox is on (the /sandbox and /flows pages show only
@@ -11,6 +12,7 @@ export const sandboxIndexRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/',
     {
       schema: {
+        ...publicAccess(),
         tags: ['Sandbox'],
         summary: 'Whether the sandbox is on (404 when it is off)',
         response: { 200: Type.Object({ enabled: Type.Literal(true) }) },

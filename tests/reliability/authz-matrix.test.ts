@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Access, AccessStatus } from '../../server/access.ts';
+import { answerProblems, say } from './common.ts';
+import { FIXTURES, requestFor, type MatrixContext } from './fixtures.ts';
+import { startSuite } from './suite.ts';
+import { describeReq } from './target.ts';
+
+/**
+ * The authorization matrix (docs/decisions/060-access-declarations.md): every operation of
+ * /api/openapi.json × { visitor, owner, other }. The expected answer of each cell is the route's
+ * own declaration (`x-access`, server/access.ts); an operation without one fails here.
+ */
+const suite = await startSuite();
+const { t, send, ops } = suite;
+
+afterAll(async () => {
+  await t.close();
+});
+
+const ALLOWED: AccessStatus[] = [200, 201, 202, 204, 400, 401, 403, 404, 409, 410, 429];
+const CALLERS = ['visitor', 'owner', 'other'] as const;
+type Caller = (typeof CALLERS)[number];
+
+say(`authorization matrix: ${ops.length} operations × ${suite.hasAuth ? 3 : 1} callers${suite.hasAuth ? '' : ' (no sign-in yet: visitor column only)'}`);
+
+describe('authorization matrix from /api/openapi.json', () => {
+  it('every operation declares who may call it (x-access)', () => {
+    const missing = ops.filter((o) => !o.access).map((o) => o.key);
+    expect(missing, `operations without an access declaration: add ...access({ visitor, owner, other }) to the route schema (server/access.ts)`).toEqual([]);
+    const bad = ops.filter((o) => o.access && CALLERS.some((c) => !ALLOWED.includes((o.access as Access)[c]))).map((o) => o.key);
+    expect(bad, 'declarations with a status outside the catalogue').toEqual([]);
+  });
+
+  it('fixtures name only operations that exist (a renamed route must not leave a dead fixture)', () => {
+    const keys = new Set(ops.map((o) => o.key));
+    const dead = Object.keys(FIXTURES).filter((k) => !keys.has(k) && !k.startsWith('GET /api/merchant'));
+    expect(dead).toEqual([]);
+  });
+
+  const ctx = (): MatrixContext => ({ send, owner: suite.users[0]!, other: suite.users[1]!, knownIds: suite.knownIds });
+  const callers: readonly Caller[] = suite.hasAuth ? CALLERS : ['visitor'];
+
+  for (const op of ops) {
+    for (const caller of callers) {
+      const expected = op.access?.[caller];
+      it.skipIf(expected === undefined)(`${op.key} as ${caller} → ${expected}`, async () => {
+        const req = await requestFor(op, ctx());
+        const session = caller === 'owner' ? suite.users[0] : caller === 'other' ? suite.users[1] : undefined;
+        if (session) req.headers = { ...req.headers, authorization: `Bearer ${session.token}` };
+        const res = await send(req);
+        const context = `\n--- request ---\n${describeReq(req)}\n--- answer ---\n${res.status} ${res.body.slice(0, 300)}`;
+        expect(res.status, `${op.key} as ${caller}: declared ${expected}${op.access?.note ? ` (${op.access.note})` : ''}${context}`).toBe(expected);
+        expect(answerProblems(res), context).toEqual([]);
+      });
+    }
+  }
+});

@@ -1,0 +1,88 @@
+import { freshIp, freshMobileNumber, readCode, signIn, type Session } from './common.ts';
+import { exampleOf, fillPath, type Operation } from './openapi.ts';
+import type { Req, Send } from './target.ts';
+
+/**
+ * The well-formed request the authorization matrix sends for an operation, built fresh for every
+ * cell (visitor, owner, other) so one cell cannot use up what the next needs (a code, a refresh
+ * token). The matrix adds the caller's Authorization header; a fixture never does.
+ *
+ * Operations without an entry get the request built from their schema (exampleOf). An operation
+ * that names something owned (a greetie, a voucher) needs an entry here that creates the thing
+ * as `ctx.owner` first and names it in the request (docs/decisions/060-access-declarations.md).
+ */
+export interface MatrixContext {
+  send: Send;
+  /** Signed in; owns what fixtures create. */
+  owner: Session;
+  /** Signed in as somebody else. */
+  other: Session;
+  /** Ids that exist (seeded merchants, products, the users). */
+  knownIds: string[];
+}
+
+export type Fixture = (ctx: MatrixContext) => Promise<Req>;
+
+const jsonPost = (url: string, body: unknown): Req => ({
+  method: 'POST',
+  url,
+  headers: { 'content-type': 'application/json' },
+  payload: JSON.stringify(body),
+  remoteAddress: freshIp(),
+});
+
+/** A merchant that exists: the first one the public list shows. */
+async function aMerchantId(ctx: MatrixContext): Promise<string> {
+  const res = await ctx.send({ method: 'GET', url: '/api/merchant' });
+  const list = res.status === 200 ? (JSON.parse(res.body) as { id: string }[]) : [];
+  if (!list[0]) throw new Error(`no merchant to name (GET /api/merchant answered ${res.status})`);
+  return list[0].id;
+}
+
+export const FIXTURES: Record<string, Fixture> = {
+  'POST /api/auth/verificationcode': async () => jsonPost('/api/auth/verificationcode', { mobileNumber: freshMobileNumber() }),
+
+  'POST /api/auth/login': async ({ send }) => {
+    const mobileNumber = freshMobileNumber();
+    const ip = freshIp();
+    const v = await send({ ...jsonPost('/api/auth/verificationcode', { mobileNumber }), remoteAddress: ip });
+    const { token } = JSON.parse(v.body) as { token: string };
+    const code = await readCode(send, mobileNumber);
+    return { ...jsonPost('/api/auth/login', { token, code, deviceId: '00000000-0000-0000-0000-000000000000' }), remoteAddress: ip };
+  },
+
+  // A live session's pair, in the query as API.md says (the caller's own header plays no part).
+  'POST /api/auth/refresh': async ({ send }) => {
+    const s = await signIn(send);
+    return {
+      method: 'POST',
+      url: `/api/auth/refresh?token=${encodeURIComponent(s.token)}&refreshToken=${encodeURIComponent(s.refreshToken)}`,
+      remoteAddress: freshIp(),
+    };
+  },
+
+  'POST /api/auth/logout': async ({ send }) => {
+    const s = await signIn(send);
+    return jsonPost('/api/auth/logout', { refreshToken: s.refreshToken });
+  },
+
+  'GET /api/merchant/{id}': async (ctx) => ({ method: 'GET', url: `/api/merchant/${await aMerchantId(ctx)}` }),
+  'GET /api/merchant/{id}/products': async (ctx) => ({ method: 'GET', url: `/api/merchant/${await aMerchantId(ctx)}/products` }),
+};
+
+/** The request for `op`: its fixture, or one built from the schema. */
+export async function requestFor(op: Operation, ctx: MatrixContext): Promise<Req> {
+  const fixture = FIXTURES[op.key];
+  if (fixture) return fixture(ctx);
+  const params = Object.fromEntries(op.pathParams.map((p) => [p.name, String(exampleOf(p.schema))]));
+  const query = op.queryParams
+    .filter((p) => p.required)
+    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(exampleOf(p.schema)))}`)
+    .join('&');
+  const req: Req = { method: op.method, url: fillPath(op.path, params) + (query ? `?${query}` : ''), remoteAddress: freshIp() };
+  if (op.body) {
+    req.headers = { 'content-type': 'application/json' };
+    req.payload = JSON.stringify(exampleOf(op.body) ?? {});
+  }
+  return req;
+}
