@@ -1,0 +1,336 @@
+import { assign, fromPromise, sendTo, setup } from 'xstate';
+
+/**
+ * The session's whole life: start-up (`loading`), signed in (`authenticated`, with a silent
+ * refresh before the access token expires) and signed out (`unauthenticated`, where sign-in by a
+ * code sent by SMS happens: enteringNumber → requestingCode → enteringCode → loggingIn).
+ *
+ * Pure: every side effect is a named actor or action. The defaults here do nothing (or fail);
+ * the app gives the real ones with `authMachine.provide(...)` (src/app/AppActors.tsx, via
+ * src/api/auth.ts), tests give fakes.
+ *
+ * Errors are kept in context as `{ field, code, message? }`: `field` says where the page shows
+ * them (under the number, or under the code), `message` is the server's text (already in the
+ * request's language) and `code` lets the page pick its own text when there is none.
+ */
+
+export interface AuthUser {
+  id: string;
+  mobileNumber: string;
+  name: string | null;
+}
+
+/** A signed-in session as the actors hand it over. `expiresAt`: the access token's exp, in ms. */
+export interface SessionData {
+  user: AuthUser;
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: number;
+}
+
+export interface AuthError {
+  field: 'mobileNumber' | 'code';
+  code: string;
+  message?: string;
+}
+
+export interface AuthContext {
+  user: AuthUser | null;
+  accessToken: string | null;
+  refreshToken: string | null;
+  expiresAt: number | null;
+  /** The number as the person typed it. */
+  mobileNumber: string;
+  /** The token of the verification in progress (from /auth/verificationcode). */
+  verificationToken: string | null;
+  /** The code being checked (kept only while loggingIn). */
+  code: string;
+  /** Seconds until a new code may be asked for. */
+  resendIn: number;
+  error: AuthError | null;
+  sessionEndedMessage: string;
+}
+
+export type AuthEvent =
+  | { type: 'user.submitNumber'; mobileNumber: string }
+  | { type: 'user.submitCode'; code: string }
+  | { type: 'user.resendCode' }
+  | { type: 'user.changeNumber' }
+  | { type: 'user.signOut' };
+
+export interface AuthInput {
+  /** The toast text when a session ends because it could not be refreshed. */
+  sessionEndedMessage?: string;
+}
+
+/** Seconds before "send a new code" is offered. */
+export const RESEND_AFTER_SECONDS = 30;
+/** Refresh this long before the access token expires. */
+export const REFRESH_MARGIN_MS = 60_000;
+/** The all-zero UUID: a browser has no device identity of its own. */
+export const BROWSER_DEVICE_ID = '00000000-0000-0000-0000-000000000000';
+
+const DEFAULT_SESSION_ENDED = 'Du har loggats ut. Logga in igen för att fortsätta.';
+
+/**
+ * A light check of a Swedish mobile number before anything is sent: 07X XXX XX XX in any of the
+ * usual forms (+46…, 0046…, spaces, dashes). The server does the full check.
+ */
+export function looksLikeSwedishMobile(value: string): boolean {
+  let digits = value.trim().replace(/[\s\-().]/g, '');
+  if (digits.startsWith('+46')) digits = `0${digits.slice(3)}`;
+  else if (digits.startsWith('0046')) digits = `0${digits.slice(4)}`;
+  return /^07[02369]\d{7}$/.test(digits);
+}
+
+export const isSixDigitCode = (value: string) => /^\d{6}$/.test(value.trim());
+
+/** Turns whatever an actor rejected with into an AuthError for `field`. */
+export function toAuthError(field: AuthError['field'], error: unknown): AuthError {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; userMessage?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'UNKNOWN';
+  const message =
+    typeof e.userMessage === 'string' && e.userMessage !== '' ? e.userMessage : typeof e.message === 'string' && e.message !== '' ? e.message : undefined;
+  return message === undefined ? { field, code } : { field, code, message };
+}
+
+const signedOut = {
+  user: null,
+  accessToken: null,
+  refreshToken: null,
+  expiresAt: null,
+} as const;
+
+const noSignIn = { mobileNumber: '', verificationToken: null, code: '', resendIn: 0, error: null } as const;
+
+export const authMachine = setup({
+  types: {
+    context: {} as AuthContext,
+    events: {} as AuthEvent,
+    input: {} as AuthInput,
+  },
+  actors: {
+    /** Start-up: a stored, unexpired access token and the user it belongs to, or null. */
+    restoreSession: fromPromise<SessionData | null>(async () => null),
+    /** POST /auth/verificationcode. */
+    requestCode: fromPromise<{ token: string }, { mobileNumber: string }>(async () => {
+      throw new Error('requestCode is not provided');
+    }),
+    /** POST /auth/login, then GET /auth/my with the new token. */
+    login: fromPromise<SessionData, { token: string; code: string; deviceId: string }>(async () => {
+      throw new Error('login is not provided');
+    }),
+    /** POST /auth/refresh, then GET /auth/my. */
+    refreshSession: fromPromise<SessionData, { accessToken: string; refreshToken: string | null }>(async () => {
+      throw new Error('refreshSession is not provided');
+    }),
+    /** POST /auth/logout (revokes the refresh token family). */
+    revokeSession: fromPromise<void, { refreshToken: string | null }>(async () => {}),
+  },
+  actions: {
+    assignSession: assign(({ event }) => {
+      const s = (event as unknown as { output: SessionData }).output;
+      return { user: s.user, accessToken: s.accessToken, refreshToken: s.refreshToken, expiresAt: s.expiresAt, ...noSignIn };
+    }),
+    clearSession: assign(() => ({ ...signedOut, ...noSignIn })),
+    /** Keep the tokens (sessionStorage `accessToken`) and use them as the bearer token. Provided by the app. */
+    persistSession: () => {},
+    /** Forget the stored tokens and the bearer token. Provided by the app. */
+    forgetSession: () => {},
+    /** Log why start-up found no session (never the token). Provided by the app. */
+    reportRestoreError: () => {},
+    notifySessionEnded: sendTo(
+      ({ system }) => system.get('toasts'),
+      ({ context }) => ({ type: 'toast.show' as const, message: context.sessionEndedMessage, variant: 'error' as const }),
+    ),
+    assignMobileNumber: assign(({ event }) => (event.type === 'user.submitNumber' ? { mobileNumber: event.mobileNumber.trim(), error: null } : {})),
+    assignInvalidNumber: assign({ error: { field: 'mobileNumber', code: 'INVALID_MOBILE_NUMBER' } satisfies AuthError }),
+    assignNumberError: assign(({ event }) => ({ error: toAuthError('mobileNumber', (event as unknown as { error: unknown }).error) })),
+    assignVerification: assign(({ event }) => ({
+      verificationToken: (event as unknown as { output: { token: string } }).output.token,
+      resendIn: RESEND_AFTER_SECONDS,
+      code: '',
+      error: null,
+    })),
+    assignCode: assign(({ event }) => (event.type === 'user.submitCode' ? { code: event.code.trim(), error: null } : {})),
+    assignInvalidCode: assign({ error: { field: 'code', code: 'INVALID_CODE' } satisfies AuthError }),
+    assignCodeError: assign(({ event }) => ({ code: '', error: toAuthError('code', (event as unknown as { error: unknown }).error) })),
+    tickCountdown: assign(({ context }) => ({ resendIn: Math.max(0, context.resendIn - 1) })),
+    clearVerification: assign(() => ({ ...noSignIn })),
+    clearError: assign({ error: null }),
+  },
+  guards: {
+    isSignedIn: ({ event }) => (event as unknown as { output: SessionData | null }).output !== null,
+    isSwedishMobileNumber: ({ event }) => event.type === 'user.submitNumber' && looksLikeSwedishMobile(event.mobileNumber),
+    isSixDigitCode: ({ event }) => event.type === 'user.submitCode' && isSixDigitCode(event.code),
+    isCountdownOver: ({ context }) => context.resendIn <= 1,
+  },
+  delays: {
+    /** One second of the resend countdown. */
+    countdownTick: 1000,
+    /** Until shortly before the access token expires (at once if that is already past). */
+    refreshBeforeExpiry: ({ context }) => Math.max(0, (context.expiresAt ?? 0) - REFRESH_MARGIN_MS - Date.now()),
+  },
+}).createMachine({
+  id: 'auth',
+  description: 'The session: loading at start, then authenticated or unauthenticated (where sign-in by SMS code happens).',
+  context: ({ input }) => ({
+    ...signedOut,
+    ...noSignIn,
+    sessionEndedMessage: input?.sessionEndedMessage ?? DEFAULT_SESSION_ENDED,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      description: 'Start-up: looking for a stored, unexpired access token and fetching its user.',
+      invoke: {
+        id: 'restoreSession',
+        src: 'restoreSession',
+        onDone: [
+          { guard: 'isSignedIn', target: 'authenticated', actions: ['assignSession', 'persistSession'], description: 'A stored token still works: signed in.' },
+          { target: 'unauthenticated', description: 'No stored token, or it has expired.' },
+        ],
+        onError: {
+          target: 'unauthenticated',
+          actions: 'reportRestoreError',
+          description: 'Fetching the user failed: start signed out (the error is logged, never the token).',
+        },
+      },
+    },
+
+    authenticated: {
+      description: 'Signed in. The access token is refreshed silently shortly before it expires.',
+      initial: 'active',
+      on: {
+        'user.signOut': { target: 'signingOut', description: 'The person signs out.' },
+      },
+      states: {
+        active: {
+          description: 'Signed in, waiting for the time to refresh the access token.',
+          after: {
+            refreshBeforeExpiry: { target: 'refreshing', description: 'The access token expires soon.' },
+          },
+        },
+        refreshing: {
+          description: 'Exchanging the refresh token for a new pair, without the person noticing.',
+          invoke: {
+            id: 'refreshSession',
+            src: 'refreshSession',
+            input: ({ context }) => ({ accessToken: context.accessToken ?? '', refreshToken: context.refreshToken }),
+            onDone: { target: 'active', actions: ['assignSession', 'persistSession'], description: 'New tokens: still signed in.' },
+            onError: {
+              target: '#auth.unauthenticated',
+              actions: ['forgetSession', 'clearSession', 'notifySessionEnded'],
+              description: 'The session could not be renewed: signed out, with a toast saying so.',
+            },
+          },
+        },
+      },
+    },
+
+    signingOut: {
+      description: 'Revoking the session on the server, then forgetting it here.',
+      invoke: {
+        id: 'revokeSession',
+        src: 'revokeSession',
+        input: ({ context }) => ({ refreshToken: context.refreshToken }),
+        onDone: { target: 'unauthenticated', actions: ['forgetSession', 'clearSession'], description: 'Signed out.' },
+        onError: {
+          target: 'unauthenticated',
+          actions: ['forgetSession', 'clearSession'],
+          description: 'The server could not be reached; signed out here all the same.',
+        },
+      },
+    },
+
+    unauthenticated: {
+      description: 'Signed out. Sign-in happens here: number, code by SMS, login.',
+      initial: 'enteringNumber',
+      states: {
+        enteringNumber: {
+          description: 'The person types their mobile number.',
+          on: {
+            'user.submitNumber': [
+              {
+                guard: 'isSwedishMobileNumber',
+                target: 'requestingCode',
+                actions: 'assignMobileNumber',
+                description: 'A Swedish mobile number: ask for a code.',
+              },
+              { actions: 'assignInvalidNumber', description: 'Not a Swedish mobile number: refused before anything is sent.' },
+            ],
+          },
+        },
+        requestingCode: {
+          description: 'Asking the server to send a code by SMS.',
+          invoke: {
+            id: 'requestCode',
+            src: 'requestCode',
+            input: ({ context }) => ({ mobileNumber: context.mobileNumber }),
+            onDone: { target: 'enteringCode', actions: 'assignVerification', description: 'The code is on its way.' },
+            onError: { target: 'enteringNumber', actions: 'assignNumberError', description: 'No code was sent; the reason is shown under the number.' },
+          },
+        },
+        enteringCode: {
+          description: 'The person types the 6-digit code from the SMS. A new code may be asked for after a countdown.',
+          initial: 'waitingToResend',
+          on: {
+            'user.submitCode': [
+              { guard: 'isSixDigitCode', target: 'loggingIn', actions: 'assignCode', description: 'Six digits: check the code.' },
+              { actions: 'assignInvalidCode', description: 'Not six digits: refused before anything is sent.' },
+            ],
+            'user.changeNumber': { target: 'enteringNumber', actions: 'clearVerification', description: 'Back to change the number.' },
+          },
+          states: {
+            waitingToResend: {
+              description: 'Counting down before a new code may be asked for.',
+              after: {
+                countdownTick: [
+                  { guard: 'isCountdownOver', target: 'canResend', actions: 'tickCountdown', description: 'The countdown is over.' },
+                  { target: 'waitingToResend', reenter: true, actions: 'tickCountdown', description: 'One second less to wait.' },
+                ],
+              },
+            },
+            canResend: {
+              description: 'A new code may be asked for.',
+              on: {
+                'user.resendCode': { target: '#auth.unauthenticated.resendingCode', actions: 'clearError', description: 'Send a new code.' },
+              },
+            },
+            history: { type: 'history', description: 'Where the countdown was before a login attempt.' },
+          },
+        },
+        resendingCode: {
+          description: 'Asking the server for a new code to the same number.',
+          invoke: {
+            id: 'resendCode',
+            src: 'requestCode',
+            input: ({ context }) => ({ mobileNumber: context.mobileNumber }),
+            onDone: { target: 'enteringCode', actions: 'assignVerification', description: 'A new code is on its way; the old one no longer matters.' },
+            onError: {
+              target: '#auth.unauthenticated.enteringCode.canResend',
+              actions: 'assignCodeError',
+              description: 'No new code was sent; the reason is shown by the code field.',
+            },
+          },
+        },
+        loggingIn: {
+          description: 'Checking the code with the server and fetching the user.',
+          invoke: {
+            id: 'login',
+            src: 'login',
+            input: ({ context }) => ({ token: context.verificationToken ?? '', code: context.code, deviceId: BROWSER_DEVICE_ID }),
+            onDone: { target: '#auth.authenticated', actions: ['assignSession', 'persistSession'], description: 'The code was right: signed in.' },
+            onError: {
+              target: '#auth.unauthenticated.enteringCode.history',
+              actions: 'assignCodeError',
+              description: 'Wrong or expired code (or no answer): the reason is shown by the code field.',
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type AuthMachine = typeof authMachine;
