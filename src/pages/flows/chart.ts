@@ -198,5 +198,5 @@ export function readChart(machine: AnyStateMachine, id: string = machine.id): Ch
 
 /** The states counted for coverage: every state node but the root. */
 export function coverableStates(chart: Chart): ChartState[] {
-  return chart.states.filter((s) => s.id !== chart.root);
+  return chart.states.filter((s) => s.id !== chart.root && s.type !== 'history');
 }

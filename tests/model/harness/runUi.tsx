@@ -76,6 +76,7 @@ export async function runOnUi(model: MachineModel, binding: UiBinding, path: Mod
   } finally {
     binding.cleanup?.();
     cleanup();
-    (env.actor as { stop?: () => void } | undefined)?.stop?.();
+    const top = env.root ?? (env.actor && !(env.actor as unknown as { _parent?: unknown })._parent ? env.actor : undefined);
+    top?.stop();
   }
 }

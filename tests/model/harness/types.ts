@@ -31,7 +31,7 @@ export interface MachineHooks {
    * Named event sequences run like generated paths, for behaviour the shortest paths do not reach
    * (e.g. "six messages: the sixth waits"). Sent from the initial state.
    */
-  scenarios?: Record<string, EventObject[]>;
+  scenarios?: Record<string, Array<{ type: string } & Record<string, unknown>>>;
   /** Most states explored before falling back to state values only. Default 2000. */
   limit?: number;
 }
@@ -44,6 +44,8 @@ export interface UiEnv {
   clock: SimulatedClock;
   /** Set by `render` when the binding holds the actor itself (lets the harness compare snapshots). */
   actor?: AnyActorRef;
+  /** The root actor the binding started, if not `actor` itself: stopped after the path. */
+  root?: AnyActorRef;
 }
 
 export type UiEventExecutor = (env: UiEnv, event: EventObject) => Promise<void> | void;
