@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import type { Journey } from './journey.ts';
+
+/**
+ * Greetie-specific steps shared by the journeys. They find things the way a person (or a screen
+ * reader) does: by role and accessible name, never by CSS class.
+ */
+
+export async function api<T>(baseURL: string, path: string): Promise<T> {
+  const res = await fetch(new URL(path, baseURL), { headers: { 'accept-language': 'sv' } });
+  if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Waits until the page's path (and query, when given) is the expected one. */
+export async function expectPath(page: Page, expected: string | RegExp): Promise<void> {
+  await page.waitForURL((url) => {
+    const p = url.pathname + url.search;
+    return typeof expected === 'string' ? p === expected || url.pathname === expected : expected.test(p);
+  });
+}
+
+/** A Swedish mobile number of our own for each journey and viewport, so outboxes never mix. */
+export function mobileNumberFor(journey: string, viewport: string): { typed: string; e164: string } {
+  const digits = (Number.parseInt(createHash('sha256').update(`${journey}/${viewport}`).digest('hex').slice(0, 12), 16) % 10_000_000)
+    .toString()
+    .padStart(7, '0');
+  // Typed the way people write it ("070-123 45 67"); the server normalises to E.164.
+  return { typed: `070-${digits.slice(0, 3)} ${digits.slice(3, 5)} ${digits.slice(5)}`, e164: `+4670${digits}` };
+}
+
+/** The 6-digit code from the newest SMS the sandbox outbox holds for `e164`, sent after `since`. */
+export async function readCodeFromOutbox(baseURL: string, e164: string, since: number): Promise<string> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const messages = await api<{ to: string; body: string; sentAt: string }[]>(baseURL, `/api/sandbox/sms?to=${encodeURIComponent(e164)}`);
+    const fresh = messages.find((m) => m.to === e164 && Date.parse(m.sentAt) >= since - 2_000);
+    const code = fresh?.body.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    if (Date.now() > until) throw new Error(`no SMS with a code reached ${e164} in the sandbox outbox (found ${messages.length} older)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The page's main landmark, or the page when it has none (the login page stands alone). */
+async function mainOrPage(page: Page): Promise<Locator | Page> {
+  return (await page.getByRole('main').count()) > 0 ? page.getByRole('main') : page;
+}
+
+/** The button that opens the navigation drawer ('Öppna menyn'). */
+export const MENU_BUTTON = /meny|menu/i;
+
+/** The header (banner landmark). */
+export function header(page: Page): Locator {
+  return page.getByRole('banner');
+}
+
+/**
+ * Where the site navigation is: the header itself on a desktop; below the desktop breakpoint the
+ * navigation lives in a drawer (a Radix dialog) opened from a menu button in the header.
+ */
+export async function openNavigation(page: Page): Promise<Locator> {
+  const banner = header(page);
+  const nav = banner.getByRole('navigation');
+  const menuButton = banner.getByRole('button', { name: MENU_BUTTON });
+  await nav.or(menuButton).first().waitFor();
+  if (await nav.first().isVisible()) return banner;
+  await menuButton.click();
+  const drawer = page.getByRole('dialog');
+  await drawer.waitFor();
+  return drawer;
+}
+
+/** Closes the navigation drawer if it is open (Escape, as a keyboard user would). */
+export async function closeNavigation(page: Page): Promise<void> {
+  if (await page.getByRole('dialog').isVisible()) {
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+  }
+}
+
+const LANGUAGE_NAMES = { sv: /svenska/i, en: /english/i } as const;
+
+/**
+ * Chooses a language with the switch labelled 'Språk' / 'Language', in the header or, when the
+ * header has no room for it, in the navigation drawer. Works whether the switch is a <select> or a
+ * button that opens a menu of languages.
+ */
+export async function switchLanguage(page: Page, to: 'sv' | 'en'): Promise<void> {
+  const name = /^(språk|language)$/i;
+  let scope: Locator = header(page);
+  const inHeader = scope.getByLabel(name).or(scope.getByRole('button', { name }));
+  if (!(await inHeader.first().isVisible().catch(() => false))) scope = await openNavigation(page);
+  const control = scope.getByRole('combobox', { name }).or(scope.getByRole('button', { name })).or(scope.getByRole('group', { name })).first();
+  const role = await control.evaluate((el) => el.tagName.toLowerCase() + ':' + (el.getAttribute('role') ?? ''));
+  if (role.startsWith('select')) {
+    await control.selectOption(to);
+  } else if (role.endsWith('group') || role.endsWith('radiogroup')) {
+    await control.getByRole('radio', { name: LANGUAGE_NAMES[to] }).or(control.getByRole('button', { name: LANGUAGE_NAMES[to] })).first().click();
+  } else {
+    await control.click();
+    await page.getByRole('menuitemradio', { name: LANGUAGE_NAMES[to] }).or(page.getByRole('menuitem', { name: LANGUAGE_NAMES[to] })).or(page.getByRole('option', { name: LANGUAGE_NAMES[to] })).first().click();
+  }
+  await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(to);
+  await closeNavigation(page);
+}
+
+/** Presses Tab (at most `max` times) until `target` has the focus; keyboard only, no clicks. */
+export async function tabTo(page: Page, target: Locator, max = 40): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press('Tab');
+  }
+  if (await target.evaluate((el) => el === document.activeElement)) return;
+  throw new Error(`Tab did not reach ${target} within ${max} presses`);
+}
+
+/** The focused element shows where the focus is (an outline or a ring), as WCAG 2.4.7 asks. */
+export async function expectVisibleFocus(target: Locator): Promise<void> {
+  const style = await target.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0, shadow: s.boxShadow !== 'none' };
+  });
+  expect(style.outline || style.shadow, `focus indicator on ${target}`).toBe(true);
+}
+
+export const LOGIN_PATH = '/auth/jwt/login';
+
+/**
+ * Signs in on the login page the journey is on: the mobile number, 'Skicka kod', the code read
+ * from the sandbox SMS outbox, 'Logga in'. With `keyboard`, only Tab, Enter and typing are used.
+ */
+export async function signInOnLoginPage(j: Journey, opts: { keyboard?: boolean; checkpoints?: boolean } = {}): Promise<void> {
+  const { page } = j;
+  const number = mobileNumberFor(j.name, j.viewport);
+  const mobile = page.getByLabel('Mobilnummer');
+  await expect.poll(() => mobile.getAttribute('type')).toBe('tel');
+  if (opts.checkpoints !== false) await j.check('login: mobile number');
+
+  const since = Date.now();
+  const send = page.getByRole('button', { name: 'Skicka kod' });
+  if (opts.keyboard) {
+    await tabTo(page, mobile);
+    await expectVisibleFocus(mobile);
+    await page.keyboard.type(number.typed);
+    await tabTo(page, send);
+    await expectVisibleFocus(send);
+    await page.keyboard.press('Enter');
+  } else {
+    await mobile.fill(number.typed);
+    await send.click();
+  }
+
+  const codeField = page.getByLabel('Kod', { exact: true });
+  await codeField.waitFor();
+  const code = await readCodeFromOutbox(j.baseURL, number.e164, since);
+  if (opts.checkpoints !== false) await j.check('login: code');
+  const login = (await mainOrPage(page)).getByRole('button', { name: 'Logga in', exact: true });
+  if (opts.keyboard) {
+    await tabTo(page, codeField);
+    await expectVisibleFocus(codeField);
+    await page.keyboard.type(code);
+    await tabTo(page, login);
+    await expectVisibleFocus(login);
+    await page.keyboard.press('Enter');
+  } else {
+    await codeField.fill(code);
+    await login.click();
+  }
+  await expectSignedIn(page);
+}
+
+/** The header has switched to the signed-in variant: the account menu button 'Konto'. */
+export async function expectSignedIn(page: Page): Promise<void> {
+  await header(page).getByRole('button', { name: 'Konto' }).waitFor();
+  expect(await page.evaluate(() => sessionStorage.getItem('accessToken'))).toBeTruthy();
+}
+
+export async function expectSignedOut(page: Page): Promise<void> {
+  await expect.poll(async () => (await signInControl(header(page)).isVisible()) || (await header(page).getByRole('button', { name: MENU_BUTTON }).isVisible())).toBe(true);
+  await expect.poll(() => header(page).getByRole('button', { name: 'Konto' }).count()).toBe(0);
+  expect(await page.evaluate(() => sessionStorage.getItem('accessToken'))).toBeNull();
+}
+
+/**
+ * The header's 'Logga in' (a button, or a link styled as one; in the drawer when the header has
+ * no room for it).
+ */
+export function signInControl(scope: Locator | Page): Locator {
+  const name = 'Logga in';
+  return scope.getByRole('button', { name, exact: true }).or(scope.getByRole('link', { name, exact: true })).first();
+}
+
+export async function clickHeaderSignIn(page: Page): Promise<void> {
+  const inHeader = signInControl(header(page));
+  if (await inHeader.isVisible()) return inHeader.click();
+  const nav = await openNavigation(page);
+  await signInControl(nav).click();
+}
+
+/** The navigation (header or drawer) offers exactly these links, each pointing where it should. */
+export async function expectNavLinks(page: Page, links: Record<string, string>): Promise<void> {
+  const nav = await openNavigation(page);
+  for (const [name, href] of Object.entries(links)) {
+    const link = nav.getByRole('link', { name, exact: true });
+    await link.waitFor();
+    expect(new URL((await link.getAttribute('href')) ?? '', page.url()).pathname, `link '${name}'`).toBe(href);
+  }
+  await closeNavigation(page);
+}
+
+/** The Swedish way to write a whole-krona amount, "1 000 kr", whatever space the app groups with. */
+export function kronorPattern(ore: number): string {
+  const kr = Math.round(ore / 100).toString();
+  const groups = kr.replace(/\B(?=(\d{3})+(?!\d))/g, ' ').split(' ');
+  return groups.join('[\\s\\u00a0\\u202f]?');
+}

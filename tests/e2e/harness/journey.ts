@@ -1,0 +1,185 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { BLOCKING_IMPACTS, formatViolations, runAxe, type AxeViolation } from './axe.ts';
+
+/** Every journey runs at both sizes. */
+export const VIEWPORTS = {
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+  desktop: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
+} satisfies Record<string, BrowserContextOptions>;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+let browser: Browser | undefined;
+
+/** The run's Chromium, once connectBrowser()'s beforeAll has run. */
+export function currentBrowser(): Browser {
+  if (!browser) throw new Error('call connectBrowser() at the top of the journey file');
+  return browser;
+}
+
+/** Call once at the top of a journey file: connects to the run's Chromium for that file. */
+export function connectBrowser(): void {
+  beforeAll(async () => {
+    browser = await chromium.connect(inject('browserWSEndpoint'));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+}
+
+function slug(s: string): string {
+  return s
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/**
+ * One journey at one viewport: its own browser context (fresh storage), one page, and the
+ * watchers that fail it on a console error, an uncaught exception, a CSP violation or a request
+ * to any origin but the app's.
+ */
+export class Journey {
+  readonly problems: string[] = [];
+  readonly axeReport: { step: string; url: string; violations: AxeViolation[] }[] = [];
+  private step = 0;
+
+  private constructor(
+    readonly name: string,
+    readonly viewport: ViewportName,
+    readonly baseURL: string,
+    readonly context: BrowserContext,
+    readonly page: Page,
+  ) {}
+
+  static async open(b: Browser, name: string, viewport: ViewportName, baseURL: string): Promise<Journey> {
+    const context = await b.newContext({
+      ...VIEWPORTS[viewport],
+      baseURL,
+      locale: 'sv-SE',
+      timezoneId: 'Europe/Stockholm',
+      // Page transitions off: axe and screenshots see the settled page, not a frame mid-fade.
+      reducedMotion: 'reduce',
+      serviceWorkers: 'block',
+    });
+    context.setDefaultTimeout(10_000);
+    context.setDefaultNavigationTimeout(15_000);
+    const page = await context.newPage();
+    const journey = new Journey(name, viewport, baseURL, context, page);
+    const origin = new URL(baseURL).origin;
+
+    context.on('request', (req) => {
+      const url = req.url();
+      if (/^(data|blob|about):/.test(url)) return;
+      if (new URL(url).origin !== origin) journey.problems.push(`request to another origin: ${req.method()} ${url}`);
+    });
+    page.on('websocket', (ws) => journey.problems.push(`websocket opened: ${ws.url()}`));
+    page.on('console', (msg) => {
+      if (msg.type() !== 'error') return;
+      const where = msg.location().url ? ` (${msg.location().url})` : '';
+      journey.problems.push(`console error on ${journey.path()}: ${msg.text()}${where}`);
+    });
+    page.on('pageerror', (err) => journey.problems.push(`uncaught exception on ${journey.path()}: ${err.message}`));
+    // A listener for CSP violations in every document, reported back through a binding (init
+    // scripts and bindings run outside the page's CSP).
+    await context.exposeBinding('__e2eCspViolation', (_source, text: string) => {
+      journey.problems.push(`CSP violation on ${journey.path()}: ${text}`);
+    });
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        const report = (window as unknown as { __e2eCspViolation: (t: string) => void }).__e2eCspViolation;
+        void report(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+      });
+    });
+    return journey;
+  }
+
+  /** The page's path and query, e.g. "/auth/jwt/login?returnTo=%2Fvoucher". */
+  path(): string {
+    const url = new URL(this.page.url());
+    return url.protocol === 'about:' ? this.page.url() : url.pathname + url.search;
+  }
+
+  /** Resolves when nothing is left to arrive: load event and web fonts. */
+  async settle(): Promise<void> {
+    await this.page.waitForLoadState('load');
+    await this.page.evaluate(() => document.fonts.ready.then(() => undefined));
+  }
+
+  /**
+   * A page a person sees: screenshot it to test-results/<journey>-<viewport>-<nn-step>.png, run
+   * axe (no serious or critical violations), and fail now on anything the watchers caught.
+   * Call it after asserting the page shows what it should, so the screenshot is the real thing.
+   */
+  async check(step: string): Promise<void> {
+    this.step += 1;
+    const stepName = `${String(this.step).padStart(2, '0')}-${slug(step)}`;
+    await this.settle();
+    await this.page.screenshot({ path: screenshotPath(this.name, this.viewport, stepName), fullPage: true });
+    const violations = await runAxe(this.page);
+    if (violations.length) this.axeReport.push({ step: stepName, url: this.path(), violations });
+    const blocking = violations.filter((v) => v.impact && BLOCKING_IMPACTS.includes(v.impact));
+    if (blocking.length) {
+      throw new Error(`axe: serious or critical violations on ${this.path()} (${this.name}, ${this.viewport}, step ${stepName}):\n${formatViolations(blocking)}`);
+    }
+    this.assertClean(`step ${stepName}`);
+  }
+
+  assertClean(when: string): void {
+    if (this.problems.length) {
+      const list = this.problems.splice(0).map((p) => `  - ${p}`).join('\n');
+      throw new Error(`${this.name} (${this.viewport}), ${when}:\n${list}`);
+    }
+  }
+
+  async close(failed: boolean): Promise<void> {
+    if (failed) {
+      await this.page.screenshot({ path: screenshotPath(this.name, this.viewport, 'failed'), fullPage: true }).catch(() => {});
+    }
+    if (this.axeReport.length) {
+      writeFileSync(screenshotPath(this.name, this.viewport, 'axe').replace(/\.png$/, '.json'), JSON.stringify(this.axeReport, null, 2));
+    }
+    await this.context.close();
+  }
+}
+
+function screenshotPath(journey: string, viewport: string, step: string): string {
+  return path.join(inject('resultsDir'), `${slug(journey)}-${viewport}-${step}.png`);
+}
+
+type JourneyBody = (j: Journey) => Promise<void>;
+
+function defineJourney(name: string, body: JourneyBody, skipReason?: string): void {
+  describe(name, () => {
+    for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+      const run = async () => {
+        const journey = await Journey.open(currentBrowser(), name, viewport, inject('baseURL'));
+        let failed = true;
+        try {
+          await body(journey);
+          journey.assertClean('at the end');
+          failed = false;
+        } finally {
+          await journey.close(failed);
+        }
+      };
+      if (skipReason !== undefined) test.skip(`${viewport} (skipped: ${skipReason})`, run);
+      else test(viewport, run);
+    }
+  });
+}
+
+/** A journey, run at the phone and the desktop viewport, each in its own browser context. */
+export function journey(name: string, body: JourneyBody): void {
+  defineJourney(name, body);
+}
+
+/** A journey kept in the suite but not run, with the reason (what is missing) in its name. */
+journey.skip = (name: string, reason: string, body: JourneyBody): void => {
+  defineJourney(name, body, reason);
+};
