@@ -51,23 +51,46 @@ export interface FieldProblem {
   problem: string;
 }
 
-/** Schema problems as `[{ field, problem }]`, the way the API's error handler reports them. */
+/**
+ * The first problem of one value against one schema. A union reports each variant it tried and
+ * then `anyOf`; the person only needs "not an allowed value".
+ */
+function firstProblem(schema: TSchema, value: unknown): { path: string; problem: string } | undefined {
+  const errors = Value.Errors(schema, value).filter((e) => e.keyword !== 'boolean');
+  if (!errors.length) return undefined;
+  const union = errors.find((e) => e.keyword === 'anyOf');
+  const e = union ?? errors[0]!;
+  return { path: e.instancePath.replace(/^\//, '').replace(/\//g, '.'), problem: e.keyword };
+}
+
+/**
+ * Schema problems as `[{ field, problem }]`, the way the API's error handler reports them: one
+ * per field (each property is checked on its own, so one bad field never hides another), then
+ * missing and unknown fields.
+ */
 export function schemaProblems(schema: TSchema, value: unknown, prefix = 'body'): FieldProblem[] {
-  const seen = new Set<string>();
+  const s = schema as TSchema & { type?: string; properties?: Record<string, TSchema>; required?: string[] };
+  if (s.type !== 'object' || !s.properties || typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const p = firstProblem(schema, value);
+    return p ? [{ field: p.path ? `${prefix}.${p.path}` : prefix, problem: p.problem }] : [];
+  }
+  const record = value as Record<string, unknown>;
   const out: FieldProblem[] = [];
-  for (const e of Value.Errors(schema, value)) {
-    if (e.keyword === 'boolean') continue; // the "additionalProperties: false" echo of the next error
-    let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const params = e.params as { requiredProperties?: string[]; additionalProperties?: string[] };
-    if (e.keyword === 'required' && params.requiredProperties?.length) field = [field, params.requiredProperties[0]].filter(Boolean).join('.');
-    if (e.keyword === 'additionalProperties' && params.additionalProperties?.length) {
-      field = [field, params.additionalProperties[0]].filter(Boolean).join('.');
+  for (const [key, propSchema] of Object.entries(s.properties)) {
+    if (record[key] === undefined) {
+      if (s.required?.includes(key)) out.push({ field: `${prefix}.${key}`, problem: 'required' });
+      continue;
     }
-    const f = field ? `${prefix}.${field}` : prefix;
-    const key = `${f}:${e.keyword}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ field: f, problem: e.keyword });
+    const p = firstProblem(propSchema, record[key]);
+    if (p) out.push({ field: [prefix, key, p.path].filter(Boolean).join('.'), problem: p.problem });
+  }
+  for (const key of Object.keys(record)) {
+    if (!(key in s.properties)) out.push({ field: `${prefix}.${key}`, problem: 'additionalProperties' });
+  }
+  if (!out.length) {
+    // Whole-object rules (minProperties).
+    const p = firstProblem(schema, value);
+    if (p) out.push({ field: p.path ? `${prefix}.${p.path}` : prefix, problem: p.problem });
   }
   return out;
 }
