@@ -1,3 +1,4 @@
+import { waitFor } from '@testing-library/react';
 import type { AnyActorRef, AnyStateMachine } from 'xstate';
 import { expect } from 'vitest';
 import { toastsMachine } from '../../../machines/toasts.ts';
@@ -15,7 +16,7 @@ export default defineUi({
     env.actor = queue.getSnapshot().children['toast-1'] as AnyActorRef;
   },
   states: {
-    counting: () => expect(visibleToasts()).toEqual(['Sparat']),
-    expired: () => expect(visibleToasts()).toEqual([]),
+    counting: () => waitFor(() => expect(visibleToasts()).toEqual(['Sparat'])),
+    expired: () => waitFor(() => expect(visibleToasts()).toEqual([])),
   },
 });

@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AnyActorRef, AnyMachineSnapshot, EventObject } from 'xstate';
 import { expect } from 'vitest';
@@ -49,8 +49,10 @@ export default defineUi({
     },
   },
   states: {
-    active: (_env, expected) => {
-      expect(visibleToasts()).toEqual((expected.context as ToastsContext).visible.map((t) => t.message));
+    // The toast list loads with the first toast, so wait for it to draw.
+    active: async (_env, expected) => {
+      const messages = (expected.context as ToastsContext).visible.map((t) => t.message);
+      await waitFor(() => expect(visibleToasts()).toEqual(messages));
     },
   },
 });
