@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Value } from 'typebox/value';
@@ -44,6 +46,15 @@ describe('the public merchant catalogue', () => {
     expect(list.filter((m) => m.category === 'charity').length).toBeGreaterThanOrEqual(2);
     expect(new Set(list.flatMap((m) => m.sources))).toEqual(new Set(MERCHANT_SOURCES));
     expect(new Set(list.map((m) => m.logoUrl)).size).toBe(list.length);
+    // Each logo ships in public/: a small hand-written SVG with a title naming its merchant.
+    for (const m of list) {
+      const file = path.resolve(import.meta.dirname, '../../../public', m.logoUrl.replace(/^\//, ''));
+      expect(statSync(file).size, m.logoUrl).toBeLessThan(4096);
+      const svg = readFileSync(file, 'utf8');
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      expect(svg.replace(/&amp;/g, '&')).toContain(`<title id="t">${m.name}</title>`);
+      expect(svg).not.toMatch(/<script|href=/i);
+    }
     for (const m of list) {
       const products = (await get(`/api/merchant/${m.id}/products`)).json() as Product[];
       expect(products.length, m.name).toBeGreaterThanOrEqual(2);
