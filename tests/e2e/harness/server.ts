@@ -52,6 +52,12 @@ export async function buildSpa(outDir: string, logFile: string): Promise<void> {
   if (!existsSync(path.join(outDir, 'index.html'))) throw new Error(`vite build wrote no index.html in ${outDir}`);
 }
 
+function pick(env: NodeJS.ProcessEnv, keys: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of keys) if (env[k] !== undefined) out[k] = env[k];
+  return out;
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -79,8 +85,10 @@ export async function startServer(opts: { staticDir: string; dataDir: string; lo
   const log = createWriteStream(opts.logFile);
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
+    // Only what a shell needs, then our settings: no provider, database or key settings from the
+    // developer's environment leak in, so the server runs with `npm start`'s defaults.
     env: {
-      ...process.env,
+      ...pick(process.env, ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'SYSTEMROOT']),
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -89,7 +97,6 @@ export async function startServer(opts: { staticDir: string; dataDir: string; lo
       STATIC_DIR: opts.staticDir,
       SANDBOX: 'on',
       LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -100,9 +107,10 @@ export async function startServer(opts: { staticDir: string; dataDir: string; lo
     child.once('exit', (code, signal) => reject(new Error(`the server exited before it answered /api/health (code ${code}, signal ${signal}); see ${opts.logFile}`))),
   );
   exited.catch(() => {});
+  let gaveUp = false;
   const healthy = (async () => {
     const until = Date.now() + 90_000;
-    while (Date.now() < until) {
+    while (Date.now() < until && !gaveUp) {
       try {
         const res = await fetch(`${baseURL}/api/health`);
         if (res.ok) return;
@@ -116,8 +124,11 @@ export async function startServer(opts: { staticDir: string; dataDir: string; lo
   try {
     await Promise.race([healthy, exited]);
   } catch (err) {
+    gaveUp = true; // stop polling, or the loop keeps the test runner alive
     child.kill('SIGKILL');
-    throw err;
+    await new Promise((r) => log.end(r));
+    const tail = readFileSync(opts.logFile, 'utf8').trim().split('\n').slice(-15).join('\n');
+    throw new Error(`${(err as Error).message}\n${tail}`);
   }
 
   // The embedded PostgreSQL's postmaster pid, to check it is gone after the server stops.
