@@ -36,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/auth/login',
     {
       schema: {
-        ...publicAccess(400, 'Needs a verification token and its code; a well-formed but unknown token is 400'),
+        ...publicAccess(200, 'Anyone holding a live verification token and its code; the bearer header plays no part'),
         tags: ['Auth'],
         summary: 'Sign in with the code from the SMS',
         description:
@@ -79,7 +79,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/auth/refresh',
     {
       schema: {
-        ...publicAccess(401, 'Needs the access token and a live refresh token of the same user'),
+        ...publicAccess(200, 'The pair travels in the query (a live refresh token and its user\'s access token); the bearer header plays no part'),
         tags: ['Auth'],
         summary: 'A new token pair for a live refresh token',
         description:

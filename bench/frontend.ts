@@ -1,0 +1,149 @@
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/**
+ * What '/' makes the browser fetch before the app is interactive, read from the built tree:
+ * the entry script and stylesheets index.html names (script, modulepreload, stylesheet links),
+ * plus every chunk those scripts import statically (followed transitively). Everything else in
+ * assets/ that is JavaScript is a lazy chunk (loaded by import() when a route needs it).
+ * Sizes are measured here with gzip -9 and brotli q11 on the files themselves, which is what the
+ * server sends (vite-plugin-compression2 writes .gz/.br with the same maximum settings).
+ */
+export interface FileSize {
+  file: string;
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+export interface BundleReport {
+  initialJs: FileSize[];
+  initialCss: FileSize[];
+  lazyChunks: FileSize[];
+  totals: { initialJs: Omit<FileSize, 'file'>; initialCss: Omit<FileSize, 'file'> };
+}
+
+function sizeOf(dist: string, rel: string): FileSize {
+  const buf = readFileSync(path.join(dist, rel));
+  return {
+    file: rel,
+    raw: buf.length,
+    gzip: gzipSync(buf, { level: 9 }).length,
+    brotli: brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+const sum = (xs: FileSize[]) => ({
+  raw: xs.reduce((a, f) => a + f.raw, 0),
+  gzip: xs.reduce((a, f) => a + f.gzip, 0),
+  brotli: xs.reduce((a, f) => a + f.brotli, 0),
+});
+
+/** Static `import … from "./x.js"` and bare `import "./x.js"` in minified output (not `import(`). */
+function staticImports(code: string): string[] {
+  const out: string[] = [];
+  const re = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+\.js)["']/g;
+  for (const m of code.matchAll(re)) out.push(m[1]!);
+  return out;
+}
+
+export function bundleReport(dist: string): BundleReport {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const attr = (tag: string, name: string) => new RegExp(`${name}=["']([^"']+)["']`).exec(tag)?.[1];
+  const js = new Set<string>();
+  const css = new Set<string>();
+  for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
+    const src = attr(tag, 'src') ?? attr(tag, 'href');
+    if (!src || /^https?:/.test(src)) continue;
+    const rel = src.replace(/^\//, '');
+    if (tag.startsWith('<script') && rel.endsWith('.js')) js.add(rel);
+    else if (/rel=["']modulepreload["']/.test(tag)) js.add(rel);
+    else if (/rel=["']stylesheet["']/.test(tag)) css.add(rel);
+  }
+  // Follow static imports: the browser needs them before the entry runs.
+  const queue = [...js];
+  while (queue.length) {
+    const rel = queue.shift()!;
+    const file = path.join(dist, rel);
+    if (!existsSync(file)) continue;
+    for (const spec of staticImports(readFileSync(file, 'utf8'))) {
+      const next = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+      if (!js.has(next)) {
+        js.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  const assets = existsSync(path.join(dist, 'assets')) ? readdirSync(path.join(dist, 'assets')) : [];
+  const lazy = assets.filter((f) => f.endsWith('.js') && !js.has(`assets/${f}`)).map((f) => `assets/${f}`);
+  const initialJs = [...js].filter((f) => existsSync(path.join(dist, f))).map((f) => sizeOf(dist, f));
+  const initialCss = [...css].filter((f) => existsSync(path.join(dist, f))).map((f) => sizeOf(dist, f));
+  const lazyChunks = lazy.map((f) => sizeOf(dist, f)).sort((a, b) => b.gzip - a.gzip);
+  return { initialJs, initialCss, lazyChunks, totals: { initialJs: sum(initialJs), initialCss: sum(initialCss) } };
+}
+
+export interface LighthouseRun {
+  url: string;
+  runs: number;
+  /** Medians over the runs. */
+  performance: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  fcpMs: number;
+  all: { performance: number; lcpMs: number; tbtMs: number; cls: number }[];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/**
+ * Lighthouse 12 (the npm package) driving Debian's Chromium: the default config, which is the
+ * mobile preset (Moto G Power emulation, simulated slow 4G and 4× CPU slowdown), performance only.
+ */
+export async function lighthouseRuns(urls: string[], runs: number, chromePath: string): Promise<LighthouseRun[]> {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check'],
+    logLevel: 'silent',
+  });
+  try {
+    const out: LighthouseRun[] = [];
+    for (const url of urls) {
+      const all: LighthouseRun['all'] = [];
+      const fcps: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+        const lhr = result?.lhr;
+        if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+        if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        all.push({
+          performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+          lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
+          tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
+          cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
+        });
+        fcps.push(lhr.audits['first-contentful-paint']?.numericValue ?? NaN);
+      }
+      out.push({
+        url,
+        runs,
+        performance: median(all.map((a) => a.performance)),
+        lcpMs: median(all.map((a) => a.lcpMs)),
+        tbtMs: median(all.map((a) => a.tbtMs)),
+        cls: median(all.map((a) => a.cls)),
+        fcpMs: median(fcps),
+        all,
+      });
+    }
+    return out;
+  } finally {
+    chrome.kill();
+  }
+}

@@ -1,0 +1,317 @@
+/**
+ * `npm run bench`: measured figures for the API, the frontend and the server, each saying what it
+ * is, how it was measured and against what; a table on stdout and bench/results.json (ignored by
+ * git). See docs/decisions/062-benchmarks.md. Not part of `npm test` (it takes minutes and the
+ * numbers depend on the machine).
+ *
+ * Settings (environment): BENCH_DURATION seconds per round (5), BENCH_ROUNDS alternating rounds
+ * per endpoint (2), BENCH_CONNECTIONS (50), BENCH_LH_RUNS Lighthouse runs per page (3),
+ * CHROME_PATH (/usr/bin/chromium), BENCH_SKIP=lighthouse,api,… to leave parts out.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { capture, ceilingServer, load, summarise, type Endpoint, type EndpointResult, type Sample } from './api.ts';
+import { bundleReport, lighthouseRuns, type BundleReport, type LighthouseRun } from './frontend.ts';
+import { ROOT, nodePid, postgresPids, rss, serve, stop, sumRss, type Served } from './server.ts';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+
+const MB = 1024 * 1024;
+const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+
+interface Target {
+  what: string;
+  target: string;
+  value: string;
+  pass: boolean;
+  by: string;
+}
+
+const targets: Target[] = [];
+function check(what: string, value: number, limit: number, kind: 'max' | 'min', unit: string, digits = 1): void {
+  const pass = kind === 'max' ? value <= limit : value >= limit;
+  const diff = Math.abs(value - limit);
+  targets.push({
+    what,
+    target: `${kind === 'max' ? '≤' : '≥'} ${limit}${unit}`,
+    value: `${value.toFixed(digits)}${unit}`,
+    pass,
+    by: pass ? `${diff.toFixed(digits)}${unit} to spare` : `missed by ${diff.toFixed(digits)}${unit}`,
+  });
+}
+
+let counter = 0;
+/** A fresh Swedish mobile number and caller address per request: a crowd, not one client. */
+function freshCaller(): { mobileNumber: string; ip: string } {
+  counter += 1;
+  const n = counter;
+  return { mobileNumber: `+4673${String(n).padStart(7, '0')}`, ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
+}
+
+async function signIn(baseUrl: string): Promise<string> {
+  const { mobileNumber, ip } = freshCaller();
+  const headers = { 'content-type': 'application/json', 'x-forwarded-for': ip };
+  const v = await fetch(`${baseUrl}/api/auth/verificationcode`, { method: 'POST', headers, body: JSON.stringify({ mobileNumber }) });
+  if (v.status !== 200) throw new Error(`verificationcode answered ${v.status}`);
+  const { token } = (await v.json()) as { token: string };
+  const sms = (await (await fetch(`${baseUrl}/api/sandbox/sms?to=${encodeURIComponent(mobileNumber)}`)).json()) as { body: string }[];
+  const code = sms.map((m) => /\b(\d{6})\b/.exec(m.body)?.[1]).find(Boolean);
+  const l = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ token, code, deviceId: '00000000-0000-0000-0000-000000000000' }),
+  });
+  if (l.status !== 200) throw new Error(`login answered ${l.status}`);
+  return ((await l.json()) as { token: string }).token;
+}
+
+async function endpoints(baseUrl: string): Promise<(Endpoint | { name: string; unavailable: string })[]> {
+  const out: (Endpoint | { name: string; unavailable: string })[] = [];
+  const list = await fetch(`${baseUrl}/api/merchant`);
+  if (list.status === 200) {
+    out.push({ name: 'GET /api/merchant', method: 'GET', path: '/api/merchant' });
+    const merchants = (await list.json()) as { id: string }[];
+    const id = merchants[0]?.id;
+    if (id) {
+      out.push({ name: 'GET /api/merchant/{id}', method: 'GET', path: `/api/merchant/${id}` });
+      const products = await fetch(`${baseUrl}/api/merchant/${id}/products`);
+      if (products.status === 200) out.push({ name: 'GET /api/merchant/{id}/products', method: 'GET', path: `/api/merchant/${id}/products` });
+      else out.push({ name: 'GET /api/merchant/{id}/products', unavailable: `answered ${products.status}` });
+    } else {
+      out.push({ name: 'GET /api/merchant/{id}', unavailable: 'no merchant in the catalogue' });
+      out.push({ name: 'GET /api/merchant/{id}/products', unavailable: 'no merchant in the catalogue' });
+    }
+  } else {
+    for (const n of ['GET /api/merchant', 'GET /api/merchant/{id}', 'GET /api/merchant/{id}/products']) out.push({ name: n, unavailable: `GET /api/merchant answered ${list.status}` });
+  }
+  try {
+    const token = await signIn(baseUrl);
+    out.push({ name: 'GET /api/auth/my (signed in)', method: 'GET', path: '/api/auth/my', headers: { authorization: `Bearer ${token}` } });
+  } catch (err) {
+    out.push({ name: 'GET /api/auth/my (signed in)', unavailable: `sign-in failed: ${(err as Error).message}` });
+  }
+  const probe = await fetch(`${baseUrl}/api/auth/verificationcode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  if (probe.status === 400) {
+    out.push({
+      name: 'POST /api/auth/verificationcode',
+      method: 'POST',
+      path: '/api/auth/verificationcode',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (req) => {
+        const { mobileNumber, ip } = freshCaller();
+        return { ...req, headers: { ...(req.headers ?? {}), 'x-forwarded-for': ip }, body: JSON.stringify({ mobileNumber }) };
+      },
+    });
+  } else out.push({ name: 'POST /api/auth/verificationcode', unavailable: `answered ${probe.status}` });
+  return out;
+}
+
+async function benchApi(server: Served, dataDir: string): Promise<{ results: EndpointResult[]; rssUnderLoad: { node: number; postgres: number } }> {
+  const pid = nodePid(server);
+  let peakNode = 0;
+  let peakPg = 0;
+  const results: EndpointResult[] = [];
+  for (const ep of await endpoints(server.baseUrl)) {
+    if ('unavailable' in ep) {
+      log(`${ep.name}: not available (${ep.unavailable})`);
+      results.push({ endpoint: ep.name, available: false, why: ep.unavailable });
+      continue;
+    }
+    log(`${ep.name}: ${ROUNDS} rounds × (server ${DURATION}s, ceiling ${DURATION}s) at ${CONNECTIONS} connections`);
+    const captured = await capture(server.baseUrl, ep);
+    const ceiling = await ceilingServer(captured);
+    const s: Sample[] = [];
+    const c: Sample[] = [];
+    try {
+      // Warm-up (JIT, pools, caches), not counted.
+      await load(server.baseUrl, ep, { connections: CONNECTIONS, durationS: 1 });
+      await load(ceiling.url, ep, { connections: CONNECTIONS, durationS: 1 });
+      for (let r = 0; r < ROUNDS; r++) {
+        const sampler = setInterval(() => {
+          if (pid) peakNode = Math.max(peakNode, rss(pid));
+          peakPg = Math.max(peakPg, sumRss(postgresPids(dataDir)));
+        }, 250);
+        s.push(await load(server.baseUrl, ep, { connections: CONNECTIONS, durationS: DURATION }));
+        clearInterval(sampler);
+        c.push(await load(ceiling.url, ep, { connections: CONNECTIONS, durationS: DURATION }));
+      }
+    } finally {
+      await ceiling.close();
+    }
+    const summary = summarise(s, c);
+    results.push({ endpoint: ep.name, available: true, server: s, ceiling: c, summary });
+    log(`  ${summary.reqPerSec.toFixed(0)} req/s (ceiling ${summary.ceilingReqPerSec.toFixed(0)}), p50 ${summary.p50} ms, p99 ${summary.p99} ms, non-2xx/errors ${summary.non2xx}`);
+  }
+  return { results, rssUnderLoad: { node: peakNode, postgres: peakPg } };
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => pad(c, widths[i]!)).join('  ')).join('\n');
+}
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'greetie-bench-'));
+  // As root the embedded PostgreSQL runs as `postgres`, which must be able to pass through here.
+  chmodSync(work, 0o755);
+  const dist = path.join(work, 'dist');
+  const dataDir = path.join(work, 'data');
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?', memoryGiB: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.type()} ${os.release()}` };
+  log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; work dir ${work}`);
+
+  // The production build, into a directory of its own so a build for someone else's tests
+  // running at the same time is not disturbed.
+  const b0 = performance.now();
+  execFileSync('npx', ['vite', 'build', '--outDir', dist, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'ignore'] });
+  const buildMs = performance.now() - b0;
+  log(`built in ${(buildMs / 1000).toFixed(1)} s`);
+
+  let server: Served | undefined;
+  const out: Record<string, unknown> = { started: started.toISOString(), machine };
+  try {
+    // Start-up: the first start initialises the embedded database (initdb, migrations, seed); a
+    // later start finds it ready. Both measured from spawning `npm run serve` to /api/health 200.
+    const cold = await serve({ dataDir, staticDir: dist });
+    await stop(cold);
+    server = await serve({ dataDir, staticDir: dist });
+    log(`start: first ${cold.startMs.toFixed(0)} ms, later ${server.startMs.toFixed(0)} ms`);
+    await new Promise((r) => setTimeout(r, 2000));
+    const pid = nodePid(server);
+    const idle = { node: pid ? rss(pid) : 0, postgres: sumRss(postgresPids(dataDir)) };
+
+    const api = SKIP.has('api') ? { results: [], rssUnderLoad: { node: 0, postgres: 0 } } : await benchApi(server, dataDir);
+
+    let lh: LighthouseRun[] | { unavailable: string } = { unavailable: 'skipped (BENCH_SKIP)' };
+    if (!SKIP.has('lighthouse')) {
+      if (!existsSync(CHROME_PATH)) lh = { unavailable: `no Chromium at ${CHROME_PATH} (apt-get install chromium)` };
+      else {
+        log(`Lighthouse (mobile preset) × ${LH_RUNS} per page`);
+        try {
+          lh = await lighthouseRuns(['/', '/merchant', '/auth/jwt/login'].map((p) => server!.baseUrl + p), LH_RUNS, CHROME_PATH);
+        } catch (err) {
+          lh = { unavailable: `Lighthouse failed: ${(err as Error).message}` };
+        }
+      }
+    }
+    const bundle: BundleReport = bundleReport(dist);
+
+    // ---- targets
+    for (const r of api.results) {
+      if (!r.summary) continue;
+      if (r.endpoint.startsWith('GET /api/merchant')) check(`${r.endpoint}: share of the ceiling`, r.summary.ratio * 100, 50, 'min', ' %');
+      check(`${r.endpoint}: p99 at ${CONNECTIONS} connections`, r.summary.p99, 10, 'max', ' ms');
+    }
+    check('initial JavaScript of / (gzip)', bundle.totals.initialJs.gzip / 1024, 120, 'max', ' KiB');
+    if (Array.isArray(lh)) {
+      for (const page of lh) {
+        const p = new URL(page.url).pathname;
+        check(`Lighthouse mobile performance ${p}`, page.performance, 95, 'min', '', 0);
+        check(`LCP ${p}`, page.lcpMs / 1000, 1.5, 'max', ' s', 2);
+        check(`CLS ${p}`, page.cls, 0.02, 'max', '', 3);
+      }
+    }
+
+    Object.assign(out, {
+      finished: new Date().toISOString(),
+      settings: { durationS: DURATION, rounds: ROUNDS, connections: CONNECTIONS, lighthouseRuns: LH_RUNS, chromePath: CHROME_PATH },
+      method: {
+        api:
+          'autocannon (in this process, 1 request per connection at a time) against `npm run serve` on a production build with the embedded PostgreSQL and default settings (LOG_LEVEL info, to a file), ' +
+          'alternating round by round with a bare node:http server on the same machine replaying the bytes the real server answered for that endpoint (the ceiling). ' +
+          'req/s: requests completed ÷ seconds, mean of the rounds; p50: mean of the rounds; p99: the worse round. Code requests use a fresh number and X-Forwarded-For each, as a crowd would, so no rate limit is reached.',
+        startup: 'spawn of `npm run serve` (npm start after its build) until GET /api/health answers 200, polled every 25 ms; first start (initdb + migrations + seed) and a later start on the same DATA_DIR',
+        memory: 'RSS from /proc: the node process, and the embedded PostgreSQL (postmaster + backends) summed; idle 2 s after start, under load the peak sampled every 250 ms during the server rounds',
+        bundle: 'files index.html loads (script, modulepreload, stylesheet) plus their static imports, transitively; gzip -9 and brotli q11 of each file; lazy chunks are the other .js in assets/',
+        lighthouse: 'lighthouse 12 npm package, default (mobile) config: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown; performance category only; median of the runs; Chromium headless',
+      },
+      buildMs,
+      startup: { firstStartMs: cold.startMs, laterStartMs: server.startMs },
+      memory: { idle, underLoad: api.rssUnderLoad },
+      api: api.results,
+      bundle,
+      lighthouse: lh,
+      targets,
+    });
+    writeFileSync(path.join(ROOT, 'bench', 'results.json'), JSON.stringify(out, null, 2) + '\n');
+
+    // ---- the table
+    const lines: string[] = [];
+    lines.push(`Greetie benchmarks — ${started.toISOString()} — ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}`);
+    lines.push('');
+    lines.push(`API: autocannon, ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION}s rounds alternating with the ceiling (bare node:http replaying the same bytes)`);
+    lines.push(
+      table([
+        ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceil p50', 'ceil p99', 'share', 'non-2xx'],
+        ...api.results.map((r) =>
+          r.summary
+            ? [
+                r.endpoint,
+                r.summary.reqPerSec.toFixed(0),
+                r.summary.p50.toFixed(2),
+                r.summary.p99.toFixed(2),
+                r.summary.ceilingReqPerSec.toFixed(0),
+                r.summary.ceilingP50.toFixed(2),
+                r.summary.ceilingP99.toFixed(2),
+                `${(r.summary.ratio * 100).toFixed(1)} %`,
+                String(r.summary.non2xx),
+              ]
+            : [r.endpoint, `not available (${r.why})`, '', '', '', '', '', '', ''],
+        ),
+      ]),
+    );
+    lines.push('');
+    lines.push(`Server: build ${(buildMs / 1000).toFixed(1)} s; npm run serve → /api/health 200: first start ${(cold.startMs / 1000).toFixed(2)} s (initdb), later start ${(server.startMs / 1000).toFixed(2)} s`);
+    lines.push(
+      `Memory (RSS): idle node ${(idle.node / MB).toFixed(0)} MiB + PostgreSQL ${(idle.postgres / MB).toFixed(0)} MiB; under load (peak) node ${(api.rssUnderLoad.node / MB).toFixed(0)} MiB + PostgreSQL ${(api.rssUnderLoad.postgres / MB).toFixed(0)} MiB`,
+    );
+    lines.push('');
+    lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');
+    lines.push(
+      table([
+        ['file', 'raw', 'gzip', 'brotli'],
+        ...bundle.initialJs.map((f) => [f.file, kb(f.raw), kb(f.gzip), kb(f.brotli)]),
+        ...bundle.initialCss.map((f) => [f.file, kb(f.raw), kb(f.gzip), kb(f.brotli)]),
+        ['initial JS total', kb(bundle.totals.initialJs.raw), kb(bundle.totals.initialJs.gzip), kb(bundle.totals.initialJs.brotli)],
+        ['initial CSS total', kb(bundle.totals.initialCss.raw), kb(bundle.totals.initialCss.gzip), kb(bundle.totals.initialCss.brotli)],
+      ]),
+    );
+    lines.push('Lazy chunks (loaded by import() when a route needs them):');
+    lines.push(table([['file', 'raw', 'gzip', 'brotli'], ...bundle.lazyChunks.map((f) => [f.file, kb(f.raw), kb(f.gzip), kb(f.brotli)])]));
+    lines.push('');
+    if (Array.isArray(lh)) {
+      lines.push(`Lighthouse 12, mobile preset, median of ${LH_RUNS}:`);
+      lines.push(
+        table([
+          ['page', 'performance', 'LCP', 'TBT', 'CLS', 'FCP'],
+          ...lh.map((p) => [new URL(p.url).pathname, String(p.performance), `${(p.lcpMs / 1000).toFixed(2)} s`, `${p.tbtMs.toFixed(0)} ms`, p.cls.toFixed(3), `${(p.fcpMs / 1000).toFixed(2)} s`]),
+        ]),
+      );
+    } else lines.push(`Lighthouse: not available (${lh.unavailable})`);
+    lines.push('');
+    lines.push('Targets:');
+    lines.push(table([['', 'figure', 'target', 'measured', ''], ...targets.map((t) => [t.pass ? 'PASS' : 'MISS', t.what, t.target, t.value, t.by])]));
+    lines.push('');
+    lines.push(`Written to bench/results.json (with every round and the method of each figure).`);
+    console.log(lines.join('\n'));
+  } finally {
+    if (server) await stop(server);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error('bench failed:', err);
+  process.exit(1);
+});

@@ -1,0 +1,128 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { openSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Served {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Milliseconds from spawn until /api/health answered 200. */
+  startMs: number;
+  logFile: string;
+}
+
+/**
+ * `npm run serve` (what `npm start` runs after its build) on a built tree: the production server
+ * with the embedded PostgreSQL and default settings (LOG_LEVEL info), its output to a file.
+ * Detached, so the whole process group (npm, node, postgres stays its own) can be stopped.
+ */
+export async function serve(opts: { dataDir: string; staticDir: string; env?: Record<string, string> }): Promise<Served> {
+  const port = await freePort();
+  const logFile = path.join(path.dirname(opts.dataDir), `server-${Date.now()}.log`);
+  const fd = openSync(logFile, 'a');
+  const t0 = performance.now();
+  const child = spawn('npm', ['run', '--silent', 'serve'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, STATIC_DIR: opts.staticDir, ...opts.env },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (performance.now() - t0 < 120_000) {
+    if (exited) throw new Error(`the server exited during start; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.status === 200) return { child, baseUrl, startMs: performance.now() - t0, logFile };
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`the server did not answer within 120 s; see ${logFile}`);
+}
+
+export async function stop(s: Served): Promise<void> {
+  if (s.child.exitCode !== null) return;
+  const done = new Promise((r) => s.child.once('exit', r));
+  // SIGTERM to node itself: main.ts stops accepting, closes the pool, stops PostgreSQL.
+  const pid = nodePid(s);
+  try {
+    if (pid) process.kill(pid, 'SIGTERM');
+    else process.kill(-s.child.pid!, 'SIGTERM');
+  } catch {
+    /* gone */
+  }
+  await Promise.race([done, new Promise((r) => setTimeout(r, 30_000))]);
+}
+
+function children(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)])
+      .toString()
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return [];
+  }
+}
+
+function comm(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** RSS in bytes of one process (from /proc; 0 when gone). */
+export function rss(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The node process serving the API (npm → sh → node). */
+export function nodePid(s: Served): number | undefined {
+  const queue = [s.child.pid!];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    if (pid !== s.child.pid && comm(pid) === 'node') return pid;
+    queue.push(...children(pid));
+  }
+  return undefined;
+}
+
+/** The embedded PostgreSQL's processes (postmaster and its backends). */
+export function postgresPids(dataDir: string): number[] {
+  const file = path.join(dataDir, 'pg', 'postmaster.pid');
+  if (!existsSync(file)) return [];
+  const main = Number.parseInt(readFileSync(file, 'utf8').split('\n')[0] ?? '', 10);
+  if (!main) return [];
+  return [main, ...children(main)];
+}
+
+export function sumRss(pids: number[]): number {
+  return pids.reduce((a, p) => a + rss(p), 0);
+}
