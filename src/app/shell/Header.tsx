@@ -1,16 +1,55 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../session.ts';
 import { header as headerSizes } from '../../../styles/tokens.ts';
-import { AccountMenu } from './AccountMenu.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { LogoMark } from './Logo.tsx';
-import { NavDrawer } from './NavDrawer.tsx';
+import { MenuIcon } from './icons.tsx';
 import { NavLinks } from './NavLinks.tsx';
-import { loginPath, navItemsFor, showsLogin, type HeaderVariant } from './navItems.ts';
+import { loginPath, navItemsFor, showsLogin, type HeaderVariant, type NavItem } from './navItems.ts';
 import { useIsDesktop } from './useMediaQuery.ts';
 import * as css from './shell.css.ts';
+
+// Radix dialog and dropdown load only when needed (a small screen's menu, a signed-in user), so
+// a visitor's first page stays small.
+const loadNavDrawer = () => import('./NavDrawer.tsx');
+const NavDrawer = lazy(() => loadNavDrawer().then((m) => ({ default: m.NavDrawer })));
+const AccountMenu = lazy(() => import('./AccountMenu.tsx').then((m) => ({ default: m.AccountMenu })));
+
+/** The labelled menu button (below the desktop breakpoint) and the drawer it opens. */
+function DrawerMenu({ items, showLogin }: { items: NavItem[]; showLogin: boolean }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const preload = () => void loadNavDrawer();
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className={css.iconButton}
+        aria-label={t('nav.openMenu')}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={preload}
+        onFocus={preload}
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
+      >
+        <MenuIcon />
+      </button>
+      {wanted && (
+        <Suspense fallback={null}>
+          <NavDrawer open={open} onOpenChange={setOpen} items={items} showLogin={showLogin} triggerRef={button} />
+        </Suspense>
+      )}
+    </>
+  );
+}
 
 /** True once the page has scrolled past the header: the desktop header then shrinks to 64 px. */
 function useScrolledPastHeader(): boolean {
@@ -41,7 +80,7 @@ export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
   return (
     <header className={css.header} data-offset={offset ? 'true' : 'false'} data-variant={variant}>
       <div className={css.headerInner}>
-        {!isDesktop && <NavDrawer items={items} showLogin={login} />}
+        {!isDesktop && <DrawerMenu items={items} showLogin={login} />}
         <Link to="/" className={css.logo} aria-label={t('nav.home')}>
           <LogoMark />
           <span aria-hidden="true">Greetie</span>
@@ -58,7 +97,11 @@ export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
               {t('nav.login')}
             </Link>
           )}
-          {signedIn && <AccountMenu />}
+          {signedIn && (
+            <Suspense fallback={<span className={css.avatar} aria-hidden="true" />}>
+              <AccountMenu />
+            </Suspense>
+          )}
         </div>
       </div>
     </header>

@@ -2,16 +2,9 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useSession } from '../session.ts';
+import { MenuIcon } from './icons.tsx';
 import { loginPath } from './navItems.ts';
 import * as css from './shell.css.ts';
-
-function MenuIcon() {
-  return (
-    <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-    </svg>
-  );
-}
 
 /**
  * Layout 3's only chrome: a navigation menu in the top-left corner. A signed-in user gets their

@@ -1,41 +1,42 @@
-import { useState } from 'react';
+import type { RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
+import { CloseIcon } from './icons.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NavLinks } from './NavLinks.tsx';
 import { loginPath, type NavItem } from './navItems.ts';
 import * as css from './shell.css.ts';
 
-function MenuIcon() {
-  return (
-    <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-    </svg>
-  );
+export interface NavDrawerProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  items: NavItem[];
+  showLogin: boolean;
+  /** The header's menu button: focus goes back there when the drawer closes. */
+  triggerRef: RefObject<HTMLButtonElement | null>;
 }
 
-function CloseIcon() {
-  return (
-    <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-    </svg>
-  );
-}
-
-/** Below the desktop breakpoint: the navigation and the language switch in a 260 px drawer. */
-export function NavDrawer({ items, showLogin }: { items: NavItem[]; showLogin: boolean }) {
+/**
+ * Below the desktop breakpoint: the navigation and the language switch in a 260 px drawer (a Radix
+ * dialog: focus trapped inside, Escape and the overlay close it). Loaded when first opened; the
+ * button that opens it lives in the header (Header.tsx).
+ */
+export function NavDrawer({ open, onOpenChange, items, showLogin, triggerRef }: NavDrawerProps) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const close = () => setOpen(false);
+  const close = () => onOpenChange(false);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className={css.iconButton} aria-label={t('nav.openMenu')}>
-        <MenuIcon />
-      </Dialog.Trigger>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className={css.overlay} />
-        <Dialog.Content className={css.drawer} aria-describedby={undefined} data-testid="nav-drawer">
+        <Dialog.Content
+          className={css.drawer}
+          aria-describedby={undefined}
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            triggerRef.current?.focus();
+          }}
+        >
           <div className={css.drawerHead}>
             <Dialog.Title className={css.drawerTitle}>{t('nav.menu')}</Dialog.Title>
             <Dialog.Close className={css.iconButton} aria-label={t('nav.closeMenu')}>

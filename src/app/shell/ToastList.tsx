@@ -6,9 +6,9 @@ import * as css from './shell.css.ts';
 /**
  * Renders the toast queue (machines/toasts.ts) with Radix Toast, top right. The machine decides
  * what is visible and for how long; Radix only draws, announces and handles swipe/close, so its
- * own timer is switched off (duration Infinity).
+ * own timer is switched off (duration Infinity). Loaded on the first toast (see Toaster.tsx).
  */
-export function Toaster() {
+export function ToastList() {
   const { t } = useTranslation();
   const toasts = useToasts();
   const dismiss = useDismissToast();

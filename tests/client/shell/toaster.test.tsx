@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useEffect } from 'react';
 import { AppProviders } from '../../../src/app/App.tsx';
 import { createAppActor, useShowToast, useToasts, type AppActor } from '../../../src/app/AppActors.tsx';
@@ -24,7 +24,7 @@ function Count() {
 }
 
 let actor: AppActor;
-function setup() {
+function renderToaster() {
   actor = createAppActor();
   const i18n = createI18n('sv');
   render(
@@ -38,33 +38,50 @@ function setup() {
   );
 }
 
-const region = () => screen.getByRole('region', { name: /Aviseringar/ });
+const regionQuery = { name: /Aviseringar/ };
+const region = () => screen.getByRole('region', regionQuery);
 const shown = () => within(region()).queryAllByRole('listitem').map((li) => li.textContent?.replace('×', '').trim());
+
+/**
+ * Renders, lets Radix Toast load (it loads with the first toast), clears that first toast, then
+ * fakes the clock xstate's delays run on.
+ */
+async function setup() {
+  renderToaster();
+  act(() => {
+    actor.system.get('toasts')!.send({ type: 'toast.show', message: 'warm-up' });
+  });
+  await screen.findByRole('region', regionQuery);
+  fireEvent.click(await within(region()).findByRole('button', { name: 'Stäng' }));
+  expect(shown()).toEqual([]);
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+}
 
 describe('toaster', () => {
   beforeEach(() => {
     installDomStubs();
-    vi.useFakeTimers();
   });
   afterEach(() => {
     actor.stop();
     vi.useRealTimers();
   });
 
-  it('renders a toast from any component through the toasts actor, in a Radix viewport', () => {
-    setup();
+  it('loads Radix Toast with the first toast and renders it in a labelled region', async () => {
+    renderToaster();
+    expect(screen.queryByRole('region', regionQuery)).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'show Meddelande a' }));
-    expect(shown()).toEqual(['Meddelande a']);
+    await screen.findByRole('region', regionQuery);
+    await waitFor(() => expect(shown()).toEqual(['Meddelande a']));
   });
 
-  it('shows at most 5 at once and drops duplicates', () => {
-    setup();
+  it('shows at most 5 at once and drops duplicates', async () => {
+    await setup();
     for (const m of ['a', 'b', 'c', 'd', 'e', 'f', 'a']) fireEvent.click(screen.getByRole('button', { name: `show Meddelande ${m}` }));
     expect(shown()).toEqual(['Meddelande a', 'Meddelande b', 'Meddelande c', 'Meddelande d', 'Meddelande e']);
   });
 
-  it('hides each toast after 3000 ms', () => {
-    setup();
+  it('hides each toast after 3000 ms', async () => {
+    await setup();
     fireEvent.click(screen.getByRole('button', { name: 'show Meddelande a' }));
     act(() => {
       vi.advanceTimersByTime(2999);
@@ -76,22 +93,24 @@ describe('toaster', () => {
     expect(shown()).toEqual([]);
   });
 
-  it('closes a toast with its close button', () => {
-    setup();
+  it('closes a toast with its close button', async () => {
+    await setup();
     fireEvent.click(screen.getByRole('button', { name: 'show Något gick fel' }));
     const toast = within(region()).getByRole('listitem');
     expect(toast).toHaveAttribute('data-variant', 'error');
     fireEvent.click(within(toast).getByRole('button', { name: 'Stäng' }));
     expect(screen.getByLabelText('count')).toHaveTextContent('0');
+    expect(shown()).toEqual([]);
   });
 
   it('sits top right; at most 5 for 3000 ms', () => {
+    renderToaster();
     expect(toastViewportRule).toEqual({ position: 'fixed', top: 0, right: 0 });
     expect(toastPolicy).toEqual({ maxVisible: 5, durationMs: 3000 });
   });
 
-  it('can be shown by another actor with sendTo(system.get("toasts"))', () => {
-    setup();
+  it('can be shown by another actor with sendTo(system.get("toasts"))', async () => {
+    await setup();
     act(() => {
       actor.system.get('toasts')!.send({ type: 'toast.show', message: 'Från en maskin', variant: 'success' });
     });
