@@ -3,7 +3,8 @@ import { vars } from './theme.css.ts';
 import { media } from './tokens.ts';
 
 globalStyle('*, *::before, *::after', { boxSizing: 'border-box' });
-globalStyle('html', { WebkitTextSizeAdjust: '100%' });
+// Light only: no dark variant, and form controls and scrollbars stay light too.
+globalStyle('html', { WebkitTextSizeAdjust: '100%', colorScheme: 'light' });
 globalStyle('body', {
   margin: 0,
   fontFamily: vars.font.body,

@@ -24,6 +24,7 @@ describe('theme', () => {
   it('is light only and left to right', () => {
     const index = read('index.html');
     expect(index).toMatch(/<html lang="sv" dir="ltr">/);
+    expect(read('styles/global.css.ts')).toMatch(/colorScheme: 'light'/);
     for (const f of [...files('styles', /\.ts$/), ...files('src', /\.(ts|tsx)$/)]) {
       expect(read(f), f).not.toMatch(/prefers-color-scheme:\s*dark/);
       expect(read(f), f).not.toMatch(/dir=["']rtl/);
