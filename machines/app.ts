@@ -1,5 +1,6 @@
 import { setup, spawnChild } from 'xstate';
 import { toastsMachine } from './toasts.ts';
+import { authMachine } from './auth.ts';
 
 /**
  * The root of the app's one actor system. It starts the long-lived actors once, each with a
@@ -18,15 +19,16 @@ import { toastsMachine } from './toasts.ts';
 export const appMachine = setup({
   actors: {
     toasts: toastsMachine,
-    // auth: authMachine,   <- the auth engineer adds it here (see above)
+    auth: authMachine,
   },
   actions: {
     spawnToasts: spawnChild('toasts', { id: 'toasts', systemId: 'toasts' }),
+    spawnAuth: spawnChild('auth', { id: 'auth', systemId: 'auth' }),
   },
 }).createMachine({
   id: 'app',
   description: 'The root actor: owns the long-lived actors (toasts, auth…) for the life of the app.',
-  entry: ['spawnToasts'],
+  entry: ['spawnToasts', 'spawnAuth'],
   initial: 'running',
   states: {
     running: {

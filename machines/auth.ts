@@ -58,11 +58,6 @@ export type AuthEvent =
   | { type: 'user.changeNumber' }
   | { type: 'user.signOut' };
 
-export interface AuthInput {
-  /** The toast text when a session ends because it could not be refreshed. */
-  sessionEndedMessage?: string;
-}
-
 /** Seconds before "send a new code" is offered. */
 export const RESEND_AFTER_SECONDS = 30;
 /** Refresh this long before the access token expires. */
@@ -70,6 +65,7 @@ export const REFRESH_MARGIN_MS = 60_000;
 /** The all-zero UUID: a browser has no device identity of its own. */
 export const BROWSER_DEVICE_ID = '00000000-0000-0000-0000-000000000000';
 
+/** The toast text when a session could not be renewed; the app provides one in the shown language. */
 const DEFAULT_SESSION_ENDED = 'Du har loggats ut. Logga in igen för att fortsätta.';
 
 /**
@@ -107,7 +103,6 @@ export const authMachine = setup({
   types: {
     context: {} as AuthContext,
     events: {} as AuthEvent,
-    input: {} as AuthInput,
   },
   actors: {
     /** Start-up: a stored, unexpired access token and the user it belongs to, or null. */
@@ -174,11 +169,7 @@ export const authMachine = setup({
 }).createMachine({
   id: 'auth',
   description: 'The session: loading at start, then authenticated or unauthenticated (where sign-in by SMS code happens).',
-  context: ({ input }) => ({
-    ...signedOut,
-    ...noSignIn,
-    sessionEndedMessage: input?.sessionEndedMessage ?? DEFAULT_SESSION_ENDED,
-  }),
+  context: { ...signedOut, ...noSignIn, sessionEndedMessage: DEFAULT_SESSION_ENDED },
   initial: 'loading',
   states: {
     loading: {

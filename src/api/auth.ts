@@ -4,10 +4,17 @@ import type { MobileUser, TokenPair, VerificationCodeAnswer } from '../../contra
 import type { SandboxSms } from '../../contract/sandbox.ts';
 import type { AuthUser, SessionData, authMachine } from '../../machines/auth.ts';
 import { api as defaultClient, type ApiClient } from './client.ts';
+import sv from '../../locales/sv/auth.json';
+import en from '../../locales/en/auth.json';
 
 /** Where the session is kept in the browser (per tab): the access token, as the spec says, and the refresh token. */
 export const ACCESS_TOKEN_KEY = 'accessToken';
 export const REFRESH_TOKEN_KEY = 'refreshToken';
+
+/** The toast text when a session could not be renewed, in the language the page shows now. */
+export function sessionEndedMessage(): string {
+  return typeof document !== 'undefined' && document.documentElement.lang === 'en' ? en.sessionEnded : sv.sessionEnded;
+}
 
 /** The auth calls of API.md, typed by the contract. */
 export function authApi(client: ApiClient = defaultClient) {

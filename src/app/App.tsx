@@ -6,20 +6,22 @@ import { routes } from './routes.tsx';
 import { createI18n } from '../i18n.ts';
 import { AppActorsProvider, type AppActor } from './AppActors.tsx';
 import { Toaster } from './shell/Toaster.tsx';
+import { SessionProvider } from './session.ts';
 
 /**
  * Everything around the router: i18n, the app's actor system and the toasts. Tests render routes
  * inside the same providers (tests/client/shell/render.tsx).
  *
- * The session: the auth engineer provides SessionContext here, from the 'auth' actor — put the
- * provider inside <AppActorsProvider> so it can read the system.
+ * The session: <SessionProvider> provides SessionContext from the 'auth' actor (src/app/session.ts).
  */
 export function AppProviders({ i18n, actor, children }: { i18n: I18n; actor?: AppActor; children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
       <AppActorsProvider actor={actor}>
-        {children}
-        <Toaster />
+        <SessionProvider>
+          {children}
+          <Toaster />
+        </SessionProvider>
       </AppActorsProvider>
     </I18nextProvider>
   );

@@ -3,6 +3,8 @@ import { createActor, type Actor } from 'xstate';
 import { useSelector } from '@xstate/react';
 import { appMachine } from '../../machines/app.ts';
 import { toastsMachine, type Toast, type ToastsActorRef, type ToastVariant } from '../../machines/toasts.ts';
+import { authMachine } from '../../machines/auth.ts';
+import { provideAuth, sessionEndedMessage } from '../api/auth.ts';
 
 /**
  * The app's one actor system. `createAppActor()` gives the root machine its real implementations
@@ -21,7 +23,8 @@ export function createAppActor(machine: typeof appMachine = appMachine): AppActo
   const provided = machine.provide({
     actors: {
       toasts: toastsMachine,
-      // auth: authMachine.provide({ actors: { ...real fetch-backed implementations } }),
+      // The session: fetch-backed calls, sessionStorage, a toast in the shown language (src/api/auth.ts).
+      auth: provideAuth(authMachine, { sessionEndedMessage }),
     },
   });
   return createActor(provided);

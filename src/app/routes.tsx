@@ -3,6 +3,7 @@ import { LoadingScreen, RootLayout } from './layouts/RootLayout.tsx';
 import { MainLayout } from './layouts/MainLayout.tsx';
 import { PublicLayout } from './layouts/PublicLayout.tsx';
 import { MinimalLayout } from './layouts/MinimalLayout.tsx';
+import { RedirectIfAuthenticated, RequireAuth } from './guards.tsx';
 
 /**
  * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, merchant,
@@ -29,6 +30,7 @@ const voucher = () => import('../pages/voucher/routes.tsx');
 const greetie = () => import('../pages/greetie/routes.tsx');
 const merchant = () => import('../pages/merchant/routes.tsx');
 const sandbox = () => import('../pages/sandbox/routes.tsx');
+const flows = () => import('../pages/flows/routes.tsx');
 const errors = () => import('../pages/errors/routes.tsx');
 
 export const routes: RouteObject[] = [
@@ -37,8 +39,8 @@ export const routes: RouteObject[] = [
     HydrateFallback: LoadingScreen,
     children: [
       {
-        // Layout 1: the user's areas (its header shows a visitor only the user entries).
-        element: <MainLayout />,
+        // Layout 1: the user's areas (its header shows a visitor only the user entries). Signed-in only.
+        element: <RequireAuth><MainLayout /></RequireAuth>,
         children: [
           { path: 'my/:section', lazy: page(my, 'MyPage') },
           { path: 'redeem', lazy: page(redeem, 'RedeemPage') },
@@ -63,6 +65,8 @@ export const routes: RouteObject[] = [
           { path: 'merchant/list', lazy: page(merchant, 'MerchantListPage') },
           { path: 'merchant/details/:id', lazy: page(merchant, 'MerchantDetailsPage') },
           { path: 'sandbox', lazy: page(sandbox, 'SandboxPage') },
+          // The flow viewer (machines as diagrams, coverage, live); it shows a 404 unless GET /api/sandbox answers 200.
+          { path: 'flows', lazy: page(flows, 'FlowsPage') },
           { path: '404', lazy: page(errors, 'NotFoundPage') },
         ],
       },
@@ -71,7 +75,7 @@ export const routes: RouteObject[] = [
         element: <MinimalLayout />,
         children: [{ path: 'greetie/view/:id', lazy: page(greetie, 'GreetieViewPage') }],
       },
-      { path: 'auth/jwt/login', lazy: page(auth, 'LoginPage') },
+      { element: <RedirectIfAuthenticated />, children: [{ path: 'auth/jwt/login', lazy: page(auth, 'LoginPage') }] },
       // Anything else: /404, replacing the history entry.
       { path: '*', element: <Navigate to="/404" replace /> },
     ],

@@ -1,9 +1,14 @@
-import { createContext, useContext } from 'react';
+import { createContext, createElement, useCallback, useContext, useMemo, type ReactNode } from 'react';
+import { shallowEqual, useSelector } from '@xstate/react';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { AuthError, authMachine } from '../../machines/auth.ts';
+import { useSystemActor } from './AppActors.tsx';
 
 /**
  * The session as the rest of the app sees it. The auth machine (machines/auth.ts) is the source;
- * the app root provides its state through SessionContext, and components read it with these
- * hooks, never the machine's context shape. Tests wrap components in their own provider.
+ * <SessionProvider> (inside <AppActorsProvider>) provides its state through SessionContext, and
+ * components read it with these hooks, never the machine's context shape. Tests wrap components
+ * in their own SessionContext.Provider.
  */
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
 
@@ -32,4 +37,73 @@ export function useSession(): Session {
 
 export function useSessionUser(): SessionUser | null {
   return useContext(SessionContext).user;
+}
+
+type AuthActorRef = ActorRefFrom<typeof authMachine>;
+type AuthSnapshot = SnapshotFrom<typeof authMachine>;
+
+/** The long-lived auth actor (systemId 'auth'). */
+export function useAuthActor(): AuthActorRef {
+  return useSystemActor<AuthActorRef>('auth');
+}
+
+/** Signing out counts as signed out at once: the header switches while the server revokes. */
+export function statusOf(snapshot: AuthSnapshot): SessionStatus {
+  if (snapshot.matches('loading')) return 'loading';
+  if (snapshot.matches('authenticated')) return 'authenticated';
+  return 'unauthenticated';
+}
+
+const selectStatus = (s: AuthSnapshot) => statusOf(s);
+const selectUser = (s: AuthSnapshot): SessionUser | null => (s.matches('authenticated') ? s.context.user : null);
+
+/** Provides SessionContext from the auth actor. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const auth = useAuthActor();
+  const status = useSelector(auth, selectStatus);
+  const user = useSelector(auth, selectUser);
+  const signOut = useCallback(() => auth.send({ type: 'user.signOut' }), [auth]);
+  const value = useMemo<Session>(() => ({ status, user, signOut }), [status, user, signOut]);
+  return createElement(SessionContext.Provider, { value }, children);
+}
+
+/** What the login page shows of the sign-in in progress. */
+export interface SignInView {
+  /** 'number' while the number is typed or sent; 'code' while the code is typed or checked. */
+  step: 'number' | 'code' | 'none';
+  busy: 'requestingCode' | 'resendingCode' | 'loggingIn' | null;
+  mobileNumber: string;
+  error: AuthError | null;
+  resendIn: number;
+  canResend: boolean;
+}
+
+function selectSignIn(s: AuthSnapshot): SignInView {
+  const u = (state: string) => s.matches({ unauthenticated: state as never });
+  const step = u('enteringNumber') || u('requestingCode') ? 'number' : u('enteringCode') || u('resendingCode') || u('loggingIn') ? 'code' : 'none';
+  const busy = u('requestingCode') ? 'requestingCode' : u('resendingCode') ? 'resendingCode' : u('loggingIn') ? 'loggingIn' : null;
+  return {
+    step,
+    busy,
+    mobileNumber: s.context.mobileNumber,
+    error: s.context.error,
+    resendIn: s.context.resendIn,
+    canResend: s.matches({ unauthenticated: { enteringCode: 'canResend' } }),
+  };
+}
+
+/** The sign-in flow for the login page: what to show, and the events a person can send. */
+export function useSignIn() {
+  const auth = useAuthActor();
+  const view = useSelector(auth, selectSignIn, shallowEqual);
+  const actions = useMemo(
+    () => ({
+      submitNumber: (mobileNumber: string) => auth.send({ type: 'user.submitNumber', mobileNumber }),
+      submitCode: (code: string) => auth.send({ type: 'user.submitCode', code }),
+      resendCode: () => auth.send({ type: 'user.resendCode' }),
+      changeNumber: () => auth.send({ type: 'user.changeNumber' }),
+    }),
+    [auth],
+  );
+  return { ...view, ...actions };
 }

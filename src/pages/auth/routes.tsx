@@ -1,3 +1,1 @@
-import { PageStub } from '../../components/PageStub.tsx';
-
-export const LoginPage = () => <PageStub titleKey="login" />;
+export { LoginPage } from './LoginPage.tsx';

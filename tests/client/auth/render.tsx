@@ -1,0 +1,54 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { AppProviders } from '../../../src/app/App.tsx';
+import type { AppActor } from '../../../src/app/AppActors.tsx';
+import { routes } from '../../../src/app/routes.tsx';
+import { createI18n, type Language } from '../../../src/i18n.ts';
+import { appMachine } from '../../../machines/app.ts';
+import { authMachine, type SessionData } from '../../../machines/auth.ts';
+
+/**
+ * The real route table and providers, with the real auth machine whose server calls are fakes
+ * the test controls (the session comes from the machine, not from a test double).
+ */
+export interface AuthFakes {
+  restoreSession: ReturnType<typeof vi.fn<() => Promise<SessionData | null>>>;
+  requestCode: ReturnType<typeof vi.fn<(input: { mobileNumber: string }) => Promise<{ token: string }>>>;
+  login: ReturnType<typeof vi.fn<(input: { token: string; code: string; deviceId: string }) => Promise<SessionData>>>;
+  revokeSession: ReturnType<typeof vi.fn<(input: { refreshToken: string | null }) => Promise<void>>>;
+}
+
+export const testUser = { id: 'u1', mobileNumber: '+46701234567', name: 'Anna' };
+export const testSession = (): SessionData => ({ user: testUser, accessToken: 'a', refreshToken: 'r', expiresAt: Date.now() + 15 * 60_000 });
+
+export function renderApp(path: string, opts: { fakes?: Partial<AuthFakes>; language?: Language; advanceTimers?: (ms: number) => void } = {}) {
+  const fakes: AuthFakes = {
+    restoreSession: vi.fn(async () => null),
+    requestCode: vi.fn(async () => ({ token: 'verif-1' })),
+    login: vi.fn(async () => testSession()),
+    revokeSession: vi.fn(async () => {}),
+    ...opts.fakes,
+  } as AuthFakes;
+  const auth = authMachine.provide({
+    actors: {
+      restoreSession: fromPromise(() => fakes.restoreSession()),
+      requestCode: fromPromise(({ input }: { input: { mobileNumber: string } }) => fakes.requestCode(input)),
+      login: fromPromise(({ input }: { input: { token: string; code: string; deviceId: string } }) => fakes.login(input)),
+      refreshSession: fromPromise(async () => testSession()),
+      revokeSession: fromPromise(({ input }: { input: { refreshToken: string | null } }) => fakes.revokeSession(input)),
+    },
+  });
+  const actor: AppActor = createActor(appMachine.provide({ actors: { auth } }));
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const i18n = createI18n(opts.language ?? 'sv');
+  const utils = render(
+    <AppProviders i18n={i18n} actor={actor}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  const user = userEvent.setup(opts.advanceTimers ? { advanceTimers: opts.advanceTimers } : {});
+  return { ...utils, router, actor, fakes, user };
+}
