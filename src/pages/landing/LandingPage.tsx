@@ -30,9 +30,12 @@ export function LandingPage() {
             </div>
           </div>
           <figure className={css.preview} role="img" aria-label={t('landing.previewAlt')}>
-            <span className={css.previewEmoji} aria-hidden="true">
-              🎂
-            </span>
+            <svg className={css.previewEmoji} viewBox="0 0 48 48" aria-hidden="true" focusable="false">
+              <rect x="6" y="20" width="36" height="22" rx="4" fill="#fff" />
+              <rect x="4" y="14" width="40" height="9" rx="3" fill="#FFD6EA" />
+              <rect x="21" y="14" width="6" height="28" fill="#ED5AA4" />
+              <path d="M24 14c-3-7-12-8-12-3s8 3 12 3Zm0 0c3-7 12-8 12-3s-8 3-12 3Z" fill="#fff" />
+            </svg>
             <p className={css.previewGreeting} aria-hidden="true">
               {t('landing.previewGreeting')}
             </p>

@@ -54,7 +54,7 @@ export const preview = style({
   boxShadow: vars.shadow.card,
 });
 
-export const previewEmoji = style({ fontSize: '3.5rem', lineHeight: 1 });
+export const previewEmoji = style({ width: 56, height: 56 });
 
 export const previewGreeting = style({ margin: 0, fontSize: '1.5rem', fontWeight: 700, lineHeight: 1.2 });
 
