@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 import { createActor, type Actor } from 'xstate';
 import { useSelector } from '@xstate/react';
+import { inspect } from './inspect.ts';
 import { appMachine } from '../../machines/app.ts';
 import { toastsMachine, type Toast, type ToastsActorRef, type ToastVariant } from '../../machines/toasts.ts';
 import { authMachine } from '../../machines/auth.ts';
@@ -27,7 +28,8 @@ export function createAppActor(machine: typeof appMachine = appMachine): AppActo
       auth: provideAuth(authMachine, { sessionEndedMessage }),
     },
   });
-  return createActor(provided);
+  // `inspect`: the /flows page's live view, and Stately's inspector with ?inspect in development.
+  return createActor(provided, { inspect });
 }
 
 const AppActorContext = createContext<AppActor | null>(null);

@@ -34,6 +34,8 @@ export interface ChartTransition {
   description: string | undefined;
   /** Short label for diagrams: event, guard. */
   label: string;
+  /** Position among the transitions of the same source state and event (guarded branches). */
+  index: number;
 }
 
 export interface Chart {
@@ -160,9 +162,9 @@ export function readChart(machine: AnyStateMachine, id: string = machine.id): Ch
   const byDefinition = new Map<AnyTransitionDefinition, ChartTransition>();
   const seen = new Map<string, number>();
   for (const n of nodes) {
-    const defs: AnyTransitionDefinition[] = [...(n.transitions as Map<string, AnyTransitionDefinition[]>).values()].flat();
-    defs.push(...((n.always as AnyTransitionDefinition[] | undefined) ?? []));
-    for (const t of defs) {
+    const groups: AnyTransitionDefinition[][] = [...(n.transitions as Map<string, AnyTransitionDefinition[]>).values()];
+    groups.push((n.always as AnyTransitionDefinition[] | undefined) ?? []);
+    for (const [index, t] of groups.flatMap((g) => g.map((t, i) => [i, t] as const))) {
       const eventType = String(t.eventType);
       const guard = guardLabel(t.guard);
       const targets = (t.target ?? []).map((s) => s.id);
@@ -179,6 +181,7 @@ export function readChart(machine: AnyStateMachine, id: string = machine.id): Ch
         guard,
         description: (t as { description?: string }).description,
         label: `${eventLabel(eventType)}${guard ? ` [${guard}]` : ''}`,
+        index,
       };
       transitions.push(entry);
       byDefinition.set(t, entry);
@@ -194,6 +197,24 @@ export function readChart(machine: AnyStateMachine, id: string = machine.id): Ch
     transitions,
     byDefinition,
   };
+}
+
+/** docs/coverage/paths.json (written by `npm run test:paths`, read by /flows and other tools). */
+export interface CoverageStep {
+  text: string;
+  event: string;
+  states: string[];
+  transitions: string[];
+}
+
+export interface CoverageReport {
+  machines: {
+    id: string;
+    title: string;
+    states: { total: number; covered: number; uncovered: string[] };
+    transitions: { total: number; covered: number; uncovered: string[] };
+    paths: { description: string; steps: CoverageStep[] }[];
+  }[];
 }
 
 /** The states counted for coverage: every state node but the root. */

@@ -1,3 +1,4 @@
+import type { CoverageReport } from '../../../src/pages/flows/chart.ts';
 import type { MachineModel } from './model.ts';
 
 /**
@@ -7,22 +8,7 @@ import type { MachineModel } from './model.ts';
  * A step is { text, event, states, transitions }: the plain-language step, the event type, the
  * active state ids after it, and the keys of the transitions it took (chart.ts).
  */
-export interface ReportStep {
-  text: string;
-  event: string;
-  states: string[];
-  transitions: string[];
-}
-
-export interface CoverageReport {
-  machines: {
-    id: string;
-    title: string;
-    states: { total: number; covered: number; uncovered: string[] };
-    transitions: { total: number; covered: number; uncovered: string[] };
-    paths: { description: string; steps: ReportStep[] }[];
-  }[];
-}
+export type { CoverageReport, CoverageStep as ReportStep } from '../../../src/pages/flows/chart.ts';
 
 export function toReport(models: MachineModel[]): CoverageReport {
   return {

@@ -1,0 +1,33 @@
+import { createActor } from 'xstate';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toastsMachine } from '../../machines/toasts.ts';
+import { FLOWS_CHANNEL, inspect, type FlowsMessage } from './inspect.ts';
+
+describe('the /flows live bridge', () => {
+  const channels: BroadcastChannel[] = [];
+  afterEach(() => channels.splice(0).forEach((c) => c.close()));
+
+  it('stays silent until a viewer says hello, then reports state ids and transitions, never payloads', async () => {
+    const viewer = new BroadcastChannel(FLOWS_CHANNEL);
+    channels.push(viewer);
+    const received: FlowsMessage[] = [];
+    viewer.onmessage = (e: MessageEvent<FlowsMessage>) => received.push(e.data);
+    const posted = vi.spyOn(BroadcastChannel.prototype, 'postMessage');
+    const actor = createActor(toastsMachine, { inspect }).start();
+    actor.send({ type: 'toast.show', message: 'Hemlig kod 123456' });
+    expect(posted).not.toHaveBeenCalled();
+    posted.mockRestore();
+
+    viewer.postMessage({ type: 'viewer.hello', viewerId: 'v1' } satisfies FlowsMessage);
+    await expect.poll(() => received.length).toBeGreaterThan(0);
+    expect(received[0]).toMatchObject({ type: 'actor.snapshot', machineId: 'toasts', states: ['toasts', 'toasts.active'], status: 'active' });
+
+    actor.send({ type: 'toast.dismiss', id: 'toast-1' });
+    await expect.poll(() => received.some((m) => m.type === 'actor.snapshot' && m.event === 'toast.dismiss')).toBe(true);
+    const last = received.findLast((m) => m.type === 'actor.snapshot' && m.event === 'toast.dismiss');
+    expect(last).toMatchObject({ transitions: [{ source: 'toasts.active', eventType: 'toast.dismiss', targets: [], index: 0 }] });
+    expect(JSON.stringify(received)).not.toContain('123456');
+    viewer.postMessage({ type: 'viewer.bye', viewerId: 'v1' } satisfies FlowsMessage);
+    actor.stop();
+  });
+});

@@ -1,0 +1,139 @@
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Chart, ChartState, ChartTransition } from './chart.ts';
+import { layoutChart, type ChartLayout } from './layout.ts';
+import * as css from './flows.css.ts';
+
+export type Selection = { kind: 'state'; id: string } | { kind: 'transition'; key: string } | null;
+
+export interface DiagramMarks {
+  /** States to highlight as running now (live). */
+  active: Set<string>;
+  /** States of the current path step. */
+  step: Set<string>;
+  /** Transitions just taken (live) or taken by the current step. */
+  taken: Set<string>;
+  /** Coverage overlay; undefined when off. */
+  coverage?: { uncoveredStates: Set<string>; uncoveredTransitions: Set<string> };
+}
+
+const activate = (fn: () => void) => (e: KeyboardEvent) => {
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    fn();
+  }
+};
+
+/** The chart drawn as SVG from an ELK layout; states and transitions focusable and selectable. */
+export function Diagram({
+  chart,
+  marks,
+  selection,
+  onSelect,
+}: {
+  chart: Chart;
+  marks: DiagramMarks;
+  selection: Selection;
+  onSelect: (s: Selection) => void;
+}) {
+  const { t } = useTranslation('flows');
+  const [layout, setLayout] = useState<{ id: string; layout: ChartLayout } | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    layoutChart(chart).then(
+      (l) => live && setLayout({ id: chart.id, layout: l }),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [chart]);
+
+  if (failed) return <p role="alert">{t('layoutFailed')}</p>;
+  if (!layout || layout.id !== chart.id) return <p role="status">{t('drawing')}</p>;
+  const l = layout.layout;
+  const byKey = new Map(chart.transitions.map((tr) => [tr.key, tr]));
+  const stateLabel = (s: ChartState) =>
+    `${t('state')} ${s.key}${s.type === 'final' ? ` (${t('final')})` : ''}: ${s.description ?? t('noDescription')}`;
+  const transitionLabel = (tr: ChartTransition) =>
+    `${t('transition')} ${tr.label}, ${tr.source.split('.').pop()} → ${tr.targets.map((x) => x.split('.').pop()).join(', ') || t('stays')}: ${tr.description ?? t('noDescription')}`;
+
+  return (
+    <svg
+      className={css.svg}
+      width={l.width}
+      height={l.height}
+      viewBox={`0 0 ${l.width} ${l.height}`}
+      role="group"
+      aria-label={t('diagramLabel', { title: chart.title })}
+    >
+      <defs>
+        <marker id="flows-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <path d="M0,0 L10,5 L0,10 z" fill="currentColor" />
+        </marker>
+      </defs>
+      {[...l.states]
+        .sort((a, b) => a.depth - b.depth)
+        .map((s) => {
+          const st = s.state;
+          const cls = [
+            'state',
+            s.compound ? 'compound' : '',
+            st.type,
+            marks.coverage?.uncoveredStates.has(st.id) ? 'uncovered' : '',
+            marks.active.has(st.id) ? 'active' : '',
+            marks.step.has(st.id) ? 'step' : '',
+            selection?.kind === 'state' && selection.id === st.id ? 'selected' : '',
+          ].join(' ');
+          const select = () => onSelect({ kind: 'state', id: st.id });
+          if (st.type === 'history') {
+            return (
+              <g key={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)}>
+                <title>{st.description ?? st.key}</title>
+                <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={s.width / 2} />
+                <text x={s.x + s.width / 2} y={s.y + s.height / 2 + 4} textAnchor="middle">
+                  H
+                </text>
+              </g>
+            );
+          }
+          return (
+            <g key={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)}>
+              <title>{st.description ?? st.key}</title>
+              <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={10} />
+              {st.type === 'final' && <rect className="inner" x={s.x + 4} y={s.y + 4} width={s.width - 8} height={s.height - 8} rx={7} />}
+              <text x={s.compound ? s.x + 12 : s.x + s.width / 2} y={s.compound ? s.y + 22 : s.y + s.height / 2 + 4} textAnchor={s.compound ? 'start' : 'middle'}>
+                {st.key}
+                {marks.coverage?.uncoveredStates.has(st.id) ? ' ⚠' : ''}
+              </text>
+            </g>
+          );
+        })}
+      {l.edges.map((e, i) => {
+        const tr = byKey.get(e.key);
+        if (!tr) return null;
+        const cov = marks.coverage;
+        const cls = [
+          'edge',
+          cov ? (cov.uncoveredTransitions.has(e.key) ? 'uncovered' : 'covered') : '',
+          marks.taken.has(e.key) ? 'taken' : '',
+          selection?.kind === 'transition' && selection.key === e.key ? 'selected' : '',
+        ].join(' ');
+        const d = e.points.map((p, j) => `${j ? 'L' : 'M'}${p.x},${p.y}`).join(' ');
+        const select = () => onSelect({ kind: 'transition', key: e.key });
+        return (
+          <g key={`${e.key}-${i}`} className={cls} tabIndex={0} role="button" aria-label={transitionLabel(tr)} onClick={select} onKeyDown={activate(select)}>
+            <title>{tr.description ?? tr.label}</title>
+            <path d={d} markerEnd="url(#flows-arrow)" style={{ color: 'currentColor' }} />
+            <rect className="label" x={e.label.x} y={e.label.y} width={e.label.width} height={e.label.height} rx={4} />
+            <text x={e.label.x + 5} y={e.label.y + 13}>
+              {cov?.uncoveredTransitions.has(e.key) ? '⚠ ' : ''}
+              {e.label.text}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}

@@ -1,0 +1,105 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FLOWS_CHANNEL, type FlowsMessage } from '../../app/inspect.ts';
+import { createI18n } from '../../i18n.ts';
+import { FlowsPage } from './FlowsPage.tsx';
+import { charts, coverage } from './machines.ts';
+
+function renderFlows(path = '/flows', sandboxStatus = 200) {
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = String(input);
+    if (url.endsWith('/api/sandbox')) {
+      return new Response(sandboxStatus === 200 ? '{"enabled":true}' : '{"message":"Hittades inte","code":"NOT_FOUND"}', {
+        status: sandboxStatus,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    throw new Error(`unexpected fetch ${url}`);
+  });
+  const router = createMemoryRouter([{ path: '/flows', element: <FlowsPage /> }, { path: '*', element: <p>annan sida</p> }], {
+    initialEntries: [path],
+  });
+  render(
+    <I18nextProvider i18n={createI18n('sv')}>
+      <RouterProvider router={router} />
+    </I18nextProvider>,
+  );
+}
+
+const diagram = () => screen.findByRole('group', { name: /Diagram över/ }, { timeout: 10_000 });
+
+describe('/flows', () => {
+  beforeEach(() => {
+    window.scrollTo = () => {};
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shows a 404 page when the sandbox is off', async () => {
+    renderFlows('/flows', 404);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sidan finns inte' })).toBeInTheDocument();
+  });
+
+  it('lists every machine in machines/ with its coverage from paths.json', async () => {
+    renderFlows();
+    const nav = await screen.findByRole('navigation', { name: 'Maskiner' });
+    const links = within(nav).getAllByRole('link');
+    expect(links).toHaveLength(charts.length);
+    for (const c of charts) {
+      const cov = coverage.machines.find((m) => m.id === c.id);
+      const link = within(nav).getByRole('link', { name: new RegExp(c.title) });
+      if (cov) expect(link).toHaveTextContent(`${cov.transitions.covered}/${cov.transitions.total}`);
+    }
+  });
+
+  it('draws the machine with its states and labelled transitions; a state describes itself on Enter', async () => {
+    renderFlows('/flows?machine=auth');
+    const svg = await diagram();
+    const loggingIn = within(svg).getByRole('button', { name: /^Tillstånd loggingIn: Checking the code/ });
+    expect(within(svg).getByRole('button', { name: /^Övergång user\.submitCode \[isSixDigitCode\]/ })).toBeInTheDocument();
+    loggingIn.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('heading', { level: 3, name: /Tillstånd auth\.unauthenticated\.loggingIn/ })).toBeInTheDocument();
+  }, 20_000);
+
+  it('steps through a generated path on the chart', async () => {
+    const user = userEvent.setup();
+    renderFlows('/flows?machine=auth');
+    const svg = await diagram();
+    const auth = coverage.machines.find((m) => m.id === 'auth')!;
+    const index = auth.paths.findIndex((p) => p.steps.length >= 3);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Testväg' }), String(index));
+    expect(screen.getByText(`Steg 1 av ${auth.paths[index]!.steps.length}`)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Nästa steg' }));
+    const step = auth.paths[index]!.steps[1]!;
+    expect(screen.getByText(`2. ${step.text}`)).toBeInTheDocument();
+    const leaf = step.states[step.states.length - 1]!.split('.').pop()!;
+    expect(within(svg).getByRole('button', { name: new RegExp(`^Tillstånd ${leaf}`) })).toHaveClass('step');
+  }, 20_000);
+
+  it('highlights what a running app in another tab reports over the channel', async () => {
+    renderFlows('/flows?machine=toasts');
+    const svg = await diagram();
+    const app = new BroadcastChannel(FLOWS_CHANNEL);
+    // The viewer said hello when it opened; the app answers with what runs.
+    await act(async () => {
+      app.postMessage({
+        type: 'actor.snapshot',
+        actorId: 'x1',
+        machineId: 'toasts',
+        systemId: 'toasts',
+        states: ['toasts', 'toasts.active'],
+        status: 'active',
+        event: 'toast.show',
+        transitions: [{ source: 'toasts.active', eventType: 'toast.show', targets: [], index: 2 }],
+        at: Date.now(),
+      } satisfies FlowsMessage);
+    });
+    await waitFor(() => expect(within(svg).getByRole('button', { name: /^Tillstånd active/ })).toHaveClass('active'));
+    expect(within(svg).getByRole('button', { name: /^Övergång toast\.show, active → stannar kvar: Someone asked to show a message/ })).toHaveClass('taken');
+    expect(screen.getByText(/senast: toast\.show/)).toBeInTheDocument();
+    app.close();
+  }, 20_000);
+});

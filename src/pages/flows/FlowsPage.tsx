@@ -1,0 +1,249 @@
+import { useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { usePageTitle } from '../../components/usePageTitle.ts';
+import { container, visuallyHidden } from '../../components/ui.css.ts';
+import { NotFoundPage } from '../errors/NotFoundPage.tsx';
+import type { Chart } from './chart.ts';
+import { Diagram, type DiagramMarks, type Selection } from './Diagram.tsx';
+import { charts, coverageOf } from './machines.ts';
+import { useLiveActors, type LiveActor } from './useLive.ts';
+import { useSandboxOn } from './useSandbox.ts';
+import * as css from './flows.css.ts';
+
+/**
+ * /flows (sandbox on): every machine in machines/ as a diagram for product owners, with live
+ * highlighting from the app running in another tab, the path-coverage overlay and the generated
+ * test paths, step by step.
+ */
+export function FlowsPage() {
+  const sandbox = useSandboxOn();
+  const { t } = useTranslation('flows');
+  if (sandbox === 'off') return <NotFoundPage />;
+  if (sandbox === 'checking') {
+    return (
+      <p className={container} role="status">
+        {t('checking')}
+      </p>
+    );
+  }
+  return <FlowViewer />;
+}
+
+function liveKeys(chart: Chart, actors: LiveActor[]): { active: Set<string>; taken: Set<string> } {
+  const active = new Set<string>();
+  const taken = new Set<string>();
+  for (const a of actors) {
+    if (a.machineId !== chart.root) continue;
+    a.states.forEach((s) => active.add(s));
+    for (const lt of a.transitions) {
+      const match = chart.transitions.find(
+        (tr) => tr.source === lt.source && tr.eventType === lt.eventType && tr.index === lt.index,
+      );
+      if (match) taken.add(match.key);
+    }
+  }
+  return { active, taken };
+}
+
+export function FlowViewer() {
+  const { t } = useTranslation('flows');
+  usePageTitle(t('title'));
+  const [params] = useSearchParams();
+  const chart = charts.find((c) => c.id === params.get('machine')) ?? charts[0];
+  const live = useLiveActors();
+
+  return (
+    <section className={`${container} ${css.page}`} aria-labelledby="page-title">
+      <h1 id="page-title">{t('title')}</h1>
+      <p>{t('intro')}</p>
+      <div className={css.layout}>
+        <nav aria-label={t('machines')}>
+          <ul className={css.machineList}>
+            {charts.map((c) => {
+              const cov = coverageOf(c.id);
+              const gaps = cov ? cov.states.uncovered.length + cov.transitions.uncovered.length : 0;
+              const running = live.filter((a) => a.machineId === c.root).length;
+              return (
+                <li key={c.id}>
+                  <Link to={`?machine=${encodeURIComponent(c.id)}`} className={css.machineLink} aria-current={c.id === chart?.id ? 'page' : undefined}>
+                    <span>
+                      {c.title}
+                      {running > 0 && (
+                        <span className={css.liveDot}>
+                          {' '}● <span className={visuallyHidden}>{t('running', { count: running })}</span>
+                        </span>
+                      )}
+                    </span>
+                    <span className={gaps ? `${css.badge} ${css.badgeGap}` : css.badge}>
+                      {cov ? `${cov.transitions.covered}/${cov.transitions.total}` : t('noReport')}
+                    </span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        {chart ? <MachineView key={chart.id} chart={chart} live={live} /> : <p>{t('none')}</p>}
+      </div>
+    </section>
+  );
+}
+
+function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
+  const { t } = useTranslation('flows');
+  const cov = coverageOf(chart.id);
+  const [showCoverage, setShowCoverage] = useState(true);
+  const [pathIndex, setPathIndex] = useState(-1);
+  const [step, setStep] = useState(0);
+  const [selection, setSelection] = useState<Selection>(null);
+  const path = cov?.paths[pathIndex];
+  const current = path?.steps[step];
+  const mine = live.filter((a) => a.machineId === chart.root);
+
+  const marks: DiagramMarks = useMemo(() => {
+    const l = liveKeys(chart, mine);
+    return {
+      active: l.active,
+      step: new Set(current?.states ?? []),
+      taken: new Set([...(current?.transitions ?? []), ...(path ? [] : l.taken)]),
+      coverage:
+        showCoverage && cov
+          ? { uncoveredStates: new Set(cov.states.uncovered), uncoveredTransitions: new Set(cov.transitions.uncovered) }
+          : undefined,
+    };
+  }, [chart, mine, current, path, showCoverage, cov]);
+
+  const selectedState = selection?.kind === 'state' ? chart.states.find((s) => s.id === selection.id) : undefined;
+  const selectedTransition = selection?.kind === 'transition' ? chart.transitions.find((tr) => tr.key === selection.key) : undefined;
+  const rootTransitions = chart.transitions.filter((tr) => tr.source === chart.root);
+
+  return (
+    <div>
+      <h2>{chart.title}</h2>
+      {chart.description && <p>{chart.description}</p>}
+      {cov ? (
+        <p>
+          {t('coverageLine', {
+            states: `${cov.states.covered}/${cov.states.total}`,
+            transitions: `${cov.transitions.covered}/${cov.transitions.total}`,
+            paths: cov.paths.length,
+          })}
+        </p>
+      ) : (
+        <p role="alert">{t('noReportLong')}</p>
+      )}
+      <div className={css.toolbar}>
+        <label>
+          <input type="checkbox" checked={showCoverage} onChange={(e) => setShowCoverage(e.target.checked)} /> {t('showCoverage')}
+        </label>
+        {cov && cov.paths.length > 0 && (
+          <label>
+            {t('path')}{' '}
+            <select
+              className={css.select}
+              value={pathIndex}
+              onChange={(e) => {
+                setPathIndex(Number(e.target.value));
+                setStep(0);
+              }}
+            >
+              <option value={-1}>{t('noPath')}</option>
+              {cov.paths.map((p, i) => (
+                <option key={i} value={i}>
+                  {i + 1}. {p.description}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {path && (
+          <>
+            <button type="button" className={css.smallButton} onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
+              {t('previous')}
+            </button>
+            <span>{t('stepOf', { step: step + 1, count: path.steps.length })}</span>
+            <button
+              type="button"
+              className={css.smallButton}
+              onClick={() => setStep((s) => Math.min(path.steps.length - 1, s + 1))}
+              disabled={step >= path.steps.length - 1}
+            >
+              {t('next')}
+            </button>
+          </>
+        )}
+      </div>
+      {path && (
+        <p className={css.stepText} aria-live="polite">
+          {step + 1}. {current?.text}
+        </p>
+      )}
+      <ul className={css.legend} aria-label={t('legend')}>
+        <li>● {t('legendActive')}</li>
+        <li>▬ {t('legendStep')}</li>
+        {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
+      </ul>
+      <div className={css.canvas}>
+        <Diagram chart={chart} marks={marks} selection={selection} onSelect={setSelection} />
+      </div>
+      <div className={css.details} aria-live="polite">
+        {selectedState && (
+          <>
+            <h3>
+              {t('state')} <code>{selectedState.id}</code>
+            </h3>
+            <p>{selectedState.description ?? t('noDescription')}</p>
+            {selectedState.invokes.length > 0 && <p>{t('runs', { actors: selectedState.invokes.map((i) => i.src).join(', ') })}</p>}
+            {marks.coverage?.uncoveredStates.has(selectedState.id) && <p role="alert">{t('stateUncovered')}</p>}
+          </>
+        )}
+        {selectedTransition && (
+          <>
+            <h3>
+              {t('transition')} <code>{selectedTransition.label}</code>
+            </h3>
+            <p>{selectedTransition.description ?? t('noDescription')}</p>
+            <p>
+              <code>{selectedTransition.source}</code> → <code>{selectedTransition.targets.join(', ') || t('stays')}</code>
+              {selectedTransition.guard && <> ({t('guard', { guard: selectedTransition.guard })})</>}
+            </p>
+            {cov && (
+              <p role={cov.transitions.uncovered.includes(selectedTransition.key) ? 'alert' : undefined}>
+                {cov.transitions.uncovered.includes(selectedTransition.key) ? t('transitionUncovered') : t('transitionCovered')}
+              </p>
+            )}
+          </>
+        )}
+        {!selection && <p>{t('selectHint')}</p>}
+      </div>
+      {rootTransitions.length > 0 && (
+        <section>
+          <h3>{t('everywhere')}</h3>
+          <ul>
+            {rootTransitions.map((tr) => (
+              <li key={tr.key}>
+                <code>{tr.label}</code> → <code>{tr.targets.join(', ') || t('stays')}</code>: {tr.description ?? t('noDescription')}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section aria-live="polite">
+        <h3>{t('liveTitle')}</h3>
+        {mine.length === 0 ? (
+          <p>{t('liveNone')}</p>
+        ) : (
+          <ul>
+            {mine.map((a) => (
+              <li key={a.actorId}>
+                {a.systemId ?? a.actorId}: <code>{a.states.filter((s) => s !== chart.root).join(', ')}</code>
+                {a.event && <> — {t('lastEvent', { event: a.event })}</>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

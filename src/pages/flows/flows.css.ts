@@ -1,0 +1,100 @@
+import { style, globalStyle } from '@vanilla-extract/css';
+import { vars } from '../../../styles/theme.css.ts';
+import { media } from '../../../styles/tokens.ts';
+
+export const page = style({ paddingBlock: vars.space.lg });
+
+export const layout = style({
+  display: 'grid',
+  gap: vars.space.lg,
+  '@media': { [media.tablet]: { gridTemplateColumns: '240px minmax(0, 1fr)' } },
+});
+
+export const machineList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: vars.space.xs });
+
+export const machineLink = style({
+  display: 'flex',
+  justifyContent: 'space-between',
+  gap: vars.space.sm,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderRadius: vars.radius.base,
+  color: vars.color.text,
+  textDecoration: 'none',
+  selectors: {
+    '&:hover': { background: vars.color.primarySoft },
+    '&[aria-current="page"]': { background: vars.color.primarySoft, fontWeight: 700, color: vars.color.primaryText },
+  },
+});
+
+export const badge = style({ fontSize: '0.85em', color: vars.color.textMuted, whiteSpace: 'nowrap' });
+export const badgeGap = style({ color: vars.color.danger, fontWeight: 700 });
+export const liveDot = style({ color: vars.color.success, fontWeight: 700 });
+
+export const toolbar = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.md,
+  margin: `${vars.space.md} 0`,
+});
+
+export const smallButton = style({
+  minHeight: 44,
+  padding: `0 ${vars.space.md}`,
+  borderRadius: vars.radius.base,
+  border: `2px solid ${vars.color.primary}`,
+  background: vars.color.background,
+  color: vars.color.primaryText,
+  fontWeight: 600,
+  cursor: 'pointer',
+  selectors: { '&:disabled': { opacity: 0.5, cursor: 'default' } },
+});
+
+export const select = style({ minHeight: 44, maxWidth: '100%', borderRadius: vars.radius.base, border: `1px solid ${vars.color.border}`, padding: `0 ${vars.space.sm}` });
+
+export const stepText = style({
+  minHeight: '3em',
+  padding: vars.space.md,
+  background: vars.color.surface,
+  borderRadius: vars.radius.base,
+});
+
+export const canvas = style({
+  overflow: 'auto',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.large,
+  background: vars.color.background,
+  maxHeight: '70vh',
+});
+
+export const details = style({
+  marginTop: vars.space.md,
+  padding: vars.space.md,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+});
+
+export const legend = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.md, fontSize: '0.9em', color: vars.color.textMuted, listStyle: 'none', padding: 0 });
+
+// The SVG: colours by role. Classes rather than inline colours so the states read the same everywhere.
+export const svg = style({ display: 'block', fontFamily: vars.font.body });
+globalStyle(`${svg} .state rect.box`, { fill: vars.color.background, stroke: vars.color.textMuted, strokeWidth: 1.5 });
+globalStyle(`${svg} .state.compound > rect.box`, { fill: vars.color.surface });
+globalStyle(`${svg} .state.final rect.inner`, { fill: 'none', stroke: vars.color.textMuted, strokeWidth: 1 });
+globalStyle(`${svg} .state text`, { fill: vars.color.text, fontSize: 13, fontWeight: 600 });
+globalStyle(`${svg} .state.uncovered > rect.box`, { stroke: vars.color.danger, strokeDasharray: '6 4', strokeWidth: 2 });
+globalStyle(`${svg} .state.active > rect.box`, { fill: vars.color.successSoft, stroke: vars.color.success, strokeWidth: 3 });
+globalStyle(`${svg} .state.step > rect.box`, { fill: vars.color.primarySoft, stroke: vars.color.primaryDark, strokeWidth: 3 });
+globalStyle(`${svg} .state.selected > rect.box`, { strokeWidth: 4 });
+globalStyle(`${svg} .edge path`, { fill: 'none', stroke: vars.color.textMuted, strokeWidth: 1.5 });
+globalStyle(`${svg} .edge text`, { fill: vars.color.text, fontSize: 11 });
+globalStyle(`${svg} .edge rect`, { fill: vars.color.background, opacity: 0.9 });
+globalStyle(`${svg} .edge.covered path`, { stroke: vars.color.success });
+globalStyle(`${svg} .edge.uncovered path`, { stroke: vars.color.danger, strokeDasharray: '6 4', strokeWidth: 2 });
+globalStyle(`${svg} .edge.uncovered text`, { fill: vars.color.danger, fontWeight: 700 });
+globalStyle(`${svg} .edge.taken path`, { stroke: vars.color.primaryDark, strokeWidth: 3.5 });
+globalStyle(`${svg} .edge.taken text`, { fontWeight: 700 });
+globalStyle(`${svg} .edge.selected path`, { strokeWidth: 4 });
+globalStyle(`${svg} [tabindex]:focus`, { outline: 'none' });
+globalStyle(`${svg} [tabindex]:focus-visible > rect.box, ${svg} [tabindex]:focus-visible > rect.label`, { stroke: vars.color.focus, strokeWidth: 3 });
+globalStyle(`${svg} [tabindex]`, { cursor: 'pointer' });

@@ -1,0 +1,1 @@
+export { FlowsPage } from './FlowsPage.tsx';
