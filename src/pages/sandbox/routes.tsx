@@ -1,3 +1,1 @@
-import { PageStub } from '../../components/PageStub.tsx';
-
-export const SandboxPage = () => <PageStub titleKey="sandbox" />;
+export { SandboxPage } from './SandboxPage.tsx';
