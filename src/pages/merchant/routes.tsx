@@ -1,4 +1,2 @@
-import { PageStub } from '../../components/PageStub.tsx';
-
-export const MerchantListPage = () => <PageStub titleKey="merchants" />;
-export const MerchantDetailsPage = () => <PageStub titleKey="merchantDetails" />;
+export { MerchantListPage } from './MerchantListPage.tsx';
+export { MerchantDetailsPage } from './MerchantDetailsPage.tsx';

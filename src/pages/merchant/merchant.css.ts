@@ -1,0 +1,149 @@
+import { keyframes, style } from '@vanilla-extract/css';
+import { vars } from '../../../styles/theme.css.ts';
+import { media } from '../../../styles/tokens.ts';
+
+export const page = style({ padding: `${vars.space.lg} 0 ${vars.space.xxl}` });
+
+export const title = style({ margin: `0 0 ${vars.space.sm}`, fontSize: 'clamp(1.75rem, 5vw, 2.5rem)', outline: 'none' });
+
+export const lead = style({ margin: `0 0 ${vars.space.lg}`, color: vars.color.textMuted, maxWidth: '44em' });
+
+export const filters = style({
+  display: 'grid',
+  gap: vars.space.md,
+  padding: vars.space.md,
+  marginBottom: vars.space.lg,
+  borderRadius: vars.radius.large,
+  background: vars.color.surface,
+  '@media': { [media.tablet]: { gridTemplateColumns: '2fr 1fr 1fr', alignItems: 'end' } },
+});
+
+export const field = style({ display: 'grid', gap: vars.space.xs });
+
+export const label = style({ fontWeight: 700, fontSize: '0.9375rem' });
+
+export const input = style({
+  minHeight: 44,
+  padding: `0 ${vars.space.md}`,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  background: vars.color.background,
+  color: vars.color.text,
+  width: '100%',
+});
+
+export const status = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.textMuted, minHeight: '1.5em' });
+
+export const grid = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'grid',
+  gap: vars.space.md,
+  gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))',
+});
+
+export const card = style({
+  display: 'grid',
+  gridTemplateColumns: '64px 1fr',
+  gap: vars.space.md,
+  alignItems: 'start',
+  height: '100%',
+  padding: vars.space.md,
+  borderRadius: vars.radius.large,
+  background: vars.color.background,
+  boxShadow: vars.shadow.card,
+  color: vars.color.text,
+  textDecoration: 'none',
+  selectors: { '&:hover': { boxShadow: `0 0 0 2px ${vars.color.primary}` } },
+});
+
+export const logo = style({ width: 64, height: 64, borderRadius: vars.radius.base, objectFit: 'contain' });
+
+export const cardName = style({ margin: 0, fontSize: '1.125rem', lineHeight: 1.3 });
+
+export const cardMeta = style({ margin: `${vars.space.xs} 0 0`, color: vars.color.textMuted, fontSize: '0.9375rem' });
+
+export const tags = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.xs, listStyle: 'none', margin: `${vars.space.sm} 0 0`, padding: 0 });
+
+export const tag = style({
+  padding: `2px ${vars.space.sm}`,
+  borderRadius: vars.radius.pill,
+  background: vars.color.primarySoft,
+  color: vars.color.primaryText,
+  fontSize: '0.8125rem',
+  fontWeight: 600,
+});
+
+const pulse = keyframes({ '0%': { opacity: 1 }, '50%': { opacity: 0.45 }, '100%': { opacity: 1 } });
+
+export const skeleton = style({
+  height: 128,
+  borderRadius: vars.radius.large,
+  background: vars.color.surface,
+  animation: `${pulse} 1.4s ease-in-out infinite`,
+});
+
+export const notice = style({
+  padding: vars.space.lg,
+  borderRadius: vars.radius.large,
+  background: vars.color.surface,
+  textAlign: 'center',
+});
+
+export const alert = style({
+  padding: vars.space.lg,
+  borderRadius: vars.radius.large,
+  background: vars.color.dangerSoft,
+  color: vars.color.danger,
+  marginBottom: vars.space.md,
+});
+
+export const alertTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: '1.125rem' });
+
+export const more = style({ display: 'flex', justifyContent: 'center', marginTop: vars.space.lg });
+
+export const back = style({ display: 'inline-block', marginBottom: vars.space.md });
+
+export const header = style({
+  display: 'grid',
+  gridTemplateColumns: '96px 1fr',
+  gap: vars.space.lg,
+  alignItems: 'center',
+  marginBottom: vars.space.lg,
+});
+
+export const headerLogo = style({ width: 96, height: 96, borderRadius: vars.radius.large });
+
+export const description = style({ maxWidth: '44em', fontSize: '1.0625rem' });
+
+export const products = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'grid',
+  gap: vars.space.md,
+  gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))',
+});
+
+export const product = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.sm,
+  height: '100%',
+  padding: vars.space.lg,
+  borderRadius: vars.radius.large,
+  boxShadow: vars.shadow.card,
+});
+
+export const productName = style({ margin: 0, fontSize: '1.125rem' });
+
+export const price = style({ margin: 0, fontSize: '1.375rem', fontWeight: 700, color: vars.color.primaryText });
+
+export const productText = style({ margin: 0, color: vars.color.textMuted, flexGrow: 1 });
+
+export const table = style({ borderCollapse: 'collapse', width: '100%', maxWidth: 560 });
+
+export const cell = style({ textAlign: 'left', padding: `${vars.space.sm} ${vars.space.md}`, borderBottom: `1px solid ${vars.color.border}` });
+
+export const code = style({ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 700, letterSpacing: '0.05em' });
