@@ -82,7 +82,7 @@ const products: Product[] = [
 ];
 
 type Reply = { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
-type Handler = (url: URL) => Reply | undefined;
+type Handler = (url: URL) => Reply | undefined | Promise<{ status: number; body: unknown } | undefined>;
 
 /** fetch at the edge: each call goes to the handler; unknown calls answer 404 in the error shape. */
 function stubFetch(handler: Handler) {
