@@ -168,7 +168,7 @@ async function main(): Promise<void> {
   chmodSync(work, 0o755);
   const dist = path.join(work, 'dist');
   const dataDir = path.join(work, 'data');
-  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?', memoryGiB: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.type()} ${os.release()}` };
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?', memoryGiB: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.type()} ${os.release()}`, loadAverageAtStart: os.loadavg().map((x) => Number(x.toFixed(2))) };
   log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; work dir ${work}`);
 
   // The production build, into a directory of its own so a build for someone else's tests
@@ -225,6 +225,7 @@ async function main(): Promise<void> {
 
     Object.assign(out, {
       finished: new Date().toISOString(),
+      loadAverageAtEnd: os.loadavg().map((x) => Number(x.toFixed(2))),
       settings: { durationS: DURATION, rounds: ROUNDS, connections: CONNECTIONS, lighthouseRuns: LH_RUNS, chromePath: CHROME_PATH },
       method: {
         api:
@@ -249,6 +250,7 @@ async function main(): Promise<void> {
     // ---- the table
     const lines: string[] = [];
     lines.push(`Greetie benchmarks — ${started.toISOString()} — ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}`);
+    lines.push(`Load average (1/5/15 min) at start ${machine.loadAverageAtStart.join(' / ')}, at end ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}: above ${machine.cpus} other work shared the CPUs and every figure is pessimistic.`);
     lines.push('');
     lines.push(`API: autocannon, ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION}s rounds alternating with the ceiling (bare node:http replaying the same bytes)`);
     lines.push(

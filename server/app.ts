@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Services } from './services.ts';
 import { createSmsSender } from './providers/sms/index.ts';
-import { frameworkErrors, installErrorHandling, sendError } from './errors.ts';
+import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, nonFiniteField, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
 import { ErrorBody } from '../contract/common.ts';
 
@@ -73,6 +73,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
@@ -87,6 +88,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   installErrorHandling(app);
+
+  // After validation (and Ajv's coercion), before any handler: no Infinity reaches a route.
+  app.addHook('preHandler', async (req) => {
+    const field = nonFiniteField(req.query, 'query') ?? nonFiniteField(req.params, 'params') ?? nonFiniteField(req.body, 'body');
+    if (field) throw new HttpError(400, 'VALIDATION_FAILED', {}, [{ field, problem: 'finite' }]);
+  });
 
   const https = config.publicUrl.startsWith('https:');
   await app.register(helmet, {

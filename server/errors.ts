@@ -114,6 +114,38 @@ function validationDetails(error: FastifyError): { field: string; problem: strin
   });
 }
 
+/**
+ * Requests Node's HTTP parser rejects before Fastify sees them (broken framing, bad header bytes,
+ * headers too large, a request timeout): answered 400 BAD_REQUEST in the error shape (Swedish:
+ * there is no Accept-Language to read), instead of Fastify's `{ error, message: "Client Error" }`.
+ * Passed to Fastify as `clientErrorHandler` (server/app.ts).
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const body = JSON.stringify({ message: translate('BAD_REQUEST', 'sv'), code: 'BAD_REQUEST' });
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/**
+ * The first number in `value` that is not finite (Infinity from "1e309" or "Infinity"), as a
+ * field path, or undefined. Ajv's type coercion turns such strings into Infinity and then skips
+ * minimum/maximum for non-finite numbers, so `?limit=1e309` would pass `maximum: 100`.
+ */
+export function nonFiniteField(value: unknown, at: string, depth = 0): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : at;
+  if (depth > 64 || value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = nonFiniteField(v, `${at}.${k}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** One error handler for the whole API: every failure leaves as the error body of API.md. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {

@@ -29,6 +29,8 @@ const oddStrings = fc.constantFrom(
   '0',
   '-1',
   '1e309',
+  'Infinity',
+  '-1e999',
   'NaN',
   '00000000-0000-0000-0000-000000000000',
   'ffffffff-ffff-ffff-ffff-ffffffffffff',

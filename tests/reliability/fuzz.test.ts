@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { answerProblems, LONG, runSeed, say } from './common.ts';
+import { LONG, runSeed, say } from './common.ts';
 import { badRequestFor, strayRequest, type FuzzContext } from './arbitraries.ts';
-import { changedTables, snapshot, type Snapshot } from './db-snapshot.ts';
+import { makeChecker } from './checker.ts';
 import { startSuite } from './suite.ts';
-import { describeReq, type Req } from './target.ts';
 
 /**
  * Fuzzing generated from /api/openapi.json (docs/decisions/061-reliability-suite.md): for every
@@ -28,28 +27,10 @@ say(
     `signed-in users: ${suite.users.length}; known ids: ${suite.knownIds.length}`,
 );
 
-let before: Snapshot = await snapshot(t.db.db);
-let sent = 0;
-const statuses = new Map<number, number>();
-
-async function check(req: Req): Promise<void> {
-  const a = await send(req);
-  sent += 1;
-  statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
-  const problems = answerProblems(a);
-  const after = await snapshot(t.db.db);
-  if (a.status < 200 || a.status >= 300) {
-    const changed = changedTables(before, after);
-    if (changed.length) problems.push(`refused with ${a.status} but changed table(s): ${changed.join(', ')}`);
-  }
-  before = after;
-  if (problems.length) {
-    throw new Error(`${problems.join('; ')}\n--- request ---\n${describeReq(req)}\n--- answer ---\n${a.status} ${a.body.slice(0, 400)}`);
-  }
-}
+const { check, stats, summary } = await makeChecker(send, t.db.db);
 
 afterAll(async () => {
-  say(`reliability fuzz: ${sent} requests; answers by status: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+  say(`reliability fuzz: ${summary()}`);
   await t.close();
 });
 
@@ -77,6 +58,6 @@ describe(`fuzzing every operation of /api/openapi.json (seed ${SEED})`, () => {
   it('the server still answers after the run', async () => {
     const res = await send({ method: 'GET', url: '/api/health' });
     expect(res.status).toBe(200);
-    if (!LONG && !process.env.FUZZ_RUNS) expect(sent).toBeGreaterThanOrEqual(2_000);
+    if (!LONG && !process.env.FUZZ_RUNS) expect(stats.sent).toBeGreaterThanOrEqual(2_000);
   });
 });

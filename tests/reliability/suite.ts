@@ -24,10 +24,10 @@ export function hasSignIn(ops: Operation[]): boolean {
   return keys.has('POST /api/auth/verificationcode') && keys.has('POST /api/auth/login') && keys.has('GET /api/sandbox/sms');
 }
 
-/** The real app on its own database, its operations from /api/openapi.json, two signed-in users. */
-export async function startSuite(): Promise<Suite> {
-  const t = await createTestApp({ env: SUITE_ENV });
-  const send = injectTarget(t.app);
+export type Prepared = Omit<Suite, 't' | 'send'>;
+
+/** What the fuzzer and the matrix need from a running API: its operations, users, ids, secrets. */
+export async function prepare(send: Send): Promise<Prepared> {
   const doc = await send({ method: 'GET', url: '/api/openapi.json' });
   if (doc.status !== 200) throw new Error(`GET /api/openapi.json answered ${doc.status}`);
   const ops = operationsOf(JSON.parse(doc.body));
@@ -52,5 +52,12 @@ export async function startSuite(): Promise<Suite> {
       if (v.status === 200) knownStrings.push((JSON.parse(v.body) as { token: string }).token);
     }
   }
-  return { t, send, ops, users, knownIds, knownStrings, hasAuth };
+  return { ops, users, knownIds, knownStrings, hasAuth };
+}
+
+/** The real app on its own database (in process), prepared. */
+export async function startSuite(): Promise<Suite> {
+  const t = await createTestApp({ env: SUITE_ENV });
+  const send = injectTarget(t.app);
+  return { t, send, ...(await prepare(send)) };
 }

@@ -42,7 +42,20 @@ export function httpTarget(baseUrl: string): Send {
   return (req) =>
     new Promise<Answer>((resolve, reject) => {
       const r = http.request(
-        { host: base.hostname, port: base.port, method: req.method, path: req.url, headers: req.headers ?? {}, agent },
+        {
+          host: base.hostname,
+          port: base.port,
+          method: req.method,
+          path: req.url,
+          // The server trusts its proxy: the caller's address travels as X-Forwarded-For.
+          // A body always goes with its length (Node frames GET bodies only when told to).
+          headers: {
+            ...(req.remoteAddress ? { 'x-forwarded-for': req.remoteAddress } : {}),
+            ...(req.payload !== undefined ? { 'content-length': String(Buffer.byteLength(req.payload)) } : {}),
+            ...(req.headers ?? {}),
+          },
+          agent,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
