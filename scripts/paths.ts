@@ -29,7 +29,7 @@ writeFileSync(join(out, 'paths.html'), toHtml(models));
 
 for (const m of models) {
   console.log(
-    `${m.id.padEnd(16)} states ${m.states.covered}/${m.states.total}  transitions ${m.transitions.covered}/${m.transitions.total}  paths ${m.paths.length}`,
+    `${m.id.padEnd(16)} states ${m.states.covered}/${m.states.total}  transitions ${m.transitions.covered}/${m.transitions.total}  paths ${m.paths.length}  (explored ${m.explored} states)`,
   );
   for (const n of m.notes) console.log(`  note: ${n}`);
 }

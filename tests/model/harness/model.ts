@@ -71,6 +71,8 @@ export interface MachineModel {
   paths: ModelPath[];
   states: CoverageCount;
   transitions: CoverageCount;
+  /** How many distinct (serialized) states the traversal explored. */
+  explored: number;
   /** Things a maintainer should know: events that threw, fallbacks taken, invokes without onError. */
   notes: string[];
 }
@@ -266,9 +268,20 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
         transitions: keys,
       });
     });
-    const last = steps[steps.length - 1]!;
-    const description =
-      steps.length === 1 ? `Starts in: ${stateText(chart, first)}` : `${last.text.split(': ')[0]} → ${stateText(chart, c.snapshots[c.snapshots.length - 1]!)}`;
+    // The path in a line: what happens at each step (repeats folded), then where it ends.
+    const parts: { label: string; count: number }[] = [];
+    c.events.forEach((event, i) => {
+      const key = steps[i + 1]!.transitions[0];
+      const t = key ? chart.transitions.find((x) => x.key === key) : undefined;
+      const label = (t?.description ?? `${eventLabel(event.type)}${key ? '' : ' (ignored)'}`).replace(/[.:]$/, '');
+      const prev = parts[parts.length - 1];
+      if (prev && prev.label === label) prev.count++;
+      else parts.push({ label, count: 1 });
+    });
+    const end = stateText(chart, c.snapshots[c.snapshots.length - 1]!).replace(/[.:]$/, '');
+    const description = parts.length
+      ? `${parts.map((p) => (p.count > 1 ? `${p.label} (×${p.count})` : p.label)).join(' → ')}. Ends: ${end}.`
+      : `Starts in: ${end}.`;
     return { description, steps, events: c.events, snapshots: c.snapshots };
   };
 
@@ -334,6 +347,7 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
       uncovered: allTransitions.filter((t) => !coveredTransitions.has(t)),
     },
     notes,
+    explored: Object.keys(adjacency).length,
   };
 }
 

@@ -10,7 +10,7 @@ import { installDomStubs } from '../../client/shell/render.tsx';
  * Renders the app's providers (actor system, Toaster) with the root actor built from the machines
  * the app runs, given the actors under test, on the harness's simulated clock.
  */
-export function renderAppShell(actors: Record<string, AnyStateMachine>, clock: SimulatedClock) {
+export function renderAppShell(actors: Record<string, AnyStateMachine>, clock: SimulatedClock, root: AnyStateMachine = appMachine) {
   installDomStubs();
   // Radix Toast's swipe handling asks for pointer capture, which jsdom lacks.
   if (!Element.prototype.hasPointerCapture) {
@@ -18,13 +18,13 @@ export function renderAppShell(actors: Record<string, AnyStateMachine>, clock: S
     Element.prototype.setPointerCapture = () => {};
     Element.prototype.releasePointerCapture = () => {};
   }
-  const root = createActor(appMachine.provide({ actors } as never), { clock }) as unknown as AppActor;
+  const actor = createActor(root.provide({ actors } as never), { clock }) as unknown as AppActor;
   render(
-    <AppProviders i18n={createI18n('sv')} actor={root}>
+    <AppProviders i18n={createI18n('sv')} actor={actor}>
       <p>Greetie</p>
     </AppProviders>,
   );
-  return root;
+  return actor;
 }
 
 /** The messages in the toast region, top to bottom, as the user reads them. */

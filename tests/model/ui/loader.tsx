@@ -1,0 +1,112 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { EventObject } from 'xstate';
+import { expect, vi } from 'vitest';
+import type { Merchant, Product } from '../../../contract/merchant.ts';
+import { defineUi } from '../harness/types.ts';
+import { renderRoute } from '../../client/shell/render.tsx';
+
+/**
+ * The loader as a person meets it on /merchant/details/{id} (the page runs its own
+ * `merchantDetailsLoader`: loaderMachine with the real API calls). The server is fetch, stubbed at
+ * the edge: requests wait until the path says how the server answers.
+ */
+const merchant: Merchant = {
+  id: '4d0e1a2b-0000-4000-8000-000000000001',
+  name: 'Café Kanelbullen',
+  description: 'Kvarterscafé på Södermalm med nybakade kanelbullar.',
+  logoUrl: '/merchants/kanelbullen.svg',
+  category: 'cafe',
+  website: null,
+  sources: ['InStore'],
+  priceFrom: 6500,
+};
+const products: Product[] = [
+  {
+    id: '4d0e1a2b-0001-4000-8000-000000000101',
+    merchantId: merchant.id,
+    name: 'Kaffe och kanelbulle',
+    description: 'En kopp kaffe och en bulle.',
+    imageUrl: merchant.logoUrl,
+    source: 'InStore',
+    price: 6500,
+    validDays: 365,
+  },
+];
+
+type Pending = { url: string; answer: (r: Response) => void };
+let pending: Pending[] = [];
+let navigate: (to: string) => Promise<void> = async () => {};
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const answerAll = (make: (url: string) => Response) => {
+  const now = pending;
+  pending = [];
+  for (const p of now) p.answer(make(p.url));
+};
+
+export default defineUi({
+  render() {
+    pending = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      (input) => new Promise<Response>((resolve) => pending.push({ url: String(input), answer: resolve })),
+    );
+    const r = renderRoute('/404');
+    navigate = (to) => r.navigate(to);
+  },
+  skip: (path) => {
+    if (path.events.some((e) => e.type === 'user.loadLater')) {
+      return 'the debounced load is the list page search (its own tests); here it runs at machine level';
+    }
+    if (path.steps.some((s) => s.states.includes('loader.notFound')) && path.events.some((e) => e.type === 'user.retry')) {
+      return 'an unknown merchant has no retry button on the details page: retry from notFound runs at machine level';
+    }
+    return undefined;
+  },
+  events: {
+    // The person opens the merchant's page; the page starts its load.
+    'user.load': async () => {
+      await navigate(`/merchant/details/${merchant.id}`);
+    },
+    'user.retry': async () => {
+      await userEvent.setup().click(screen.getByRole('button', { name: 'Försök igen' }));
+    },
+    // The server answers: the merchant and its gifts…
+    'xstate.done.actor.0.loader.loading': async () => {
+      await waitFor(() => expect(pending.length).toBe(2));
+      answerAll((url) => (url.endsWith('/products') ? json(200, products) : json(200, merchant)));
+    },
+    // …or an error, in the API's error shape.
+    'xstate.error.actor.0.loader.loading': async (_env, event: EventObject) => {
+      const status = ((event as EventObject & { error: { status?: number } }).error.status ?? 500) as number;
+      await waitFor(() => expect(pending.length).toBeGreaterThan(0));
+      answerAll(() =>
+        status === 404
+          ? json(404, { message: 'Handlaren finns inte.', code: 'NOT_FOUND' })
+          : json(500, { message: 'Något gick fel hos oss. Försök igen om en stund.', code: 'INTERNAL' }),
+      );
+    },
+  },
+  states: {
+    idle: () => {
+      expect(screen.queryByTestId('merchant-skeleton')).not.toBeInTheDocument();
+    },
+    loading: async () => {
+      await screen.findByTestId('merchant-skeleton');
+      expect(screen.getByRole('status')).toHaveTextContent('Hämtar handlaren');
+    },
+    loaded: async () => {
+      expect(await screen.findByRole('heading', { level: 1, name: merchant.name })).toBeInTheDocument();
+      expect(screen.getByText('Kaffe och kanelbulle')).toBeInTheDocument();
+    },
+    notFound: async () => {
+      expect(await screen.findByRole('heading', { level: 1, name: 'Handlaren finns inte' })).toBeInTheDocument();
+    },
+    failed: async () => {
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Handlaren kunde inte hämtas');
+      expect(alert).toHaveTextContent('Något gick fel hos oss');
+    },
+  },
+  cleanup: () => vi.restoreAllMocks(),
+});
