@@ -27,7 +27,9 @@ export function MerchantCodesSection() {
       <h2 id="sandbox-merchant-codes">{t('sandbox.title')}</h2>
       <p>{t('sandbox.lead')}</p>
       {(status === 'idle' || status === 'loading') && <p role="status">{t('sandbox.loading')}</p>}
-      {(status === 'failed' || status === 'notFound') && (
+      {/* 404: this server has no demo merchant list (nothing went wrong, so no alert). */}
+      {status === 'notFound' && <p>{t('sandbox.unavailable')}</p>}
+      {status === 'failed' && (
         <div role="alert" className={css.alert}>
           <p className={css.alertTitle}>{t('sandbox.errorTitle')}</p>
           <p>{error?.message}</p>

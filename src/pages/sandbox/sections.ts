@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { SmsOutbox } from './SmsOutbox.tsx';
+import { MerchantCodesSection } from './MerchantCodesSection.tsx';
 
 /**
  * The sections of the /sandbox page, in order. Each feature that has a sandbox adds its own
@@ -17,5 +18,5 @@ export interface SandboxSection {
 
 export const sandboxSections: SandboxSection[] = [
   { id: 'sms', Component: SmsOutbox },
-  // ← the merchant codes section goes here
+  { id: 'merchants', Component: MerchantCodesSection },
 ];

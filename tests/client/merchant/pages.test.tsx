@@ -348,4 +348,17 @@ describe('the sandbox merchant codes section', () => {
     await user.click(within(alert).getByRole('button', { name: 'Försök igen' }));
     expect(await screen.findByRole('alert')).toBeInTheDocument();
   });
+
+  it('says calmly when the server has no demo merchant list (404)', async () => {
+    stubFetch(() => undefined);
+    render(
+      <I18nextProvider i18n={createI18n('sv')}>
+        <MemoryRouter>
+          <MerchantCodesSection />
+        </MemoryRouter>
+      </I18nextProvider>,
+    );
+    expect(await screen.findByText('Den här servern visar inga handlarkoder.')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
 });
