@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Access, AccessStatus } from '../../server/access.ts';
 import { answerProblems, say } from './common.ts';
 import { FIXTURES, requestFor, type MatrixContext } from './fixtures.ts';
-import { startSuite } from './suite.ts';
+import { SUITE_ENV, startSuite } from './suite.ts';
+import { createTestApp } from '../server/helpers.ts';
+import { operationsOf } from './openapi.ts';
 import { describeReq } from './target.ts';
 
 /**
@@ -29,6 +31,23 @@ describe('authorization matrix from /api/openapi.json', () => {
     expect(missing, `operations without an access declaration: add ...access({ visitor, owner, other }) to the route schema (server/access.ts)`).toEqual([]);
     const bad = ops.filter((o) => o.access && CALLERS.some((c) => !ALLOWED.includes((o.access as Access)[c]))).map((o) => o.key);
     expect(bad, 'declarations with a status outside the catalogue').toEqual([]);
+  });
+
+  it('a new route without a declaration is caught (the check above is not vacuous)', async () => {
+    const probe = await createTestApp({
+      env: SUITE_ENV,
+      extend: (app) => {
+        app.get('/api/undeclared-probe', { schema: { tags: ['Probe'], summary: 'added by this test only' } }, async () => ({ ok: true }));
+      },
+    });
+    try {
+      const doc = await probe.app.inject({ method: 'GET', url: '/api/openapi.json' });
+      const op = operationsOf(doc.json()).find((o) => o.key === 'GET /api/undeclared-probe');
+      expect(op, 'the probe route is in the document').toBeDefined();
+      expect(op?.access).toBeUndefined();
+    } finally {
+      await probe.close();
+    }
   });
 
   it('fixtures name only operations that exist (a renamed route must not leave a dead fixture)', () => {
