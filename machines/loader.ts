@@ -107,7 +107,6 @@ export const loaderMachine = setup({
       description: 'The load runs; the earlier error is cleared.',
       entry: 'startLoading',
       invoke: {
-        id: 'load',
         src: 'load',
         input: ({ context }: { context: LoaderContext }) => context.params,
         onDone: {
