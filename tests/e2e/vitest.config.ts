@@ -13,10 +13,13 @@ export default defineConfig({
     environment: 'node',
     include: ['tests/e2e/**/*.e2e.test.ts'],
     globalSetup: ['tests/e2e/global-setup.ts'],
-    // Two files (visitor, account) in two workers: the browser and the server do the work, and
-    // one browser process serves both. More would only fight over 2 cores.
-    maxWorkers: 2,
+    // Files run side by side, each journey in its own browser context on the one Chromium. Most
+    // of a journey's time is waiting on the browser and the server, so 3 files at once keep 2
+    // cores busy without starving either.
+    maxWorkers: 3,
     testTimeout: 45_000,
+    // Polled expectations wait as long as a locator does (the default 1 s is too short on a busy machine).
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     hookTimeout: 30_000,
     teardownTimeout: 60_000,
   },

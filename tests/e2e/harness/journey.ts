@@ -6,7 +6,7 @@ import { BLOCKING_IMPACTS, formatViolations, runAxe, type AxeViolation } from '.
 
 /** Every journey runs at both sizes. */
 export const VIEWPORTS = {
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 },
   desktop: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
 } satisfies Record<string, BrowserContextOptions>;
 export type ViewportName = keyof typeof VIEWPORTS;
@@ -119,9 +119,13 @@ export class Journey {
   async check(step: string): Promise<void> {
     this.step += 1;
     const stepName = `${String(this.step).padStart(2, '0')}-${slug(step)}`;
+    const t0 = Date.now();
     await this.settle();
+    const t1 = Date.now();
     await this.page.screenshot({ path: screenshotPath(this.name, this.viewport, stepName), fullPage: true });
+    const t2 = Date.now();
     const violations = await runAxe(this.page);
+    if (process.env.E2E_TIMING) console.log(`${this.name}/${this.viewport}/${stepName}: settle ${t1 - t0} ms, screenshot ${t2 - t1} ms, axe ${Date.now() - t2} ms`);
     if (violations.length) this.axeReport.push({ step: stepName, url: this.path(), violations });
     const blocking = violations.filter((v) => v.impact && BLOCKING_IMPACTS.includes(v.impact));
     if (blocking.length) {
@@ -154,7 +158,10 @@ function screenshotPath(journey: string, viewport: string, step: string): string
 
 type JourneyBody = (j: Journey) => Promise<void>;
 
-function defineJourney(name: string, body: JourneyBody, skipReason?: string): void {
+/** Per viewport, why the journey is not run there yet (what is missing). */
+export type SkipReasons = Partial<Record<ViewportName, string>>;
+
+function defineJourney(name: string, body: JourneyBody, skip: SkipReasons): void {
   describe(name, () => {
     for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
       const run = async () => {
@@ -168,18 +175,19 @@ function defineJourney(name: string, body: JourneyBody, skipReason?: string): vo
           await journey.close(failed);
         }
       };
-      if (skipReason !== undefined) test.skip(`${viewport} (skipped: ${skipReason})`, run);
+      const reason = skip[viewport];
+      if (reason !== undefined) test.skip(`${viewport} (skipped: ${reason})`, run);
       else test(viewport, run);
     }
   });
 }
 
 /** A journey, run at the phone and the desktop viewport, each in its own browser context. */
-export function journey(name: string, body: JourneyBody): void {
-  defineJourney(name, body);
+export function journey(name: string, body: JourneyBody, opts: { skip?: SkipReasons } = {}): void {
+  defineJourney(name, body, opts.skip ?? {});
 }
 
 /** A journey kept in the suite but not run, with the reason (what is missing) in its name. */
 journey.skip = (name: string, reason: string, body: JourneyBody): void => {
-  defineJourney(name, body, reason);
+  defineJourney(name, body, { phone: reason, desktop: reason });
 };
