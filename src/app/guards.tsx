@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, useNavigation, useSearchParams } from 'react-router-dom';
 import { useSession } from './session.ts';
 
 export const LOGIN_PATH = '/auth/jwt/login';
@@ -32,12 +32,20 @@ export function loginPathFor(returnTo: string): string {
 /**
  * Protected pages: a visitor is sent to the login page with the current path and query as
  * returnTo. While the session loads, nothing is decided (the root layout shows the loader).
+ * Someone who signs out here goes to '/' (not to the login page).
  */
 export function RequireAuth({ children }: { children?: ReactNode }) {
-  const { status } = useSession();
+  const { status, signingOut } = useSession();
   const location = useLocation();
+  const navigation = useNavigation();
   if (status === 'loading') return null;
-  if (status !== 'authenticated') return <Navigate to={loginPathFor(`${location.pathname}${location.search}`)} replace />;
+  if (signingOut) return <Navigate to="/" replace />;
+  if (status !== 'authenticated') {
+    // Already on the way elsewhere (e.g. to '/' after signing out): let that navigation finish;
+    // if it ends on a protected page, this guard runs there again.
+    if (navigation.state !== 'idle') return null;
+    return <Navigate to={loginPathFor(`${location.pathname}${location.search}`)} replace />;
+  }
   return children ?? <Outlet />;
 }
 

@@ -23,6 +23,8 @@ export interface Session {
   user: SessionUser | null;
   /** Revokes the session on the server, forgets the token, and goes to '/'. */
   signOut: () => void;
+  /** True while a sign-out is being revoked on the server (status is already 'unauthenticated'). */
+  signingOut?: boolean;
 }
 
 export const SessionContext = createContext<Session>({
@@ -55,6 +57,7 @@ export function statusOf(snapshot: AuthSnapshot): SessionStatus {
 }
 
 const selectStatus = (s: AuthSnapshot) => statusOf(s);
+const selectSigningOut = (s: AuthSnapshot) => s.matches('signingOut');
 const selectUser = (s: AuthSnapshot): SessionUser | null => (s.matches('authenticated') ? s.context.user : null);
 
 /** Provides SessionContext from the auth actor. */
@@ -62,8 +65,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const auth = useAuthActor();
   const status = useSelector(auth, selectStatus);
   const user = useSelector(auth, selectUser);
+  const signingOut = useSelector(auth, selectSigningOut);
   const signOut = useCallback(() => auth.send({ type: 'user.signOut' }), [auth]);
-  const value = useMemo<Session>(() => ({ status, user, signOut }), [status, user, signOut]);
+  const value = useMemo<Session>(() => ({ status, user, signOut, signingOut }), [status, user, signOut, signingOut]);
   return createElement(SessionContext.Provider, { value }, children);
 }
 

@@ -170,4 +170,12 @@ describe('guards', () => {
     expect((await screen.findAllByRole('link', { name: 'Logga in' })).length).toBeGreaterThan(0);
     expect(r.router.state.location.pathname).toBe('/');
   });
+
+  it('signs out from a protected page and lands on the start page, not the login page', async () => {
+    const r = renderApp('/voucher', { fakes: { restoreSession: vi.fn(async () => testSession()) } });
+    await r.user.click(await screen.findByRole('button', { name: 'Konto' }));
+    await r.user.click(await screen.findByRole('menuitem', { name: 'Logga ut' }));
+    await waitFor(() => expect(r.fakes.revokeSession).toHaveBeenCalled());
+    await waitFor(() => expect(r.router.state.location.pathname).toBe('/'));
+  });
 });

@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { vi } from 'vitest';
@@ -9,6 +9,9 @@ import { routes } from '../../../src/app/routes.tsx';
 import { createI18n, type Language } from '../../../src/i18n.ts';
 import { appMachine } from '../../../machines/app.ts';
 import { authMachine, type SessionData } from '../../../machines/auth.ts';
+
+// The first render loads lazy route chunks; under a busy test run that can take more than 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 /**
  * The real route table and providers, with the real auth machine whose server calls are fakes
