@@ -6,7 +6,8 @@
  *
  * Settings (environment): BENCH_DURATION seconds per round (5), BENCH_ROUNDS alternating rounds
  * per endpoint (2), BENCH_CONNECTIONS (50), BENCH_LH_RUNS Lighthouse runs per page (3),
- * CHROME_PATH (/usr/bin/chromium), BENCH_SKIP=lighthouse,api,… to leave parts out.
+ * CHROME_PATH (/usr/bin/chromium), BENCH_SKIP=lighthouse,api,… to leave parts out,
+ * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -183,9 +184,17 @@ async function main(): Promise<void> {
   try {
     // Start-up: the first start initialises the embedded database (initdb, migrations, seed); a
     // later start finds it ready. Both measured from spawning `npm run serve` to /api/health 200.
-    const cold = await serve({ dataDir, staticDir: dist });
+    // BENCH_SERVER_ENV='LOG_LEVEL=warn …' runs the server with other settings, to see what a
+    // setting costs; the default is the production default.
+    const serverEnv = Object.fromEntries(
+      (process.env.BENCH_SERVER_ENV ?? '')
+        .split(/\s+/)
+        .filter((kv) => kv.includes('='))
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
+    const cold = await serve({ dataDir, staticDir: dist, env: serverEnv });
     await stop(cold);
-    server = await serve({ dataDir, staticDir: dist });
+    server = await serve({ dataDir, staticDir: dist, env: serverEnv });
     log(`start: first ${cold.startMs.toFixed(0)} ms, later ${server.startMs.toFixed(0)} ms`);
     await new Promise((r) => setTimeout(r, 2000));
     const pid = nodePid(server);
@@ -226,7 +235,7 @@ async function main(): Promise<void> {
     Object.assign(out, {
       finished: new Date().toISOString(),
       loadAverageAtEnd: os.loadavg().map((x) => Number(x.toFixed(2))),
-      settings: { durationS: DURATION, rounds: ROUNDS, connections: CONNECTIONS, lighthouseRuns: LH_RUNS, chromePath: CHROME_PATH },
+      settings: { serverEnv, durationS: DURATION, rounds: ROUNDS, connections: CONNECTIONS, lighthouseRuns: LH_RUNS, chromePath: CHROME_PATH },
       method: {
         api:
           'autocannon (in this process, 1 request per connection at a time) against `npm run serve` on a production build with the embedded PostgreSQL and default settings (LOG_LEVEL info, to a file), ' +

@@ -36,19 +36,21 @@ const SEED = runSeed();
 const TOTAL = Number(process.env.FUZZ_HTTP_RUNS) || 10_000;
 
 describe.skipIf(!LONG)(`fuzzing the spawned server over HTTP (seed ${SEED})`, () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'greetie-fuzz-http-'));
+  let dataDir: string | undefined;
   let server: ServerProcess | undefined;
   let db: DatabaseHandle | undefined;
 
   afterAll(async () => {
     await db?.close();
     if (server) await stopServer(server).catch(() => {});
+    if (!dataDir) return;
     const pid = postgresPid(dataDir);
     if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('no 5xx, errors in shape, refused requests change nothing, and the process survives', { timeout: 1_800_000 }, async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'greetie-fuzz-http-'));
     server = await startServer({ dataDir });
     const port = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]?.trim();
     const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
