@@ -269,6 +269,28 @@ describe('the catalogue cache', () => {
     expect((await get(`/api/merchant/${cafe.id}`)).json().priceFrom).toBe(5900);
   });
 
+  it('paging stays without repeats or gaps when merchants are added between pages', async () => {
+    const page = async (cursor: string | null) =>
+      (await get(`/api/merchant/v2?limit=4${cursor ? `&cursor=${cursor}` : ''}`)).json() as Page;
+    const first = await page(null);
+    const insert = (name: string) =>
+      sql`INSERT INTO merchant (name, logo_url, category, sources, code_hash) VALUES (${name}, '/merchants/x.svg', 'books', '{Code}', 'x')`.execute(t.db.db);
+    await insert('Aaa Före sidan'); // sorts before the pages already read
+    await insert('Öppet Efter'); // sorts after
+    const seen = first.items.map((m) => m.name);
+    let cursor = first.nextCursor;
+    while (cursor) {
+      const next = await page(cursor);
+      seen.push(...next.items.map((m) => m.name));
+      cursor = next.nextCursor;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).not.toContain('Aaa Före sidan');
+    expect(seen.at(-1)).toBe('Öppet Efter');
+    const all = ((await get('/api/merchant')).json() as Merchant[]).map((m) => m.name);
+    expect(seen).toEqual(all.filter((n) => n !== 'Aaa Före sidan'));
+  });
+
   it('a deactivated merchant leaves every list and its details and products answer 404', async () => {
     await sql`UPDATE merchant SET active = false WHERE id = ${cafe.id}`.execute(t.db.db);
     expect(((await get('/api/merchant')).json() as Merchant[]).map((m) => m.id)).not.toContain(cafe.id);
