@@ -25,11 +25,19 @@ export interface LiveTransition {
   index: number;
 }
 
+/** This tab: a viewer ignores its own tab's actors. */
+export const TAB_ID = Math.random().toString(36).slice(2);
+
 export type FlowsMessage =
+  | { type: 'app.hello'; tabId: string }
+  | { type: 'app.bye'; tabId: string }
   | { type: 'viewer.hello'; viewerId: string }
   | { type: 'viewer.bye'; viewerId: string }
   | {
       type: 'actor.snapshot';
+      tabId: string;
+      /** Where that tab is (pathname only). */
+      page: string;
       actorId: string;
       /** The machine's id (its root state id). */
       machineId: string;
@@ -54,6 +62,8 @@ function createFlowsBridge() {
   const post = (m: FlowsMessage) => channel?.postMessage(m);
   const describe = (ref: AnyActorRef, snapshot: AnyMachineSnapshot, event: string | undefined, transitions: LiveTransition[]): FlowsMessage => ({
     type: 'actor.snapshot',
+    tabId: TAB_ID,
+    page: typeof location !== 'undefined' ? location.pathname : '',
     actorId: ref.sessionId,
     machineId: snapshot.machine.root.id,
     systemId: (ref as unknown as { _systemId?: string })._systemId,
@@ -79,6 +89,9 @@ function createFlowsBridge() {
         viewers.delete(e.data.viewerId);
       }
     };
+    // A viewer opened before this tab answers this with its hello.
+    post({ type: 'app.hello', tabId: TAB_ID });
+    if (typeof window !== 'undefined') window.addEventListener('pagehide', () => viewers.size && post({ type: 'app.bye', tabId: TAB_ID }));
   };
 
   return (event: InspectionEvent) => {

@@ -30,7 +30,9 @@ export function Diagram({
   marks,
   selection,
   onSelect,
+  zoom = 1,
 }: {
+  zoom?: number;
   chart: Chart;
   marks: DiagramMarks;
   selection: Selection;
@@ -62,8 +64,8 @@ export function Diagram({
   return (
     <svg
       className={css.svg}
-      width={l.width}
-      height={l.height}
+      width={l.width * zoom}
+      height={l.height * zoom}
       viewBox={`0 0 ${l.width} ${l.height}`}
       role="group"
       aria-label={t('diagramLabel', { title: chart.title })}
@@ -99,7 +101,7 @@ export function Diagram({
             );
           }
           return (
-            <g key={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)}>
+            <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)}>
               <title>{st.description ?? st.key}</title>
               <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={10} />
               {st.type === 'final' && <rect className="inner" x={s.x + 4} y={s.y + 4} width={s.width - 8} height={s.height - 8} rx={7} />}

@@ -87,6 +87,8 @@ describe('/flows', () => {
     await act(async () => {
       app.postMessage({
         type: 'actor.snapshot',
+        tabId: 'another-tab',
+        page: '/merchant',
         actorId: 'x1',
         machineId: 'toasts',
         systemId: 'toasts',
@@ -99,7 +101,7 @@ describe('/flows', () => {
     });
     await waitFor(() => expect(within(svg).getByRole('button', { name: /^Tillstånd active/ })).toHaveClass('active'));
     expect(within(svg).getByRole('button', { name: /^Övergång toast\.show, active → stannar kvar: Someone asked to show a message/ })).toHaveClass('taken');
-    expect(screen.getByText(/senast: toast\.show/)).toBeInTheDocument();
+    expect(screen.getByText(/senast: toast\.show/)).toHaveTextContent('/merchant');
     app.close();
   }, 20_000);
 });

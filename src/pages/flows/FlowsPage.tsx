@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
@@ -97,9 +97,19 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
   const [pathIndex, setPathIndex] = useState(-1);
   const [step, setStep] = useState(0);
   const [selection, setSelection] = useState<Selection>(null);
+  const [zoom, setZoom] = useState(1);
   const path = cov?.paths[pathIndex];
   const current = path?.steps[step];
   const mine = live.filter((a) => a.machineId === chart.root);
+  const canvas = useRef<HTMLDivElement>(null);
+
+  // Keep the step's innermost state in view while stepping through a path.
+  useEffect(() => {
+    const leaf = current?.states[current.states.length - 1];
+    if (!leaf) return;
+    const el = canvas.current?.querySelector(`[data-state-id="${CSS.escape(leaf)}"]`);
+    el?.scrollIntoView?.({ block: 'nearest', inline: 'center' });
+  }, [current]);
 
   const marks: DiagramMarks = useMemo(() => {
     const l = liveKeys(chart, mine);
@@ -138,8 +148,8 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
           <input type="checkbox" checked={showCoverage} onChange={(e) => setShowCoverage(e.target.checked)} /> {t('showCoverage')}
         </label>
         {cov && cov.paths.length > 0 && (
-          <label>
-            {t('path')}{' '}
+          <label className={css.pathLabel}>
+            {t('path')}
             <select
               className={css.select}
               value={pathIndex}
@@ -150,8 +160,8 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
             >
               <option value={-1}>{t('noPath')}</option>
               {cov.paths.map((p, i) => (
-                <option key={i} value={i}>
-                  {i + 1}. {p.description}
+                <option key={i} value={i} title={p.description}>
+                  {i + 1}. {p.description.length > 90 ? `${p.description.slice(0, 89)}…` : p.description}
                 </option>
               ))}
             </select>
@@ -184,8 +194,17 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
         <li>▬ {t('legendStep')}</li>
         {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
       </ul>
-      <div className={css.canvas}>
-        <Diagram chart={chart} marks={marks} selection={selection} onSelect={setSelection} />
+      <div className={css.toolbar}>
+        <button type="button" className={css.smallButton} onClick={() => setZoom((z) => Math.max(0.4, z / 1.25))} aria-label={t('zoomOut')}>
+          −
+        </button>
+        <span aria-live="polite">{Math.round(zoom * 100)} %</span>
+        <button type="button" className={css.smallButton} onClick={() => setZoom((z) => Math.min(2, z * 1.25))} aria-label={t('zoomIn')}>
+          +
+        </button>
+      </div>
+      <div className={css.canvas} ref={canvas}>
+        <Diagram chart={chart} marks={marks} selection={selection} onSelect={setSelection} zoom={zoom} />
       </div>
       <div className={css.details} aria-live="polite">
         {selectedState && (
@@ -237,7 +256,7 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
           <ul>
             {mine.map((a) => (
               <li key={a.actorId}>
-                {a.systemId ?? a.actorId}: <code>{a.states.filter((s) => s !== chart.root).join(', ')}</code>
+                {a.systemId ?? a.actorId} ({t('onPage', { page: a.page })}): <code>{a.states.filter((s) => s !== chart.root).join(', ')}</code>
                 {a.event && <> — {t('lastEvent', { event: a.event })}</>}
               </li>
             ))}

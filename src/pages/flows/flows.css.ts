@@ -50,7 +50,9 @@ export const smallButton = style({
   selectors: { '&:disabled': { opacity: 0.5, cursor: 'default' } },
 });
 
-export const select = style({ minHeight: 44, maxWidth: '100%', borderRadius: vars.radius.base, border: `1px solid ${vars.color.border}`, padding: `0 ${vars.space.sm}` });
+export const pathLabel = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs, flex: '1 1 100%', minWidth: 0 });
+
+export const select = style({ minHeight: 44, width: '100%', maxWidth: '100%', borderRadius: vars.radius.base, border: `1px solid ${vars.color.border}`, padding: `0 ${vars.space.sm}` });
 
 export const stepText = style({
   minHeight: '3em',
@@ -77,7 +79,7 @@ export const details = style({
 export const legend = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.md, fontSize: '0.9em', color: vars.color.textMuted, listStyle: 'none', padding: 0 });
 
 // The SVG: colours by role. Classes rather than inline colours so the states read the same everywhere.
-export const svg = style({ display: 'block', fontFamily: vars.font.body });
+export const svg = style({ display: 'block', maxWidth: 'none', height: 'auto', fontFamily: vars.font.body });
 globalStyle(`${svg} .state rect.box`, { fill: vars.color.background, stroke: vars.color.textMuted, strokeWidth: 1.5 });
 globalStyle(`${svg} .state.compound > rect.box`, { fill: vars.color.surface });
 globalStyle(`${svg} .state.final rect.inner`, { fill: 'none', stroke: vars.color.textMuted, strokeWidth: 1 });

@@ -2,13 +2,25 @@ import type { Chart, ChartState } from './chart.ts';
 
 /** A Mermaid `stateDiagram-v2` of a chart (used by `npm run flows` for docs/flows/<machine>.md). */
 export function toMermaid(chart: Chart): string {
-  const sid = (id: string) => `s_${id.replace(/[^A-Za-z0-9]/g, '_')}`;
-  const label = (text: string) => text.replace(/[:;#{}]/g, ' ').replace(/\s+/g, ' ').trim();
+  // Readable ids: a state's own key where it is unique in the machine (and not a Mermaid keyword),
+  // else its whole path. Composite states get no alias line: `state "x" as id { }` trips Mermaid.
+  const reserved = new Set(['end', 'state', 'note', 'direction', 'class', 'classDef', 'style', 'click']);
+  const keyCount = new Map<string, number>();
+  for (const s of chart.states) keyCount.set(s.key, (keyCount.get(s.key) ?? 0) + 1);
+  const clean = (x: string) => x.replace(/[^A-Za-z0-9_]/g, '_');
+  const byIdForKey = new Map(chart.states.map((s) => [s.id, s.key]));
+  const sid = (id: string) => {
+    const key = byIdForKey.get(id) ?? id;
+    return keyCount.get(key) === 1 && !reserved.has(key) && /^[A-Za-z]/.test(key) ? clean(key) : `s_${clean(id)}`;
+  };
+  const label = (text: string) => text.replace(/[:;#{}"]/g, ' ').replace(/\s+/g, ' ').trim();
   const byId = new Map(chart.states.map((s) => [s.id, s]));
   const lines: string[] = ['stateDiagram-v2'];
 
   const emit = (state: ChartState, indent: string) => {
-    lines.push(`${indent}state "${label(state.key)}" as ${sid(state.id)}`);
+    if (state.type === 'history') lines.push(`${indent}state "H" as ${sid(state.id)}`);
+    else if (!state.children.length && sid(state.id) !== state.key) lines.push(`${indent}state "${label(state.key)}" as ${sid(state.id)}`);
+    else if (!state.children.length) lines.push(`${indent}${sid(state.id)}`);
     if (state.children.length) {
       lines.push(`${indent}state ${sid(state.id)} {`);
       const kids = state.children.map((c) => byId.get(c)!);
