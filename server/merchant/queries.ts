@@ -118,8 +118,8 @@ export async function findActiveMerchant(db: Executor, id: string): Promise<Merc
 }
 
 /** Active products of a merchant: cheapest first, then by name. */
-export async function listActiveProducts(db: Executor, merchantId: string): Promise<Product[]> {
-  const rows = await db
+export function activeProductsQuery(db: Executor, merchantId: string) {
+  return db
     .selectFrom('product as p')
     .innerJoin('merchant as m', 'm.id', 'p.merchant_id')
     .select(['p.id', 'p.merchant_id', 'p.name', 'p.description', 'p.source', 'p.price', 'p.min_amount', 'p.max_amount', 'p.valid_days'])
@@ -128,8 +128,11 @@ export async function listActiveProducts(db: Executor, merchantId: string): Prom
     .where('p.active', '=', true)
     .orderBy(sql`coalesce(p.price, p.min_amount)`)
     .orderBy('p.name')
-    .orderBy('p.id')
-    .execute();
+    .orderBy('p.id');
+}
+
+export async function listActiveProducts(db: Executor, merchantId: string): Promise<Product[]> {
+  const rows = await activeProductsQuery(db, merchantId).execute();
   return rows.map(toProduct);
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Compilable } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers.ts';
-import { allActiveMerchantsQuery, merchantPageQuery, type MerchantFilter } from '../../../server/merchant/queries.ts';
+import { activeProductsQuery, allActiveMerchantsQuery, merchantPageQuery, type MerchantFilter } from '../../../server/merchant/queries.ts';
 
 /**
  * Every list query of the catalogue is served by an index. On a realistically sized catalogue
@@ -88,6 +88,13 @@ describe('indexes behind the catalogue list queries', () => {
       expect(onProduct.map((n) => n['Node Type'])).not.toContain('Seq Scan');
     });
   }
+
+  it("a merchant's products (GET /api/merchant/{id}/products) come through the product index", async () => {
+    const { rows } = await sql<{ id: string }>`SELECT id FROM merchant WHERE active ORDER BY name LIMIT 1`.execute(db.db);
+    const nodes = await plan(activeProductsQuery(db.db, rows[0]!.id));
+    expect(nodes.filter((n) => n['Relation Name'] === 'product').map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    expect(nodes.map((n) => n['Index Name'] ?? '').join(' ')).toContain('product_active_merchant');
+  });
 
   it('by source: served by the sources index or walked in name order, never a sequential scan', async () => {
     // With every fourth merchant per source, reading the name index until the page is full can
