@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -25,10 +25,15 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const resultsDir = path.join(ROOT, 'test-results');
   mkdirSync(resultsDir, { recursive: true });
+  // Screenshots and axe reports of an earlier run would pass for this one's.
+  for (const f of readdirSync(resultsDir)) {
+    if (f.endsWith('.png') || f.endsWith('-axe.json')) rmSync(path.join(resultsDir, f), { force: true });
+  }
   const work = mkdtempSync(path.join(tmpdir(), 'greetie-e2e-'));
   // As root the embedded PostgreSQL runs as the `postgres` user, who must pass through here.
   chmodSync(work, 0o711);
   const staticDir = path.join(work, 'dist');
+  const serverLog = path.join(resultsDir, 'e2e-server.log');
 
   const t0 = Date.now();
   const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -39,7 +44,7 @@ export default async function setup(project: TestProject) {
   try {
     await buildSpa(staticDir, path.join(resultsDir, 'e2e-build.log'));
     console.log(`e2e: production build ready (${since()})`);
-    server = await startServer({ staticDir, dataDir: path.join(work, 'data'), logFile: path.join(resultsDir, 'e2e-server.log') });
+    server = await startServer({ staticDir, dataDir: path.join(work, 'data'), logFile: serverLog });
   } catch (err) {
     await browserPromise.then((b) => b.close()).catch(() => {});
     rmSync(work, { recursive: true, force: true });
@@ -61,6 +66,11 @@ export default async function setup(project: TestProject) {
       rmSync(staticDir, { recursive: true, force: true });
     }
     rmSync(work, { recursive: true, force: true });
+    // A journey can pass while the server fails behind it (a 500 the page shrugged off).
+    const errors = readFileSync(serverLog, 'utf8')
+      .split('\n')
+      .filter((line) => /"level":(50|60)\b/.test(line));
+    if (errors.length) throw new Error(`the server logged ${errors.length} error(s) during the journeys:\n${errors.slice(0, 5).join('\n')}`);
     console.log(`e2e: server and database stopped cleanly (${((Date.now() - t1) / 1000).toFixed(1)} s)`);
   };
 }

@@ -141,7 +141,7 @@ export async function startServer(opts: { staticDir: string; dataDir: string; lo
     async stop() {
       child.kill('SIGTERM');
       const exit = await waitForExit(child, 30_000);
-      log.end();
+      await new Promise((r) => log.end(r));
       const problems: string[] = [];
       if (!exit) {
         child.kill('SIGKILL');
