@@ -1,7 +1,7 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 
-export const page = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg, padding: `${vars.space.lg} 0` });
+export const page = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg, paddingTop: vars.space.lg, paddingBottom: vars.space.lg });
 export const section = style({
   display: 'flex',
   flexDirection: 'column',
@@ -23,6 +23,6 @@ export const message = style({
   display: 'grid',
   gap: vars.space.xs,
 });
-export const meta = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.md, fontSize: 14, color: vars.color.textMuted, margin: 0 });
+export const meta = style({ display: 'flex', flexWrap: 'wrap', columnGap: vars.space.md, rowGap: vars.space.xs, fontSize: 14, color: vars.color.textMuted, margin: 0 });
 export const body = style({ margin: 0, whiteSpace: 'pre-wrap', fontSize: 16, overflowWrap: 'anywhere' });
 export const error = style({ margin: 0, color: vars.color.danger, fontWeight: 600 });
