@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useActorRef, useSelector } from '@xstate/react';
 import { usePageTitle } from '../../components/usePageTitle.ts';
-import { button, buttonSecondary, container, visuallyHidden } from '../../components/ui.css.ts';
+import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { formatProductPrice } from '../../format/money.ts';
 import type { Product } from '../../../contract/merchant.ts';
 import type { MerchantDetailsData } from '../../api/merchant.ts';
@@ -38,7 +38,7 @@ export function MerchantDetailsPage() {
 
   if (status === 'notFound') {
     return (
-      <section className={`${container} ${css.page}`} aria-labelledby="page-title">
+      <section className={css.page} aria-labelledby="page-title">
         {back}
         <div className={css.notice}>
           <h1 id="page-title" className={css.title} tabIndex={-1}>
@@ -55,7 +55,7 @@ export function MerchantDetailsPage() {
 
   if (status === 'failed') {
     return (
-      <section className={`${container} ${css.page}`} aria-labelledby="page-title">
+      <section className={css.page} aria-labelledby="page-title">
         {back}
         <div role="alert" className={css.alert}>
           <h1 id="page-title" className={css.alertTitle} tabIndex={-1}>
@@ -72,7 +72,7 @@ export function MerchantDetailsPage() {
 
   if (!shown) {
     return (
-      <section className={`${container} ${css.page}`} aria-busy="true">
+      <section className={css.page} aria-busy="true">
         {back}
         <p role="status" className={visuallyHidden}>
           {t('details.loading')}
@@ -93,7 +93,7 @@ export function MerchantDetailsPage() {
 
   const { merchant, products } = shown;
   return (
-    <article className={`${container} ${css.page}`} aria-labelledby="page-title">
+    <article className={css.page} aria-labelledby="page-title">
       {back}
       <header className={css.header}>
         <img src={merchant.logoUrl} alt="" width={96} height={96} className={css.headerLogo} />

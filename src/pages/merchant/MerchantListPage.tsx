@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useActorRef, useSelector } from '@xstate/react';
 import { usePageTitle } from '../../components/usePageTitle.ts';
-import { button, buttonSecondary, container, visuallyHidden } from '../../components/ui.css.ts';
+import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { formatKr } from '../../format/money.ts';
 import { MERCHANT_CATEGORIES, MERCHANT_SOURCES, type Merchant, type MerchantCategory, type MerchantSource } from '../../../contract/merchant.ts';
 import type { MerchantListData, MerchantListParams } from '../../api/merchant.ts';
@@ -75,7 +75,7 @@ export function MerchantListPage() {
   const items = freshLoad ? [] : (data?.items ?? []);
 
   return (
-    <section className={`${container} ${css.page}`} aria-labelledby="page-title">
+    <section className={css.page} aria-labelledby="page-title">
       <h1 id="page-title" className={css.title} tabIndex={-1}>
         {t('list.title')}
       </h1>

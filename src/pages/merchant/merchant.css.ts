@@ -1,8 +1,11 @@
 import { keyframes, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
+import { container } from '../../components/ui.css.ts';
 
-export const page = style({ padding: `${vars.space.lg} 0 ${vars.space.xxl}` });
+// The shared container (width, side padding) plus room above and below; composed, so this file's
+// rules come after the container's and neither undoes the other.
+export const page = style([container, { paddingTop: vars.space.lg, paddingBottom: vars.space.xxl }]);
 
 export const title = style({ margin: `0 0 ${vars.space.sm}`, fontSize: 'clamp(1.75rem, 5vw, 2.5rem)', outline: 'none' });
 
