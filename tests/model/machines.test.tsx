@@ -1,4 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { toFlowDoc } from '../../src/pages/flows/mermaid.ts';
+import { toReport } from './harness/report.ts';
 import { loadModels } from './harness/load.ts';
 import { coverageGaps } from './harness/model.ts';
 import { runOnMachine } from './harness/run.ts';
@@ -23,6 +27,19 @@ const bindings = new Map(
 
 it('finds the machines', () => {
   expect(models.length).toBeGreaterThan(0);
+});
+
+// The committed report and flow docs are what testers, product owners and /flows read: they must
+// say what the machines say now.
+it('docs/coverage/paths.json is up to date (npm run test:paths writes it)', () => {
+  const committed = JSON.parse(readFileSync(join(process.cwd(), 'docs/coverage/paths.json'), 'utf8')) as unknown;
+  expect(committed, 'docs/coverage/paths.json is stale: run npm run test:paths').toEqual(JSON.parse(JSON.stringify(toReport(models))));
+});
+
+it.each(models.map((m) => [m.id, m] as const))('docs/flows/%s.md is up to date (npm run flows writes it)', (id, model) => {
+  const file = join(process.cwd(), 'docs/flows', `${id}.md`);
+  expect(existsSync(file), `docs/flows/${id}.md is missing: run npm run flows`).toBe(true);
+  expect(readFileSync(file, 'utf8'), `docs/flows/${id}.md is stale: run npm run flows`).toBe(toFlowDoc(model.chart, model.file));
 });
 
 describe.each(models.map((m) => [m.id, m] as const))('machine %s', (id, model) => {

@@ -328,6 +328,10 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
     }
   }
   notes.push(...problems);
+  const known = new Set(chart.transitions.map((t) => t.eventType));
+  for (const type of Object.keys(hooks?.events ?? {})) {
+    if (!known.has(type)) notes.push(`tests/model/hooks/${id}.ts gives samples for "${type}", which no state of the machine handles.`);
+  }
   return {
     id,
     file: found.file,
