@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { discoverMachines } from '../../src/pages/flows/chart.ts';
+import * as counter from './fixtures/counter.ts';
 import * as sample from './fixtures/sample.ts';
+import { toFlowDoc, toMermaid } from '../../src/pages/flows/mermaid.ts';
 import sampleHooks from './fixtures/sample.hooks.ts';
 import sampleUi from './fixtures/sample.ui.tsx';
 import { buildModel, coverageGaps } from './harness/model.ts';
@@ -46,6 +48,26 @@ describe('model-based test harness', () => {
     expect(texts.some((t) => t.startsWith('checkCode failed') && t.includes('The request failed.'))).toBe(true);
     const report = toReport([model]);
     expect(Object.keys(report.machines[0]!)).toEqual(['id', 'title', 'states', 'transitions', 'paths']);
+  });
+
+  it('falls back to state values when context makes the states endless, and says what to do', () => {
+    const [c] = discoverMachines({ 'tests/model/fixtures/counter.ts': counter });
+    const m = buildModel(c!, { limit: 50 });
+    expect(m.notes.join('\n')).toMatch(/More than 50 distinct states.*serializeState/);
+    expect(coverageGaps([m])).toEqual([]);
+  });
+
+  it('writes a Mermaid stateDiagram-v2 with every state and every transition, and the descriptions', () => {
+    const mermaid = toMermaid(model.chart);
+    expect(mermaid.split('\n')[0]).toBe('stateDiagram-v2');
+    expect(mermaid).toContain('state editing {');
+    expect(mermaid).toContain('checking --> accepted: checkCode done [isValid]');
+    expect(mermaid).toContain('locked --> editing: after expiry');
+    expect(mermaid).toContain('rejected --> locked: immediately [tooManyAttempts]');
+    expect(mermaid.split('\n').filter((l) => l.includes(' --> ') && !l.includes('[*]'))).toHaveLength(model.transitions.total);
+    const doc = toFlowDoc(model.chart, 'tests/model/fixtures/sample.ts');
+    expect(doc).toContain('```mermaid');
+    expect(doc).toContain('| `sample.locked` | Locked for a while after too many attempts. |');
   });
 
   describe.each(model.paths.map((p, i) => [`${i + 1}. ${p.description}`, p] as const))('path %s', (_name, path) => {
