@@ -2,6 +2,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FLOWS_CHANNEL, type FlowsMessage } from '../../app/inspect.ts';
 import { createI18n } from '../../i18n.ts';
@@ -62,6 +63,13 @@ describe('/flows', () => {
     loggingIn.focus();
     await userEvent.keyboard('{Enter}');
     expect(screen.getByRole('heading', { level: 3, name: /Tillstånd auth\.unauthenticated\.loggingIn/ })).toBeInTheDocument();
+  }, 20_000);
+
+  it('has no accessibility violations axe can find (jsdom: no colour contrast)', async () => {
+    renderFlows('/flows?machine=auth');
+    await diagram();
+    const result = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, region: { enabled: false } } });
+    expect(result.violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.help}`)).toEqual([]);
   }, 20_000);
 
   it('steps through a generated path on the chart', async () => {
