@@ -11,7 +11,15 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
+/**
+ * A UUID in its plain 8-4-4-4-12 form. The pattern matters: ajv-formats' `uuid` also accepts a
+ * `urn:uuid:` prefix, which PostgreSQL's uuid type would refuse with an error instead of a 400.
+ */
+export const Uuid = Type.String({
+  format: 'uuid',
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  description: 'UUID',
+});
 export const IdParams = Type.Object({ id: Uuid });
 export type IdParams = Static<typeof IdParams>;
 

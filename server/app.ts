@@ -60,11 +60,16 @@ export function cacheControlFor(relativePath: string): string {
   return 'public, max-age=3600';
 }
 
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config),
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    // A number of hops becomes proxy-addr's "trust the first n" function.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -21,6 +21,12 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Directory with the built SPA (index.html and assets/). */
   staticDir: string;
+  /**
+   * Which proxies may tell us the client's address (X-Forwarded-For): false (default: the server
+   * faces clients directly, so the header is ignored and cannot dodge per-IP limits), a number of
+   * hops, or a comma-separated list of proxy addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string;
   sms: {
     provider: 'sandbox' | '46elks';
     elksUsername: string | undefined;
@@ -116,6 +122,16 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
     errors.push('ELKS_SENDER must be 3–11 letters and digits starting with a letter, or a number in E.164 form');
   }
 
+  let trustProxy: Config['trustProxy'] = false;
+  if (env.TRUST_PROXY !== undefined && env.TRUST_PROXY !== '') {
+    const v = env.TRUST_PROXY.trim();
+    if (['false', 'off', '0', 'no'].includes(v.toLowerCase())) trustProxy = false;
+    else if (['true', 'on', 'yes'].includes(v.toLowerCase())) trustProxy = true;
+    else if (/^[1-9]\d?$/.test(v)) trustProxy = Number(v);
+    else if (/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/.test(v)) trustProxy = v;
+    else errors.push('TRUST_PROXY must be off, on, a number of proxy hops, or a comma-separated list of proxy addresses');
+  }
+
   const staticDir = path.resolve(cwd, env.STATIC_DIR && env.STATIC_DIR !== '' ? env.STATIC_DIR : 'dist');
 
   if (errors.length > 0) return { ok: false, errors };
@@ -131,6 +147,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
       tokenSigningKey,
       logLevel,
       staticDir,
+      trustProxy,
       sms: {
         provider: smsProvider,
         elksUsername: env.ELKS_USERNAME,

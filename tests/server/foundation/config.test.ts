@@ -62,6 +62,18 @@ describe('settings from the environment', () => {
     for (const e of r.errors) expect(e).not.toContain('\n');
   });
 
+  it('trusts no proxy by default, so X-Forwarded-For cannot fake a client address', () => {
+    const r = (env: Record<string, string>) => {
+      const c = parseConfig(env);
+      return c.ok ? c.config.trustProxy : c.errors;
+    };
+    expect(r({})).toBe(false);
+    expect(r({ TRUST_PROXY: 'on' })).toBe(true);
+    expect(r({ TRUST_PROXY: '2' })).toBe(2);
+    expect(r({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' })).toBe('10.0.0.0/8, 127.0.0.1');
+    expect(r({ TRUST_PROXY: 'everyone' })).toEqual([expect.stringMatching(/^TRUST_PROXY /)]);
+  });
+
   it('needs 46elks credentials when the sandbox is off', () => {
     const r = parseConfig({ SANDBOX: 'off' });
     expect(r.ok).toBe(false);
