@@ -101,18 +101,23 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   const https = config.publicUrl.startsWith('https:');
+  // Google Analytics origins, only when a measurement id is configured (the SPA still loads the
+  // tracker only after consent: src/app/analytics.ts).
+  const ga = config.analyticsId
+    ? { script: ['https://www.googletagmanager.com'], connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com'] }
+    : { script: [], connect: [] };
   await app.register(helmet, {
     // The SPA loads only its own files: scripts, styles and the self-hosted font.
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...ga.script],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...ga.connect],
         mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...ga.connect],
         workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -27,6 +27,11 @@ export interface Config {
    * hops, or a comma-separated list of proxy addresses/CIDRs.
    */
   trustProxy: boolean | number | string;
+  /**
+   * The SPA's analytics measurement id (VITE_ANALYTICS_ID, read by the build from the same
+   * environment). Only when set does the CSP allow the analytics origins.
+   */
+  analyticsId: string | undefined;
   sms: {
     provider: 'sandbox' | '46elks';
     elksUsername: string | undefined;
@@ -148,6 +153,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
       logLevel,
       staticDir,
       trustProxy,
+      analyticsId: env.VITE_ANALYTICS_ID?.trim() || undefined,
       sms: {
         provider: smsProvider,
         elksUsername: env.ELKS_USERNAME,

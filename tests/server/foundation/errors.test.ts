@@ -168,6 +168,19 @@ describe('one error handler for the whole API', () => {
   });
 });
 
+describe('analytics and the CSP', () => {
+  it('allows the analytics origins only when a measurement id is configured', async () => {
+    const withGa = await createTestApp({ env: { VITE_ANALYTICS_ID: 'G-TEST123' } });
+    try {
+      const csp = String((await withGa.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+      expect(csp).toMatch(/script-src 'self' https:\/\/www\.googletagmanager\.com/);
+      expect(csp).toMatch(/connect-src 'self' https:\/\/\*\.google-analytics\.com/);
+    } finally {
+      await withGa.close();
+    }
+  });
+});
+
 describe('the OpenAPI document', () => {
   let t: TestApp;
   beforeAll(async () => {
