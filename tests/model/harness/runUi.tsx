@@ -45,7 +45,7 @@ async function perform(model: MachineModel, binding: UiBinding, env: UiEnv, even
  */
 export async function runOnUi(model: MachineModel, binding: UiBinding, path: ModelPath): Promise<void> {
   const h = prepare(model);
-  const env: UiEnv = { machine: h.machine, fakes: h.fakes, clock: h.clock };
+  const env: UiEnv = { machine: h.machine, fakes: h.fakes, clock: h.clock, path };
   try {
     await act(async () => {
       await binding.render(env);

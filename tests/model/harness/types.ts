@@ -46,6 +46,8 @@ export interface UiEnv {
   actor?: AnyActorRef;
   /** The root actor the binding started, if not `actor` itself: stopped after the path. */
   root?: AnyActorRef;
+  /** The path being run (a binding may pick the page that can produce it). */
+  path?: ModelPath;
 }
 
 export type UiEventExecutor = (env: UiEnv, event: EventObject) => Promise<void> | void;
