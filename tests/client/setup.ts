@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// Lazily loaded route chunks are transformed on first import; on a busy 2-core machine that can
+// take longer than Testing Library's 1 s default. Waiting longer changes no assertion: a test
+// still fails when what it waits for never appears.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
