@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import type { AnyActorRef } from 'xstate';
 import { expect } from 'vitest';
 import { defineUi } from '../harness/types.ts';
-import { renderAppShell } from './app-render.tsx';
+import { renderAppShell } from '../support/app-shell.tsx';
 
 // The root actor: the app renders inside it, and its long-lived actors are reachable.
 export default defineUi({

@@ -13,7 +13,7 @@ import { routes } from '../../../src/app/routes.tsx';
 import { createI18n } from '../../../src/i18n.ts';
 import { installDomStubs } from '../../client/shell/render.tsx';
 import { defineUi } from '../harness/types.ts';
-import { visibleToasts } from './app-render.tsx';
+import { visibleToasts } from '../support/app-shell.tsx';
 
 /**
  * The auth machine as a person meets it: the real app (route table, header, login page, the

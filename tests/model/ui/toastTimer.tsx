@@ -3,7 +3,7 @@ import type { AnyActorRef, AnyStateMachine } from 'xstate';
 import { expect } from 'vitest';
 import { toastsMachine } from '../../../machines/toasts.ts';
 import { defineUi } from '../harness/types.ts';
-import { renderAppShell, visibleToasts } from './app-render.tsx';
+import { renderAppShell, visibleToasts } from '../support/app-shell.tsx';
 
 // One toast's timer, seen by the user: the toast is shown, and gone when its time is up.
 export default defineUi({

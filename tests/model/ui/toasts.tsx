@@ -4,7 +4,7 @@ import type { AnyActorRef, AnyMachineSnapshot, EventObject } from 'xstate';
 import { expect } from 'vitest';
 import { TOAST_DURATION_MS, type ToastsContext } from '../../../machines/toasts.ts';
 import { defineUi, type UiEnv } from '../harness/types.ts';
-import { renderAppShell, visibleToasts } from './app-render.tsx';
+import { renderAppShell, visibleToasts } from '../support/app-shell.tsx';
 
 // When each toast became visible on the simulated clock: a toast's time is up TOAST_DURATION_MS
 // later. Every toast.show moves the clock 1 ms so timers can be told apart.
