@@ -186,12 +186,15 @@ async function main(): Promise<void> {
     // later start finds it ready. Both measured from spawning `npm run serve` to /api/health 200.
     // BENCH_SERVER_ENV='LOG_LEVEL=warn …' runs the server with other settings, to see what a
     // setting costs; the default is the production default.
-    const serverEnv = Object.fromEntries(
+    // TRUST_PROXY=on: the server as deployed behind a proxy, so the code requests' X-Forwarded-For
+    // (a fresh caller each) is honoured; everything else is the production default.
+    const serverEnv: Record<string, string> = { TRUST_PROXY: 'on' };
+    Object.assign(serverEnv, Object.fromEntries(
       (process.env.BENCH_SERVER_ENV ?? '')
         .split(/\s+/)
         .filter((kv) => kv.includes('='))
         .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-    );
+    ));
     const cold = await serve({ dataDir, staticDir: dist, env: serverEnv });
     await stop(cold);
     server = await serve({ dataDir, staticDir: dist, env: serverEnv });

@@ -15,10 +15,11 @@ import { isAlive, postgresPid, startServer, stopServer, type ServerProcess } fro
  * The write: POST /api/auth/verificationcode, which commits a verification and its SMS (the
  * sandbox outbox is a table) before answering. "There and usable" is checked through the API:
  * the SMS is in the outbox and logging in with its code and the acknowledged token succeeds.
- * Each request comes from its own number and its own address (X-Forwarded-For; the server trusts
- * its proxy), as a crowd of real users would, so the per-number and per-IP limits stay out of
- * the way without a test-only switch.
+ * Each request comes from its own number and its own address (X-Forwarded-For, with the server
+ * set up as behind a proxy: TRUST_PROXY=on), as a crowd of real users would, so the per-number and
+ * per-IP limits stay out of the way without a test-only switch.
  */
+const BEHIND_PROXY = { TRUST_PROXY: 'on' };
 const dataDir = mkdtempSync(path.join(tmpdir(), 'greetie-crash-'));
 const servers: ServerProcess[] = [];
 
@@ -42,7 +43,7 @@ function ipFor(i: number): string {
 
 describe('kill -9 during a burst of writes', () => {
   it('every acknowledged write survives the crash and a restart on the same DATA_DIR', { timeout: 180_000 }, async () => {
-    const first = await startServer({ dataDir });
+    const first = await startServer({ dataDir, env: BEHIND_PROXY });
     servers.push(first);
     const pgBefore = postgresPid(dataDir);
     expect(pgBefore, 'the embedded PostgreSQL is running').toBeDefined();
@@ -85,7 +86,7 @@ describe('kill -9 during a burst of writes', () => {
     const orphan = postgresPid(dataDir);
     say(`crash safety: ${acked.length} writes acknowledged, server killed with SIGKILL; PostgreSQL left running: ${orphan && isAlive(orphan) ? `yes (pid ${orphan})` : 'no'}`);
 
-    const second = await startServer({ dataDir });
+    const second = await startServer({ dataDir, env: BEHIND_PROXY });
     servers.push(second);
     const pgAfter = postgresPid(dataDir);
     expect(pgAfter && isAlive(pgAfter)).toBe(true);

@@ -51,7 +51,8 @@ describe.skipIf(!LONG)(`fuzzing the spawned server over HTTP (seed ${SEED})`, ()
 
   it('no 5xx, errors in shape, refused requests change nothing, and the process survives', { timeout: 1_800_000 }, async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'greetie-fuzz-http-'));
-    server = await startServer({ dataDir });
+    // Behind a proxy (TRUST_PROXY=on): each fuzz request's X-Forwarded-For is its caller.
+    server = await startServer({ dataDir, env: { TRUST_PROXY: 'on' } });
     const port = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]?.trim();
     const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
     db = connect(`postgres://greetie:${encodeURIComponent(password)}@127.0.0.1:${port}/greetie`, { max: 2 });
