@@ -61,7 +61,7 @@ describe('model-based test harness', () => {
     const mermaid = toMermaid(model.chart);
     expect(mermaid.split('\n')[0]).toBe('stateDiagram-v2');
     expect(mermaid).toContain('state editing {');
-    expect(mermaid).toContain('checking --> accepted: checkCode done [isValid]');
+    expect(mermaid).toContain('checking --> accepted: checkCode finished [isValid]');
     expect(mermaid).toContain('locked --> editing: after expiry');
     expect(mermaid).toContain('rejected --> locked: immediately [tooManyAttempts]');
     expect(mermaid.split('\n').filter((l) => l.includes(' --> ') && !l.includes('[*]'))).toHaveLength(model.transitions.total);

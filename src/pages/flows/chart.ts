@@ -110,13 +110,13 @@ export function afterDelay(eventType: string): string {
   return eventType.slice('xstate.after.'.length).split('.')[0] ?? '';
 }
 
-/** A short human label for an event type: `user.submit`, `loadSession done`, `after 3000 ms`. */
+/** A short human label for an event type: `user.submit`, `loadSession finished`, `after 3000 ms`. */
 export function eventLabel(eventType: string): string {
   switch (kindOf(eventType)) {
     case 'always':
       return 'immediately';
     case 'done':
-      return `${eventType.slice('xstate.done.actor.'.length)} done`;
+      return `${eventType.slice('xstate.done.actor.'.length)} finished`;
     case 'error':
       return `${eventType.slice('xstate.error.actor.'.length)} failed`;
     case 'after': {

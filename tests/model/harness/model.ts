@@ -151,11 +151,21 @@ function payloadText(event: EventObject): string {
   return ` with ${text.length > 90 ? `${text.slice(0, 87)}…` : text}`;
 }
 
-function stepText(chart: Chart, event: EventObject, taken: ChartTransition[], after: AnyMachineSnapshot): string {
+/** The event as a tester reads it; a named delay shows its length when it is a fixed number. */
+function eventText(machine: AnyStateMachine, type: string): string {
+  if (type.startsWith('xstate.after.')) {
+    const ref = type.slice('xstate.after.'.length).split('.')[0] ?? '';
+    const d = (machine.implementations.delays as Record<string, unknown>)[ref];
+    if (typeof d === 'number') return `after ${d} ms (${ref})`;
+  }
+  return eventLabel(type);
+}
+
+function stepText(chart: Chart, event: EventObject, taken: ChartTransition[], after: AnyMachineSnapshot, machine: AnyStateMachine): string {
   const what = taken.length
     ? taken.map((t) => t.description ?? `${eventLabel(t.eventType)}${t.guard ? ` (when ${t.guard})` : ''}`).join(' Then: ')
     : 'Nothing happens: no transition applies.';
-  return `${eventLabel(event.type)}${payloadText(event)}: ${what.replace(/[.:]?$/, '.')} Now: ${stateText(chart, after)}`;
+  return `${eventText(machine, event.type)}${payloadText(event)}: ${what.replace(/[.:]?$/, '.')} Now: ${stateText(chart, after)}`;
 }
 
 export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undefined): MachineModel {
@@ -261,7 +271,7 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
       const taken = edges.get(`${serialize(before)}|${serializeEvent(event)}`)?.taken ?? [];
       const keys = keysOf(taken);
       steps.push({
-        text: stepText(chart, event, keys.map((k) => chart.transitions.find((t) => t.key === k)!), after),
+        text: stepText(chart, event, keys.map((k) => chart.transitions.find((t) => t.key === k)!), after, machine),
         event: event.type,
         payload: JSON.parse(serializeEvent(event)) as Record<string, unknown>,
         states: activeIds(after),
