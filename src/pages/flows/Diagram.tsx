@@ -112,6 +112,15 @@ export function Diagram({
             </g>
           );
         })}
+      {/* Where each compound state (and the machine) starts: a dot and a short arrow. */}
+      {l.states
+        .filter((s) => s.state.parent && chart.states.find((p) => p.id === s.state.parent)?.initial === s.state.id)
+        .map((s) => (
+          <g key={`initial-${s.state.id}`} className="initial" aria-hidden="true">
+            <circle cx={s.x - 14} cy={s.y + Math.min(20, s.height / 2)} r={4} />
+            <path d={`M${s.x - 10},${s.y + Math.min(20, s.height / 2)} L${s.x - 1},${s.y + Math.min(20, s.height / 2)}`} markerEnd="url(#flows-arrow)" />
+          </g>
+        ))}
       {l.edges.map((e, i) => {
         const tr = byKey.get(e.key);
         if (!tr) return null;

@@ -243,6 +243,7 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
             {rootTransitions.map((tr) => (
               <li key={tr.key}>
                 <code>{tr.label}</code> → <code>{tr.targets.join(', ') || t('stays')}</code>: {tr.description ?? t('noDescription')}
+                {marks.coverage && (marks.coverage.uncoveredTransitions.has(tr.key) ? ` ⚠ ${t('transitionUncovered')}` : ` ✓ ${t('transitionCovered')}`)}
               </li>
             ))}
           </ul>

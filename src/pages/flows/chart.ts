@@ -47,6 +47,8 @@ export interface Chart {
   transitions: ChartTransition[];
   /** The transition definition objects of this machine, mapped to their chart entry. */
   byDefinition: Map<AnyTransitionDefinition, ChartTransition>;
+  /** Invoke id → actor name (the id xstate generates for an unnamed invoke means nothing to a reader). */
+  actorNames: ReadonlyMap<string, string>;
 }
 
 export interface DiscoveredMachine {
@@ -111,14 +113,16 @@ export function afterDelay(eventType: string): string {
 }
 
 /** A short human label for an event type: `user.submit`, `loadSession finished`, `after 3000 ms`. */
-export function eventLabel(eventType: string): string {
+export function eventLabel(eventType: string, actorNames?: ReadonlyMap<string, string>): string {
+  // An invoke without an id of its own gets one like `0.loader.loading`: show its actor's name.
+  const actor = (id: string) => (/^\d+\./.test(id) ? (actorNames?.get(id) ?? id) : id);
   switch (kindOf(eventType)) {
     case 'always':
       return 'immediately';
     case 'done':
-      return `${eventType.slice('xstate.done.actor.'.length)} finished`;
+      return `${actor(eventType.slice('xstate.done.actor.'.length))} finished`;
     case 'error':
-      return `${eventType.slice('xstate.error.actor.'.length)} failed`;
+      return `${actor(eventType.slice('xstate.error.actor.'.length))} failed`;
     case 'after': {
       const d = afterDelay(eventType);
       return /^\d+$/.test(d) ? `after ${d} ms` : `after ${d}`;
@@ -158,6 +162,7 @@ export function readChart(machine: AnyStateMachine, id: string = machine.id): Ch
     invokes: n.invoke.map((inv) => ({ id: inv.id, src: srcName(inv.src) })),
     tags: [...n.tags],
   }));
+  const actorNames = new Map(states.flatMap((st) => st.invokes.map((i) => [i.id, i.src] as const)));
   const transitions: ChartTransition[] = [];
   const byDefinition = new Map<AnyTransitionDefinition, ChartTransition>();
   const seen = new Map<string, number>();
@@ -180,7 +185,7 @@ export function readChart(machine: AnyStateMachine, id: string = machine.id): Ch
         kind: kindOf(eventType),
         guard,
         description: (t as { description?: string }).description,
-        label: `${eventLabel(eventType)}${guard ? ` [${guard}]` : ''}`,
+        label: `${eventLabel(eventType, actorNames)}${guard ? ` [${guard}]` : ''}`,
         index,
       };
       transitions.push(entry);
@@ -196,6 +201,7 @@ export function readChart(machine: AnyStateMachine, id: string = machine.id): Ch
     states,
     transitions,
     byDefinition,
+    actorNames,
   };
 }
 

@@ -88,6 +88,8 @@ globalStyle(`${svg} .state.uncovered > rect.box`, { stroke: vars.color.danger, s
 globalStyle(`${svg} .state.active > rect.box`, { fill: vars.color.successSoft, stroke: vars.color.success, strokeWidth: 3 });
 globalStyle(`${svg} .state.step > rect.box`, { fill: vars.color.primarySoft, stroke: vars.color.primaryDark, strokeWidth: 3 });
 globalStyle(`${svg} .state.selected > rect.box`, { strokeWidth: 4 });
+globalStyle(`${svg} .initial circle`, { fill: vars.color.text });
+globalStyle(`${svg} .initial path`, { stroke: vars.color.text, strokeWidth: 1.5 });
 globalStyle(`${svg} .edge path`, { fill: 'none', stroke: vars.color.textMuted, strokeWidth: 1.5 });
 globalStyle(`${svg} .edge text`, { fill: vars.color.text, fontSize: 11 });
 globalStyle(`${svg} .edge rect`, { fill: vars.color.background, opacity: 0.9 });

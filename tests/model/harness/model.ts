@@ -152,20 +152,20 @@ function payloadText(event: EventObject): string {
 }
 
 /** The event as a tester reads it; a named delay shows its length when it is a fixed number. */
-function eventText(machine: AnyStateMachine, type: string): string {
+function eventText(machine: AnyStateMachine, chart: Chart, type: string): string {
   if (type.startsWith('xstate.after.')) {
     const ref = type.slice('xstate.after.'.length).split('.')[0] ?? '';
     const d = (machine.implementations.delays as Record<string, unknown>)[ref];
     if (typeof d === 'number') return `after ${d} ms (${ref})`;
   }
-  return eventLabel(type);
+  return eventLabel(type, chart.actorNames);
 }
 
 function stepText(chart: Chart, event: EventObject, taken: ChartTransition[], after: AnyMachineSnapshot, machine: AnyStateMachine): string {
   const what = taken.length
-    ? taken.map((t) => t.description ?? `${eventLabel(t.eventType)}${t.guard ? ` (when ${t.guard})` : ''}`).join(' Then: ')
+    ? taken.map((t) => t.description ?? `${eventLabel(t.eventType, chart.actorNames)}${t.guard ? ` (when ${t.guard})` : ''}`).join(' Then: ')
     : 'Nothing happens: no transition applies.';
-  return `${eventText(machine, event.type)}${payloadText(event)}: ${what.replace(/[.:]?$/, '.')} Now: ${stateText(chart, after)}`;
+  return `${eventText(machine, chart, event.type)}${payloadText(event)}: ${what.replace(/[.:]?$/, '.')} Now: ${stateText(chart, after)}`;
 }
 
 export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undefined): MachineModel {
@@ -283,7 +283,7 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
     c.events.forEach((event, i) => {
       const key = steps[i + 1]!.transitions[0];
       const t = key ? chart.transitions.find((x) => x.key === key) : undefined;
-      const label = (t?.description ?? `${eventLabel(event.type)}${key ? '' : ' (ignored)'}`).replace(/[.:]$/, '');
+      const label = (t?.description ?? `${eventLabel(event.type, chart.actorNames)}${key ? '' : ' (ignored)'}`).replace(/[.:]$/, '');
       const prev = parts[parts.length - 1];
       if (prev && prev.label === label) prev.count++;
       else parts.push({ label, count: 1 });
