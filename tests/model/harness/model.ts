@@ -263,7 +263,7 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
       event: 'xstate.init',
       payload: {},
       states: activeIds(first),
-      transitions: keysOf(initialTaken).filter((k) => !k.includes(' · (always)') || true),
+      transitions: keysOf(initialTaken),
     });
     c.events.forEach((event, i) => {
       const before = c.snapshots[i]!;
