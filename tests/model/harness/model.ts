@@ -120,13 +120,15 @@ function samplesFor(type: string, hooks: MachineHooks | undefined): EventObject[
       : type.startsWith('xstate.error.actor.')
         ? [{ error: new Error('Simulated failure') }]
         : [{}];
-  return samples.map((s) => ({ ...s, type }));
+  // A sample may name its own type: the way to send something a wildcard (`*`, `user.*`) catches.
+  return samples.map((s) => ({ type, ...s }) as EventObject);
 }
 
 /** Events the traversal sends in a state: every event the active states handle, with samples. */
 function eventsFor(snapshot: AnyMachineSnapshot, hooks: MachineHooks | undefined): EventObject[] {
   return ownEventDescriptors(snapshot)
-    .filter((t) => t !== '' && t !== 'xstate.init' && !t.startsWith('xstate.done.state.') && !t.includes('*'))
+    .filter((t) => t !== '' && t !== 'xstate.init' && !t.startsWith('xstate.done.state.'))
+    .filter((t) => !t.includes('*') || !!hooks?.events?.[t]?.length)
     .flatMap((t) => samplesFor(t, hooks));
 }
 

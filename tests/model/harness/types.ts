@@ -14,6 +14,7 @@ export interface MachineHooks {
    * Payload samples per event type, one per guarded branch you want taken. Without samples an event
    * is sent as `{ type }`; `xstate.done.actor.<id>` as `{ output: undefined }` and
    * `xstate.error.actor.<id>` as `{ error: Error }`. Done/error samples give `output` / `error`.
+   * A wildcard descriptor (`*`, `user.*`) is only sent with samples, each naming its own `type`.
    */
   events?: Record<string, EventSample[]>;
   /** Input the machine starts with. */
