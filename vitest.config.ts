@@ -2,7 +2,14 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 
-// Two projects: the browser-side code (jsdom) and the server (node, real PostgreSQL).
+const jsdom = {
+  environment: 'jsdom' as const,
+  setupFiles: ['tests/client/setup.ts'],
+  restoreMocks: true,
+};
+
+// Three projects: the browser-side code (jsdom), the model-based tests generated from machines/
+// (jsdom; run by `npm run test:paths`), and the server (node, real PostgreSQL).
 export default defineConfig({
   test: {
     projects: [
@@ -10,10 +17,16 @@ export default defineConfig({
         plugins: [react(), vanillaExtractPlugin()],
         test: {
           name: 'client',
-          environment: 'jsdom',
-          include: ['tests/client/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts', 'tests/model/**/*.test.{ts,tsx}'],
-          setupFiles: ['tests/client/setup.ts'],
-          restoreMocks: true,
+          include: ['tests/client/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts'],
+          ...jsdom,
+        },
+      },
+      {
+        plugins: [react(), vanillaExtractPlugin()],
+        test: {
+          name: 'model',
+          include: ['tests/model/**/*.test.{ts,tsx}'],
+          ...jsdom,
         },
       },
       {

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useActorRef, useSelector } from '@xstate/react';
+import { inspect } from '../../app/inspect.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { formatProductPrice } from '../../format/money.ts';
@@ -18,7 +19,7 @@ import * as css from './merchant.css.ts';
 export function MerchantDetailsPage() {
   const { id = '' } = useParams();
   const { t } = useTranslation('merchant');
-  const loader = useActorRef(merchantDetailsLoader);
+  const loader = useActorRef(merchantDetailsLoader, { inspect });
   const status = useSelector(loader, (s) => s.value);
   const data = useSelector(loader, (s) => s.context.data as MerchantDetailsData | null);
   const error = useSelector(loader, (s) => s.context.error);

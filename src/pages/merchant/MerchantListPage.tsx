@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useActorRef, useSelector } from '@xstate/react';
+import { inspect } from '../../app/inspect.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { formatKr } from '../../format/money.ts';
@@ -42,7 +43,7 @@ export function MerchantListPage() {
   usePageTitle(t('list.title'));
   const [searchParams, setSearchParams] = useSearchParams();
   const [filters, setFilters] = useState<Filters>(() => filtersFrom(searchParams));
-  const loader = useActorRef(merchantListLoader);
+  const loader = useActorRef(merchantListLoader, { inspect });
   const status = useSelector(loader, (s) => s.value);
   const data = useSelector(loader, (s) => s.context.data as MerchantListData | null);
   const error = useSelector(loader, (s) => s.context.error);

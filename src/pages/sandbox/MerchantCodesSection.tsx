@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useActorRef, useSelector } from '@xstate/react';
+import { inspect } from '../../app/inspect.ts';
 import { button } from '../../components/ui.css.ts';
 import type { SandboxMerchant } from '../../../contract/merchant.ts';
 import { sandboxMerchantsLoader } from '../merchant/loaders.ts';
@@ -13,7 +14,7 @@ import * as css from '../merchant/merchant.css.ts';
  */
 export function MerchantCodesSection() {
   const { t } = useTranslation('merchant');
-  const loader = useActorRef(sandboxMerchantsLoader);
+  const loader = useActorRef(sandboxMerchantsLoader, { inspect });
   const status = useSelector(loader, (s) => s.value);
   const merchants = useSelector(loader, (s) => s.context.data as SandboxMerchant[] | null);
   const error = useSelector(loader, (s) => s.context.error);
