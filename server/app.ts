@@ -114,6 +114,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...ga.script],
         styleSrc: ["'self'"],
+        // Radix's modal dialog (the navigation drawer) locks scrolling with a small <style> element
+        // it writes at run time (react-remove-scroll); its content varies, so no hash fits. Inline
+        // <style> elements are allowed, nothing else inline: no inline scripts, and style
+        // attributes still fall under style-src 'self' (decision 004).
+        styleSrcElem: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...ga.connect],
         mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'"],

@@ -162,6 +162,9 @@ describe('one error handler for the whole API', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("style-src 'self';"); // style attributes: own origin only
+    expect(csp).toContain("style-src-elem 'self' 'unsafe-inline'"); // Radix's scroll lock <style>
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
     expect(csp).not.toMatch(/https?:\/\//); // nothing from another origin
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
