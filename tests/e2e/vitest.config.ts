@@ -17,6 +17,9 @@ export default defineConfig({
     // of a journey's time is waiting on the browser and the server, so 3 files at once keep 2
     // cores busy without starving either.
     maxWorkers: 3,
+    // A worker keeps playwright-core loaded from one file to the next (each file still connects
+    // and disconnects on its own); importing it afresh per file costs seconds on a busy machine.
+    isolate: false,
     testTimeout: 45_000,
     // Polled expectations wait as long as a locator does (the default 1 s is too short on a busy machine).
     expect: { poll: { timeout: 10_000, interval: 50 } },
