@@ -4,7 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../server/net.ts';
 
-export { freePort };
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
