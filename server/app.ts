@@ -71,6 +71,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // A number of hops becomes proxy-addr's "trust the first n" function.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     requestIdHeader: false,
+    // One log line per request (onResponse below) instead of Fastify's two: half the logging cost.
+    disableRequestLogging: true,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
@@ -90,6 +92,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ req, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   });
 
   installErrorHandling(app);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { connect, ensureDatabase, migrateToLatest, type Db } from '../db/index.ts';
+import { isAlive } from '../process.ts';
 
 /**
  * Which database the admin command works on (docs/decisions/032-admin-command.md):
@@ -27,15 +28,6 @@ export class ConnectionError extends Error {
     readonly params: Record<string, string | number> = {},
   ) {
     super(reason);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

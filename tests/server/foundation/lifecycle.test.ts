@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.ts';
 import { createTestDb, testConfig } from '../helpers.ts';
 import { freePort } from '../../../server/net.ts';
+import { isAlive } from '../../../server/process.ts';
 
 /**
  * The real `npm run serve` process: settings validated at start, one owner per DATA_DIR, clean
@@ -15,7 +16,6 @@ import { freePort } from '../../../server/net.ts';
 const root = path.resolve(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'greetie-life-'));
 const children: ChildProcess[] = [];
-
 
 function serve(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -48,15 +48,6 @@ async function waitForHealth(port: number, ms = 90_000): Promise<void> {
 function postmaster(): { pid: number; port: number } {
   const lines = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
   return { pid: Number(lines[0]), port: Number(lines[3]) };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function dbClient(): Promise<pg.Client> {
@@ -92,16 +83,16 @@ describe('the server process', { timeout: 180_000 }, () => {
     const s = serve({ PORT: String(port), DATA_DIR: dataDir });
     await waitForHealth(port);
     const pgPid = postmaster().pid;
-    expect(alive(pgPid)).toBe(true);
+    expect(isAlive(pgPid)).toBe(true);
 
     const second = serve({ PORT: String(await freePort()), DATA_DIR: dataDir });
     expect(await second.exited).toBe(1);
     expect(second.output()).toMatch(/in use by another Greetie server/);
-    expect(alive(pgPid)).toBe(true); // the refused start took nothing away
+    expect(isAlive(pgPid)).toBe(true); // the refused start took nothing away
 
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    expect(alive(pgPid)).toBe(false);
+    expect(isAlive(pgPid)).toBe(false);
     expect(existsSync(path.join(dataDir, 'server.pid'))).toBe(false);
   });
 
@@ -116,12 +107,12 @@ describe('the server process', { timeout: 180_000 }, () => {
 
     s.child.kill('SIGKILL');
     await s.exited;
-    expect(alive(leftover)).toBe(true); // the database outlives its killed parent
+    expect(isAlive(leftover)).toBe(true); // the database outlives its killed parent
 
     const port2 = await freePort();
     const again = serve({ PORT: String(port2), DATA_DIR: dataDir });
     await waitForHealth(port2);
-    expect(alive(leftover)).toBe(false); // the leftover was stopped, not joined
+    expect(isAlive(leftover)).toBe(false); // the leftover was stopped, not joined
     const c2 = await dbClient();
     const { rows } = await c2.query("SELECT value FROM app_meta WHERE key = 'lifecycle-test'");
     await c2.end();
