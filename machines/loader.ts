@@ -139,10 +139,9 @@ export const loaderMachine = setup({
       },
     },
     notFound: {
-      description: 'What was asked for does not exist.',
-      on: {
-        'user.retry': { target: 'loading', description: 'Try the same load again.' },
-      },
+      // No retry here: asking again for something that does not exist gives the same answer.
+      // A new load (another id, other filters) still starts from this state.
+      description: 'What was asked for does not exist. A new load (user.load) starts over.',
     },
   },
 });

@@ -88,8 +88,11 @@ describe('loaderMachine', () => {
     calls[0]!.reject(new HttpLikeError('Hittades inte', 404, 'Handlaren finns inte.'));
     const s = await waitFor(actor, (x) => x.matches('notFound'));
     expect(s.context.error).toEqual({ message: 'Handlaren finns inte.', status: 404 });
-    actor.send({ type: 'user.retry' });
+    actor.send({ type: 'user.retry' }); // the same question would get the same answer
+    expect(actor.getSnapshot().value).toBe('notFound');
+    actor.send({ type: 'user.load', params: { id: 'y' } }); // another merchant
     expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().context.error).toBeNull();
   });
 
   it('a newer load drops the one still running: its answer is ignored and its request aborted', async () => {

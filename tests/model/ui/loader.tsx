@@ -67,9 +67,6 @@ export default defineUi({
     if (path.events[0]?.type === 'user.loadLater') {
       return 'no page starts with a debounced load (the list loads at once, then searches: see the scenario)';
     }
-    if (path.steps.some((s) => s.states.includes('loader.notFound')) && path.events.some((e) => e.type === 'user.retry')) {
-      return 'an unknown merchant has no retry button on the details page: retry from notFound runs at machine level';
-    }
     return undefined;
   },
   events: {
