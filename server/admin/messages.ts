@@ -1,4 +1,4 @@
-import type { Lang, Message } from '../i18n/index.ts';
+import { fillPlaceholders, type Lang, type Message } from '../i18n/index.ts';
 
 /** What the admin command says, in Swedish (default) and English (LANG=en…, or --lang en). */
 export const cliMessages = {
@@ -110,5 +110,5 @@ export function problemMessage(problem: string, lang: Lang): string {
 }
 
 export function cliText(code: CliMessageCode, lang: Lang, params: Record<string, string | number> = {}): string {
-  return cliMessages[code][lang].replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+  return fillPlaceholders(cliMessages[code][lang], params);
 }

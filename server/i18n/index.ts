@@ -57,7 +57,12 @@ export function requestLanguage(req: FastifyRequest): Lang {
   return languageOf(Array.isArray(header) ? header[0] : header);
 }
 
+/** Fills `{name}` placeholders from `params`; an unknown placeholder is left as written. */
+export function fillPlaceholders(text: string, params: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+}
+
 export function translate(code: string, lang: Lang, params: Record<string, string | number> = {}): string {
   const entry = catalogue[code] ?? catalogue.INTERNAL_ERROR!;
-  return entry[lang].replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+  return fillPlaceholders(entry[lang], params);
 }
