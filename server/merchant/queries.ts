@@ -30,7 +30,8 @@ type MerchantRow = Pick<
   'id' | 'name' | 'description' | 'logo_url' | 'category' | 'website' | 'sources'
 > & { price_from: number | null };
 
-export function toMerchant(row: MerchantRow): Merchant {
+/** A merchant row's fields as the contract names them (public answers and the admin command). */
+export function merchantFields(row: Omit<MerchantRow, 'price_from'>): Omit<Merchant, 'priceFrom'> {
   return {
     id: row.id,
     name: row.name,
@@ -39,8 +40,11 @@ export function toMerchant(row: MerchantRow): Merchant {
     category: row.category as MerchantCategory,
     website: row.website,
     sources: row.sources as MerchantSource[],
-    priceFrom: row.price_from,
   };
+}
+
+export function toMerchant(row: MerchantRow): Merchant {
+  return { ...merchantFields(row), priceFrom: row.price_from };
 }
 
 type ProductRow = Pick<

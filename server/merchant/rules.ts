@@ -13,6 +13,7 @@ import {
   type MerchantSource,
 } from '../../contract/merchant.ts';
 import { hashMerchantCode } from './code.ts';
+import { merchantFields } from './queries.ts';
 
 /**
  * Changes to the catalogue (the admin command line uses these; an operator API would too).
@@ -123,16 +124,7 @@ type MerchantRecord = {
 };
 
 function toAdminMerchant(r: MerchantRecord): AdminMerchant {
-  return {
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    logoUrl: r.logo_url,
-    category: r.category as MerchantCategory,
-    website: r.website,
-    sources: r.sources as MerchantSource[],
-    active: r.active,
-  };
+  return { ...merchantFields(r), active: r.active };
 }
 
 type ProductRecord = {
