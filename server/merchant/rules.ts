@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { Value } from 'typebox/value';
 import type { TSchema, Static } from 'typebox';
 import { transaction, type Db, type Tx } from '../db/index.ts';
+import type { MerchantTable, ProductTable } from '../db/schema.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import {
   MerchantCreate,
@@ -112,34 +113,19 @@ function checkId(id: string, field = 'id'): void {
   if (!isUuid(id)) throw badRequest('VALIDATION_FAILED', {}, [{ field: `params.${field}`, problem: 'format' }]);
 }
 
-type MerchantRecord = {
-  id: string;
-  name: string;
-  description: string;
-  logo_url: string;
-  category: string;
-  website: string | null;
-  sources: string[];
-  active: boolean;
-};
+type MerchantRecord = Pick<
+  Selectable<MerchantTable>,
+  'id' | 'name' | 'description' | 'logo_url' | 'category' | 'website' | 'sources' | 'active'
+>;
 
 function toAdminMerchant(r: MerchantRecord): AdminMerchant {
   return { ...merchantFields(r), active: r.active };
 }
 
-type ProductRecord = {
-  id: string;
-  merchant_id: string;
-  name: string;
-  description: string;
-  image_url: string | null;
-  source: string;
-  price: number | null;
-  min_amount: number | null;
-  max_amount: number | null;
-  valid_days: number;
-  active: boolean;
-};
+type ProductRecord = Pick<
+  Selectable<ProductTable>,
+  'id' | 'merchant_id' | 'name' | 'description' | 'image_url' | 'source' | 'price' | 'min_amount' | 'max_amount' | 'valid_days' | 'active'
+>;
 
 function toAdminProduct(r: ProductRecord): AdminProduct {
   return {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LONG, say } from './common.ts';
-import { isAlive, postgresPid, startServer, stopServer, type ServerProcess } from './server-process.ts';
+import { postgresPid, startServer, stopServer, type ServerProcess } from './server-process.ts';
+import { isAlive } from '../../server/process.ts';
 
 /**
  * Crash safety (docs/decisions/061-reliability-suite.md): the real server on its own DATA_DIR

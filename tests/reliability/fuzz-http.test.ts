@@ -8,7 +8,8 @@ import { connect, type DatabaseHandle } from '../../server/db/index.ts';
 import { answerProblems, LONG, runSeed, say } from './common.ts';
 import { badRequestFor, strayRequest, type FuzzContext } from './arbitraries.ts';
 import { makeChecker } from './checker.ts';
-import { isAlive, postgresPid, startServer, stopServer, type ServerProcess } from './server-process.ts';
+import { postgresPid, startServer, stopServer, type ServerProcess } from './server-process.ts';
+import { isAlive } from '../../server/process.ts';
 import { prepare } from './suite.ts';
 import { httpTarget } from './target.ts';
 

@@ -4,10 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../server/net.ts';
 
-
 /** The repository root (where package.json is). */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -66,15 +64,6 @@ export function postgresPid(dataDir: string): number | undefined {
   if (!existsSync(file)) return undefined;
   const pid = Number.parseInt(readFileSync(file, 'utf8').split('\n')[0] ?? '', 10);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** SIGTERM and wait for the exit (the server stops the database on the way out). */
