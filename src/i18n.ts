@@ -1,5 +1,8 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { defaultLanguage, languages, type Language } from './format/language.ts';
+
+export { defaultLanguage, languages, type Language };
 
 /**
  * Every string comes from locales/<lang>/<namespace>.json. Swedish is the default; the choice is
@@ -7,9 +10,6 @@ import { initReactI18next } from 'react-i18next';
  */
 const modules = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json', { eager: true });
 
-export const languages = ['sv', 'en'] as const;
-export type Language = (typeof languages)[number];
-export const defaultLanguage: Language = 'sv';
 export const storageKey = 'i18nextLng';
 
 export function buildResources(): Record<string, Record<string, Record<string, unknown>>> {

@@ -1,5 +1,6 @@
 import { ApiError, type ApiLanguage } from './errors.ts';
 import { settings } from '../settings.ts';
+import { currentLanguage } from '../format/language.ts';
 
 export { ApiError, isApiError } from './errors.ts';
 
@@ -36,10 +37,6 @@ export interface ApiClient {
   delete<T>(path: string, options?: Omit<RequestOptions, 'body'>): Promise<T>;
 }
 
-function documentLanguage(): ApiLanguage {
-  return typeof document !== 'undefined' && document.documentElement.lang === 'en' ? 'en' : 'sv';
-}
-
 function withQuery(url: string, query: Query | undefined): string {
   if (!query) return url;
   const params = new URLSearchParams();
@@ -66,7 +63,7 @@ async function readBody(res: Response): Promise<unknown> {
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
   const credentials = options.credentials ?? 'omit';
-  const language = options.language ?? documentLanguage;
+  const language = options.language ?? currentLanguage;
   let token = options.token ?? null;
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {

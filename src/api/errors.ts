@@ -1,8 +1,9 @@
 import type { ErrorBody } from '../../contract/common.ts';
 import sv from '../../locales/sv/api.json';
 import en from '../../locales/en/api.json';
+import type { Language } from '../format/language.ts';
 
-export type ApiLanguage = 'sv' | 'en';
+export type ApiLanguage = Language;
 
 const catalogue: Record<ApiLanguage, Record<string, string>> = { sv: sv.errors, en: en.errors };
 

@@ -1,4 +1,5 @@
 import { api, ApiError } from './client.ts';
+import { currentLanguage } from '../format/language.ts';
 import type { Merchant, MerchantCategory, MerchantPage, MerchantSource, Product, SandboxMerchant } from '../../contract/merchant.ts';
 
 /** The merchant catalogue's calls (API.md, "Merchant (public)") and the sandbox's demo codes. */
@@ -19,7 +20,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 function assertMerchantId(id: string, path: string): void {
   if (!UUID.test(id)) {
-    throw new ApiError({ url: path, status: 404, statusText: 'Not Found', body: undefined, language: document.documentElement.lang === 'en' ? 'en' : 'sv' });
+    throw new ApiError({ url: path, status: 404, statusText: 'Not Found', body: undefined, language: currentLanguage() });
   }
 }
 

@@ -5,7 +5,7 @@ import { inspect } from './inspect.ts';
 import { appMachine } from '../../machines/app.ts';
 import { toastsMachine, type Toast, type ToastsActorRef, type ToastVariant } from '../../machines/toasts.ts';
 import { authMachine } from '../../machines/auth.ts';
-import { provideAuth, sessionEndedMessage } from '../api/auth.ts';
+import { provideAuth, sessionEndedMessage } from './auth.ts';
 
 /**
  * The app's one actor system. `createAppActor()` gives the root machine its real implementations
@@ -24,7 +24,7 @@ export function createAppActor(machine: typeof appMachine = appMachine): AppActo
   const provided = machine.provide({
     actors: {
       toasts: toastsMachine,
-      // The session: fetch-backed calls, sessionStorage, a toast in the shown language (src/api/auth.ts).
+      // The session: fetch-backed calls, sessionStorage, a toast in the shown language (src/app/auth.ts).
       auth: provideAuth(authMachine, { sessionEndedMessage }),
     },
   });

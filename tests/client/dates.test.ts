@@ -12,7 +12,7 @@ import {
   parsePickerValue,
   startOfWeekFor,
   WEEK_STARTS_ON,
-} from '../../src/components/dates.ts';
+} from '../../src/format/dates.ts';
 
 describe('dates', () => {
   it('formats in Swedish by default style and in English', () => {

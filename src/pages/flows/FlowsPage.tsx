@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { container, visuallyHidden } from '../../components/ui.css.ts';
-import { NotFoundPage } from '../errors/NotFoundPage.tsx';
+import { NotFoundPage } from '../../components/NotFoundPage.tsx';
 import type { Chart } from './chart.ts';
 import { Diagram, type DiagramMarks, type Selection } from './Diagram.tsx';
 import { charts, coverageOf } from './machines.ts';

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SandboxSms } from '../../../contract/sandbox.ts';
 import { authApi } from '../../api/auth.ts';
-import { formatDate } from '../../components/dates.ts';
+import { formatDate } from '../../format/dates.ts';
 import { buttonSecondary } from '../../components/ui.css.ts';
 import * as css from './sandbox.css.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise } from 'xstate';
 import { createApiClient } from '../../../src/api/client.ts';
-import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY, authImplementations, expiryOf } from '../../../src/api/auth.ts';
+import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY, authImplementations, expiryOf } from '../../../src/app/auth.ts';
 
 const NOW = Date.parse('2026-11-21T08:00:00Z');
 /** An unsigned JWT-shaped token; the client only reads `exp` (seconds). */

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { appMachine } from '../../../machines/app.ts';
 import { authMachine, type AuthContext } from '../../../machines/auth.ts';
 import { toastsMachine } from '../../../machines/toasts.ts';
-import { provideAuth, sessionEndedMessage } from '../../../src/api/auth.ts';
+import { provideAuth, sessionEndedMessage } from '../../../src/app/auth.ts';
 import { AppProviders } from '../../../src/app/App.tsx';
 import type { AppActor } from '../../../src/app/AppActors.tsx';
 import { routes } from '../../../src/app/routes.tsx';

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '../../components/usePageTitle.ts';
-import { button, buttonSecondary, container } from '../../components/ui.css.ts';
-import * as css from './errors.css.ts';
+import { usePageTitle } from './usePageTitle.ts';
+import { button, buttonSecondary, container } from './ui.css.ts';
+import * as css from './notFound.css.ts';
 
 /** /404: where every unknown path lands. Says what happened and offers the way back. */
 export function NotFoundPage() {

@@ -1,5 +1,5 @@
 import { style } from '@vanilla-extract/css';
-import { vars } from '../../../styles/theme.css.ts';
+import { vars } from '../../styles/theme.css.ts';
 
 export const box = style({ maxWidth: 560, margin: '0 auto', padding: `${vars.space.xxl} 0`, textAlign: 'center' });
 

@@ -1,0 +1,140 @@
+import { jwtDecode } from 'jwt-decode';
+import { fromPromise, sendTo } from 'xstate';
+import type { MobileUser } from '../../contract/auth.ts';
+import type { AuthUser, SessionData, authMachine } from '../../machines/auth.ts';
+import { api as defaultClient, type ApiClient } from '../api/client.ts';
+import { authApi } from '../api/auth.ts';
+import { currentLanguage } from '../format/language.ts';
+import sv from '../../locales/sv/auth.json';
+import en from '../../locales/en/auth.json';
+
+/**
+ * The auth machine's real implementations (machines/auth.ts): the calls of src/api/auth.ts, the
+ * session kept in this tab's sessionStorage, the API client's bearer token set and cleared. The
+ * app gives them to the machine where it starts it (src/app/AppActors.tsx).
+ */
+
+/** Where the session is kept in the browser (per tab): the access token, as the spec says, and the refresh token. */
+export const ACCESS_TOKEN_KEY = 'accessToken';
+export const REFRESH_TOKEN_KEY = 'refreshToken';
+
+/** The toast text when a session could not be renewed, in the language the page shows now. */
+export function sessionEndedMessage(): string {
+  return currentLanguage() === 'en' ? en.sessionEnded : sv.sessionEnded;
+}
+
+/** The access token's `exp` (seconds) as milliseconds, or null when it has none or is not a JWT. */
+export function expiryOf(token: string): number | null {
+  try {
+    const { exp } = jwtDecode<{ exp?: number }>(token);
+    return typeof exp === 'number' ? exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+const toUser = (u: MobileUser): AuthUser => ({ id: u.id, mobileNumber: u.mobileNumber, name: u.name });
+
+export interface AuthDeps {
+  client?: ApiClient;
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  now?: () => number;
+  /** Where start-up problems are written; never given a token. */
+  logError?: (message: string, detail: { status?: number; code?: string }) => void;
+}
+
+/**
+ * The real implementations of the auth machine's actors and actions (machines/auth.ts):
+ * fetch-backed calls through the API client, the session kept in sessionStorage.
+ */
+export function authImplementations(deps: AuthDeps = {}) {
+  const client = deps.client ?? defaultClient;
+  const storage = deps.storage ?? sessionStorage;
+  const now = deps.now ?? Date.now;
+  const logError = deps.logError ?? ((message, detail) => console.warn(message, detail));
+  const calls = authApi(client);
+
+  /** Fetches the user with `token` as the bearer; on failure the bearer is dropped again. */
+  async function sessionFor(pair: { token: string; refreshToken: string | null }): Promise<SessionData> {
+    const expiresAt = expiryOf(pair.token);
+    if (expiresAt === null) throw new Error('The access token has no expiry');
+    client.setToken(pair.token);
+    try {
+      const user = await calls.my();
+      return { user: toUser(user), accessToken: pair.token, refreshToken: pair.refreshToken, expiresAt };
+    } catch (err) {
+      client.setToken(null);
+      throw err;
+    }
+  }
+
+  const actors = {
+    restoreSession: fromPromise<SessionData | null>(async () => {
+      const token = storage.getItem(ACCESS_TOKEN_KEY);
+      if (!token) return null;
+      const expiresAt = expiryOf(token);
+      if (expiresAt === null || expiresAt <= now()) return null;
+      return sessionFor({ token, refreshToken: storage.getItem(REFRESH_TOKEN_KEY) });
+    }),
+    requestCode: fromPromise<{ token: string }, { mobileNumber: string }>(({ input }) => calls.requestCode(input.mobileNumber)),
+    login: fromPromise<SessionData, { token: string; code: string; deviceId: string }>(async ({ input }) => {
+      const pair = await calls.login(input);
+      return sessionFor(pair);
+    }),
+    refreshSession: fromPromise<SessionData, { accessToken: string; refreshToken: string | null }>(async ({ input }) => {
+      if (!input.refreshToken) throw new Error('No refresh token');
+      const pair = await calls.refresh(input.accessToken, input.refreshToken);
+      return sessionFor(pair);
+    }),
+    revokeSession: fromPromise<void, { refreshToken: string | null }>(async ({ input }) => {
+      if (input.refreshToken) await calls.logout(input.refreshToken);
+    }),
+  };
+
+  const actions = {
+    persistSession: ({ context }: { context: { accessToken: string | null; refreshToken: string | null } }) => {
+      if (!context.accessToken) return;
+      storage.setItem(ACCESS_TOKEN_KEY, context.accessToken);
+      if (context.refreshToken) storage.setItem(REFRESH_TOKEN_KEY, context.refreshToken);
+      else storage.removeItem(REFRESH_TOKEN_KEY);
+      client.setToken(context.accessToken);
+    },
+    forgetSession: () => {
+      storage.removeItem(ACCESS_TOKEN_KEY);
+      storage.removeItem(REFRESH_TOKEN_KEY);
+      client.setToken(null);
+    },
+    reportRestoreError: ({ event }: { event: unknown }) => {
+      const error = (event as { error?: { status?: unknown; code?: unknown } }).error;
+      logError('Could not restore the session; starting signed out', {
+        ...(typeof error?.status === 'number' ? { status: error.status } : {}),
+        ...(typeof error?.code === 'string' ? { code: error.code } : {}),
+      });
+    },
+  };
+
+  return { actors, actions };
+}
+
+/**
+ * The auth machine with its real implementations. `sessionEndedMessage` gives the toast's text in
+ * the language shown at that moment.
+ */
+export function provideAuth(machine: typeof authMachine, deps: AuthDeps & { sessionEndedMessage?: () => string } = {}) {
+  const { actors, actions } = authImplementations(deps);
+  const message = deps.sessionEndedMessage;
+  return machine.provide({
+    actors,
+    actions: {
+      ...actions,
+      ...(message
+        ? {
+            notifySessionEnded: sendTo(
+              ({ system }) => system.get('toasts'),
+              () => ({ type: 'toast.show' as const, message: message(), variant: 'error' as const }),
+            ),
+          }
+        : {}),
+    },
+  });
+}
