@@ -1,4 +1,4 @@
-import { assign, fromPromise, sendTo, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * The session's whole life: start-up (`loading`), signed in (`authenticated`, with a silent
@@ -8,6 +8,11 @@ import { assign, fromPromise, sendTo, setup } from 'xstate';
  * Pure: every side effect is a named actor or action. The defaults here do nothing (or fail);
  * the app gives the real ones with `authMachine.provide(...)` (src/app/AppActors.tsx, via
  * src/api/auth.ts), tests give fakes.
+ *
+ * Tags say what the app shows, so pages never match state names: `session:loading`,
+ * `session:authenticated`, `session:unauthenticated` (with `signingOut` while revoking),
+ * `step:number` / `step:code` (which sign-in form), `busy` (a request runs; `busy:<what>` says
+ * which), `canResend`.
  *
  * Errors are kept in context as `{ field, code, message? }`: `field` says where the page shows
  * them (under the number, or under the code), `message` is the server's text (already in the
@@ -48,8 +53,21 @@ export interface AuthContext {
   /** Seconds until a new code may be asked for. */
   resendIn: number;
   error: AuthError | null;
-  sessionEndedMessage: string;
 }
+
+/** What the app reads of the auth machine's state (see the comment at the top). */
+export type AuthTag =
+  | 'session:loading'
+  | 'session:authenticated'
+  | 'session:unauthenticated'
+  | 'signingOut'
+  | 'step:number'
+  | 'step:code'
+  | 'busy'
+  | 'busy:requestingCode'
+  | 'busy:resendingCode'
+  | 'busy:loggingIn'
+  | 'canResend';
 
 export type AuthEvent =
   | { type: 'user.submitNumber'; mobileNumber: string }
@@ -64,9 +82,6 @@ export const RESEND_AFTER_SECONDS = 30;
 export const REFRESH_MARGIN_MS = 60_000;
 /** The all-zero UUID: a browser has no device identity of its own. */
 export const BROWSER_DEVICE_ID = '00000000-0000-0000-0000-000000000000';
-
-/** The toast text when a session could not be renewed; the app provides one in the shown language. */
-const DEFAULT_SESSION_ENDED = 'Du har loggats ut. Logga in igen för att fortsätta.';
 
 /**
  * A light check of a Swedish mobile number before anything is sent: 07X XXX XX XX in any of the
@@ -103,6 +118,7 @@ export const authMachine = setup({
   types: {
     context: {} as AuthContext,
     events: {} as AuthEvent,
+    tags: {} as AuthTag,
   },
   actors: {
     /** Start-up: a stored, unexpired access token and the user it belongs to, or null. */
@@ -123,10 +139,10 @@ export const authMachine = setup({
     revokeSession: fromPromise<void, { refreshToken: string | null }>(async () => {}),
   },
   actions: {
-    assignSession: assign(({ event }) => {
-      const s = (event as unknown as { output: SessionData }).output;
-      return { user: s.user, accessToken: s.accessToken, refreshToken: s.refreshToken, expiresAt: s.expiresAt, ...noSignIn };
-    }),
+    /** Keeps the session an actor answered with (restoreSession's null never gets here: isSignedIn). */
+    assignSession: assign((_, s: SessionData | null) =>
+      s ? { user: s.user, accessToken: s.accessToken, refreshToken: s.refreshToken, expiresAt: s.expiresAt, ...noSignIn } : {},
+    ),
     clearSession: assign(() => ({ ...signedOut, ...noSignIn })),
     /** Keep the tokens (sessionStorage `accessToken`) and use them as the bearer token. Provided by the app. */
     persistSession: () => {},
@@ -134,28 +150,29 @@ export const authMachine = setup({
     forgetSession: () => {},
     /** Log why start-up found no session (never the token). Provided by the app. */
     reportRestoreError: () => {},
-    notifySessionEnded: sendTo(
-      ({ system }) => system.get('toasts'),
-      ({ context }) => ({ type: 'toast.show' as const, message: context.sessionEndedMessage, variant: 'error' as const }),
-    ),
+    /**
+     * Tell the person the session could not be renewed (a toast in the language shown at that
+     * moment: only the app knows it). Provided by the app.
+     */
+    notifySessionEnded: () => {},
     assignMobileNumber: assign(({ event }) => (event.type === 'user.submitNumber' ? { mobileNumber: event.mobileNumber.trim(), error: null } : {})),
     assignInvalidNumber: assign({ error: { field: 'mobileNumber', code: 'INVALID_MOBILE_NUMBER' } satisfies AuthError }),
-    assignNumberError: assign(({ event }) => ({ error: toAuthError('mobileNumber', (event as unknown as { error: unknown }).error) })),
-    assignVerification: assign(({ event }) => ({
-      verificationToken: (event as unknown as { output: { token: string } }).output.token,
+    assignNumberError: assign((_, p: { error: unknown }) => ({ error: toAuthError('mobileNumber', p.error) })),
+    assignVerification: assign((_, p: { token: string }) => ({
+      verificationToken: p.token,
       resendIn: RESEND_AFTER_SECONDS,
       code: '',
       error: null,
     })),
     assignCode: assign(({ event }) => (event.type === 'user.submitCode' ? { code: event.code.trim(), error: null } : {})),
     assignInvalidCode: assign({ error: { field: 'code', code: 'INVALID_CODE' } satisfies AuthError }),
-    assignCodeError: assign(({ event }) => ({ code: '', error: toAuthError('code', (event as unknown as { error: unknown }).error) })),
+    assignCodeError: assign((_, p: { error: unknown }) => ({ code: '', error: toAuthError('code', p.error) })),
     tickCountdown: assign(({ context }) => ({ resendIn: Math.max(0, context.resendIn - 1) })),
     clearVerification: assign(() => ({ ...noSignIn })),
     clearError: assign({ error: null }),
   },
   guards: {
-    isSignedIn: ({ event }) => (event as unknown as { output: SessionData | null }).output !== null,
+    isSignedIn: (_, p: { session: SessionData | null }) => p.session !== null,
     isSwedishMobileNumber: ({ event }) => event.type === 'user.submitNumber' && looksLikeSwedishMobile(event.mobileNumber),
     isSixDigitCode: ({ event }) => event.type === 'user.submitCode' && isSixDigitCode(event.code),
     isCountdownOver: ({ context }) => context.resendIn <= 1,
@@ -169,16 +186,22 @@ export const authMachine = setup({
 }).createMachine({
   id: 'auth',
   description: 'The session: loading at start, then authenticated or unauthenticated (where sign-in by SMS code happens).',
-  context: { ...signedOut, ...noSignIn, sessionEndedMessage: DEFAULT_SESSION_ENDED },
+  context: { ...signedOut, ...noSignIn },
   initial: 'loading',
   states: {
     loading: {
       description: 'Start-up: looking for a stored, unexpired access token and fetching its user.',
+      tags: ['session:loading'],
       invoke: {
         id: 'restoreSession',
         src: 'restoreSession',
         onDone: [
-          { guard: 'isSignedIn', target: 'authenticated', actions: ['assignSession', 'persistSession'], description: 'A stored token still works: signed in.' },
+          {
+            guard: { type: 'isSignedIn', params: ({ event }) => ({ session: event.output }) },
+            target: 'authenticated',
+            actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'],
+            description: 'A stored token still works: signed in.',
+          },
           { target: 'unauthenticated', description: 'No stored token, or it has expired.' },
         ],
         onError: {
@@ -191,6 +214,7 @@ export const authMachine = setup({
 
     authenticated: {
       description: 'Signed in. The access token is refreshed silently shortly before it expires.',
+      tags: ['session:authenticated'],
       initial: 'active',
       on: {
         'user.signOut': { target: 'signingOut', description: 'The person signs out.' },
@@ -208,7 +232,7 @@ export const authMachine = setup({
             id: 'refreshSession',
             src: 'refreshSession',
             input: ({ context }) => ({ accessToken: context.accessToken ?? '', refreshToken: context.refreshToken }),
-            onDone: { target: 'active', actions: ['assignSession', 'persistSession'], description: 'New tokens: still signed in.' },
+            onDone: { target: 'active', actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'], description: 'New tokens: still signed in.' },
             onError: {
               target: '#auth.unauthenticated',
               actions: ['forgetSession', 'clearSession', 'notifySessionEnded'],
@@ -221,6 +245,8 @@ export const authMachine = setup({
 
     signingOut: {
       description: 'Revoking the session on the server, then forgetting it here.',
+      // Signed out at once for the person: the header switches while the server revokes.
+      tags: ['session:unauthenticated', 'signingOut'],
       invoke: {
         id: 'revokeSession',
         src: 'revokeSession',
@@ -236,10 +262,12 @@ export const authMachine = setup({
 
     unauthenticated: {
       description: 'Signed out. Sign-in happens here: number, code by SMS, login.',
+      tags: ['session:unauthenticated'],
       initial: 'enteringNumber',
       states: {
         enteringNumber: {
           description: 'The person types their mobile number.',
+          tags: ['step:number'],
           on: {
             'user.submitNumber': [
               {
@@ -254,16 +282,18 @@ export const authMachine = setup({
         },
         requestingCode: {
           description: 'Asking the server to send a code by SMS.',
+          tags: ['step:number', 'busy', 'busy:requestingCode'],
           invoke: {
             id: 'requestCode',
             src: 'requestCode',
             input: ({ context }) => ({ mobileNumber: context.mobileNumber }),
-            onDone: { target: 'enteringCode', actions: 'assignVerification', description: 'The code is on its way.' },
-            onError: { target: 'enteringNumber', actions: 'assignNumberError', description: 'No code was sent; the reason is shown under the number.' },
+            onDone: { target: 'enteringCode', actions: { type: 'assignVerification', params: ({ event }) => event.output }, description: 'The code is on its way.' },
+            onError: { target: 'enteringNumber', actions: { type: 'assignNumberError', params: ({ event }) => ({ error: event.error }) }, description: 'No code was sent; the reason is shown under the number.' },
           },
         },
         enteringCode: {
           description: 'The person types the 6-digit code from the SMS. A new code may be asked for after a countdown.',
+          tags: ['step:code'],
           initial: 'waitingToResend',
           on: {
             'user.submitCode': [
@@ -284,6 +314,7 @@ export const authMachine = setup({
             },
             canResend: {
               description: 'A new code may be asked for.',
+              tags: ['canResend'],
               on: {
                 'user.resendCode': { target: '#auth.unauthenticated.resendingCode', actions: 'clearError', description: 'Send a new code.' },
               },
@@ -293,28 +324,30 @@ export const authMachine = setup({
         },
         resendingCode: {
           description: 'Asking the server for a new code to the same number.',
+          tags: ['step:code', 'busy', 'busy:resendingCode'],
           invoke: {
             id: 'resendCode',
             src: 'requestCode',
             input: ({ context }) => ({ mobileNumber: context.mobileNumber }),
-            onDone: { target: 'enteringCode', actions: 'assignVerification', description: 'A new code is on its way; the old one no longer matters.' },
+            onDone: { target: 'enteringCode', actions: { type: 'assignVerification', params: ({ event }) => event.output }, description: 'A new code is on its way; the old one no longer matters.' },
             onError: {
               target: '#auth.unauthenticated.enteringCode.canResend',
-              actions: 'assignCodeError',
+              actions: { type: 'assignCodeError', params: ({ event }) => ({ error: event.error }) },
               description: 'No new code was sent; the reason is shown by the code field.',
             },
           },
         },
         loggingIn: {
           description: 'Checking the code with the server and fetching the user.',
+          tags: ['step:code', 'busy', 'busy:loggingIn'],
           invoke: {
             id: 'login',
             src: 'login',
             input: ({ context }) => ({ token: context.verificationToken ?? '', code: context.code, deviceId: BROWSER_DEVICE_ID }),
-            onDone: { target: '#auth.authenticated', actions: ['assignSession', 'persistSession'], description: 'The code was right: signed in.' },
+            onDone: { target: '#auth.authenticated', actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'], description: 'The code was right: signed in.' },
             onError: {
               target: '#auth.unauthenticated.enteringCode.history',
-              actions: 'assignCodeError',
+              actions: { type: 'assignCodeError', params: ({ event }) => ({ error: event.error }) },
               description: 'Wrong or expired code (or no answer): the reason is shown by the code field.',
             },
           },

@@ -49,16 +49,16 @@ export function useAuthActor(): AuthActorRef {
   return useSystemActor<AuthActorRef>('auth');
 }
 
-/** Signing out counts as signed out at once: the header switches while the server revokes. */
+/** From the machine's tags. Signing out counts as signed out at once (the header switches while the server revokes). */
 export function statusOf(snapshot: AuthSnapshot): SessionStatus {
-  if (snapshot.matches('loading')) return 'loading';
-  if (snapshot.matches('authenticated')) return 'authenticated';
+  if (snapshot.hasTag('session:loading')) return 'loading';
+  if (snapshot.hasTag('session:authenticated')) return 'authenticated';
   return 'unauthenticated';
 }
 
 const selectStatus = (s: AuthSnapshot) => statusOf(s);
-const selectSigningOut = (s: AuthSnapshot) => s.matches('signingOut');
-const selectUser = (s: AuthSnapshot): SessionUser | null => (s.matches('authenticated') ? s.context.user : null);
+const selectSigningOut = (s: AuthSnapshot) => s.hasTag('signingOut');
+const selectUser = (s: AuthSnapshot): SessionUser | null => (s.hasTag('session:authenticated') ? s.context.user : null);
 
 /** Provides SessionContext from the auth actor. */
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -82,17 +82,23 @@ export interface SignInView {
   canResend: boolean;
 }
 
+/** From the machine's tags (`step:*`, `busy:*`, `canResend`): no state names here. */
 function selectSignIn(s: AuthSnapshot): SignInView {
-  const u = (state: string) => s.matches({ unauthenticated: state as never });
-  const step = u('enteringNumber') || u('requestingCode') ? 'number' : u('enteringCode') || u('resendingCode') || u('loggingIn') ? 'code' : 'none';
-  const busy = u('requestingCode') ? 'requestingCode' : u('resendingCode') ? 'resendingCode' : u('loggingIn') ? 'loggingIn' : null;
+  const step = s.hasTag('step:number') ? 'number' : s.hasTag('step:code') ? 'code' : 'none';
+  const busy = s.hasTag('busy:requestingCode')
+    ? 'requestingCode'
+    : s.hasTag('busy:resendingCode')
+      ? 'resendingCode'
+      : s.hasTag('busy:loggingIn')
+        ? 'loggingIn'
+        : null;
   return {
     step,
     busy,
     mobileNumber: s.context.mobileNumber,
     error: s.context.error,
     resendIn: s.context.resendIn,
-    canResend: s.matches({ unauthenticated: { enteringCode: 'canResend' } }),
+    canResend: s.hasTag('canResend'),
   };
 }
 

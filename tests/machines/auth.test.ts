@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, setup, spawnChild, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, sendTo, setup, spawnChild, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import {
   BROWSER_DEVICE_ID,
   RESEND_AFTER_SECONDS,
@@ -44,7 +44,17 @@ function start() {
       refreshSession: refresh.logic,
       revokeSession: revoke.logic,
     },
-    actions: { persistSession, forgetSession, reportRestoreError },
+    actions: {
+      persistSession,
+      forgetSession,
+      reportRestoreError,
+      // As the app does (src/app): the text in the shown language, to the toasts actor.
+      notifySessionEnded: sendTo(({ system }) => system.get('toasts'), {
+        type: 'toast.show',
+        message: 'Du har loggats ut. Logga in igen för att fortsätta.',
+        variant: 'error',
+      }),
+    },
   });
   // The auth actor lives in the app's system next to the toasts actor, as in the app.
   const fakeToasts = setup({ types: { events: {} as { type: 'toast.show'; message: string; variant?: string } } }).createMachine({
@@ -331,5 +341,40 @@ describe('helpers', () => {
     expect(toAuthError('code', { code: 'WRONG_CODE', userMessage: 'Fel', message: 'default' })).toEqual({ field: 'code', code: 'WRONG_CODE', message: 'Fel' });
     expect(toAuthError('mobileNumber', undefined)).toEqual({ field: 'mobileNumber', code: 'UNKNOWN' });
     expect(toAuthError('code', 'boom')).toEqual({ field: 'code', code: 'UNKNOWN' });
+  });
+});
+
+describe('auth machine: tags (what the app reads instead of state names)', () => {
+  const tags = (t: ReturnType<typeof start>) => [...t.snap().tags].sort();
+
+  it('says the session status, the sign-in step, and when a request is busy', async () => {
+    const t = start();
+    expect(tags(t)).toEqual(['session:loading']);
+    t.restore.last().resolve(null);
+    await flush();
+    expect(tags(t)).toEqual(['session:unauthenticated', 'step:number']);
+    t.actor.send({ type: 'user.submitNumber', mobileNumber: '0701234567' });
+    expect(tags(t)).toEqual(['busy', 'busy:requestingCode', 'session:unauthenticated', 'step:number']);
+    // A second submit while busy is ignored by the machine (the page does not guard it).
+    t.actor.send({ type: 'user.submitNumber', mobileNumber: '0709999999' });
+    expect(t.requestCode.calls).toHaveLength(1);
+    t.requestCode.last().resolve({ token: 'verif-1' });
+    await flush();
+    expect(tags(t)).toEqual(['session:unauthenticated', 'step:code']);
+    await vi.advanceTimersByTimeAsync(RESEND_AFTER_SECONDS * 1000);
+    expect(tags(t)).toEqual(['canResend', 'session:unauthenticated', 'step:code']);
+    t.actor.send({ type: 'user.resendCode' });
+    expect(tags(t)).toEqual(['busy', 'busy:resendingCode', 'session:unauthenticated', 'step:code']);
+    t.requestCode.last().resolve({ token: 'verif-2' });
+    await flush();
+    t.actor.send({ type: 'user.submitCode', code: '123456' });
+    expect(tags(t)).toEqual(['busy', 'busy:loggingIn', 'session:unauthenticated', 'step:code']);
+    t.actor.send({ type: 'user.submitCode', code: '654321' });
+    expect(t.login.calls).toHaveLength(1);
+    t.login.last().resolve(session());
+    await flush();
+    expect(tags(t)).toEqual(['session:authenticated']);
+    t.actor.send({ type: 'user.signOut' });
+    expect(tags(t)).toEqual(['session:unauthenticated', 'signingOut']);
   });
 });

@@ -52,14 +52,13 @@ export function LoginPage() {
   const numberError = signIn.error?.field === 'mobileNumber' ? signIn.error : null;
   const codeError = signIn.error?.field === 'code' ? signIn.error : null;
 
+  // A second submit while a request runs is the machine's to ignore (its busy states take no submit).
   const submitNumber = (e: FormEvent) => {
     e.preventDefault();
-    if (signIn.busy) return;
     signIn.submitNumber(number);
   };
   const submitCode = (e: FormEvent) => {
     e.preventDefault();
-    if (signIn.busy) return;
     signIn.submitCode(code);
   };
 
