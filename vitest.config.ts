@@ -17,7 +17,7 @@ export default defineConfig({
         plugins: [react(), vanillaExtractPlugin()],
         test: {
           name: 'client',
-          include: ['tests/client/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts'],
+          include: ['tests/client/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts', 'tests/charts/**/*.test.ts', 'tests/lint/**/*.test.ts', 'machines/**/*.test.ts'],
           ...jsdom,
         },
       },

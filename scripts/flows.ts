@@ -5,8 +5,8 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { discoverMachines, readChart } from '../src/pages/flows/chart.ts';
-import { toFlowDoc } from '../src/pages/flows/mermaid.ts';
+import { discoverMachines, readChart } from '../charts/chart.ts';
+import { toFlowDoc } from '../charts/mermaid.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const files = readdirSync(join(root, 'machines')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'));

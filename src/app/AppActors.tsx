@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 import { createActor, type Actor } from 'xstate';
 import { useSelector } from '@xstate/react';
-import { inspect } from './inspect.ts';
+import { inspect } from '../inspect.ts';
 import { appMachine } from '../../machines/app.ts';
 import { toastsMachine, type Toast, type ToastsActorRef, type ToastVariant } from '../../machines/toasts.ts';
 import { authMachine } from '../../machines/auth.ts';

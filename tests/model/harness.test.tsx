@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { discoverMachines } from '../../src/pages/flows/chart.ts';
+import { discoverMachines } from '../../charts/chart.ts';
 import * as counter from './fixtures/counter.ts';
 import * as sample from './fixtures/sample.ts';
-import { toFlowDoc, toMermaid } from '../../src/pages/flows/mermaid.ts';
+import { toFlowDoc, toMermaid } from '../../charts/mermaid.ts';
 import sampleHooks from './fixtures/sample.hooks.ts';
 import sampleUi from './fixtures/sample.ui.tsx';
 import { buildModel, coverageGaps } from './harness/model.ts';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toFlowDoc } from '../../src/pages/flows/mermaid.ts';
+import { toFlowDoc } from '../../charts/mermaid.ts';
 import { toReport } from './harness/report.ts';
 import { loadModels } from './harness/load.ts';
 import { coverageGaps } from './harness/model.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Chart, ChartState, ChartTransition } from './chart.ts';
+import type { Chart, ChartState, ChartTransition } from '../../../charts/chart.ts';
 import { layoutChart, type ChartLayout } from './layout.ts';
 import * as css from './flows.css.ts';
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { container, visuallyHidden } from '../../components/ui.css.ts';
 import { NotFoundPage } from '../../components/NotFoundPage.tsx';
-import type { Chart } from './chart.ts';
+import type { Chart } from '../../../charts/chart.ts';
 import { Diagram, type DiagramMarks, type Selection } from './Diagram.tsx';
 import { charts, coverageOf } from './machines.ts';
 import { useLiveActors, type LiveActor } from './useLive.ts';

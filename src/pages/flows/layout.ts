@@ -1,5 +1,5 @@
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
-import type { Chart, ChartState } from './chart.ts';
+import type { Chart, ChartState } from '../../../charts/chart.ts';
 
 /**
  * Lays a chart out with ELK (layered, nested states inside their parents) and returns absolute

@@ -1,5 +1,5 @@
 import coverageJson from '../../../docs/coverage/paths.json';
-import { discoverMachines, readChart, type Chart, type CoverageReport } from './chart.ts';
+import { discoverMachines, readChart, type Chart, type CoverageReport } from '../../../charts/chart.ts';
 
 /**
  * Every machine in machines/ (found at build time, like the tests find them) as a chart, with

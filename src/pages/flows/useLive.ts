@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { FLOWS_CHANNEL, TAB_ID, type FlowsMessage } from '../../app/inspect.ts';
+import { FLOWS_CHANNEL, TAB_ID, type FlowsMessage } from '../../inspect.ts';
 
 export type LiveActor = Extract<FlowsMessage, { type: 'actor.snapshot' }>;
 
 /**
- * The app's running actors, as other tabs of this browser report them (src/app/inspect.ts): says
+ * The app's running actors, as other tabs of this browser report them (src/app/flowsBridge.ts): says
  * hello on the channel (and to every app tab that opens later; they then send what runs now) and
  * keeps the latest snapshot per actor. A tab that closes stops reporting; its actors stay listed
  * with their last state until this page reloads.

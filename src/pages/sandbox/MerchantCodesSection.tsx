@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useActorRef, useSelector } from '@xstate/react';
-import { inspect } from '../../app/inspect.ts';
+import { inspect } from '../../inspect.ts';
 import { button } from '../../components/ui.css.ts';
 import type { SandboxMerchant } from '../../../contract/merchant.ts';
 import { sandboxMerchantsLoader } from '../merchant/loaders.ts';

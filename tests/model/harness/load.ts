@@ -1,4 +1,4 @@
-import { discoverMachines, type DiscoveredMachine } from '../../../src/pages/flows/chart.ts';
+import { discoverMachines, type DiscoveredMachine } from '../../../charts/chart.ts';
 import { buildModel, type MachineModel } from './model.ts';
 import type { MachineHooks } from './types.ts';
 

@@ -1,6 +1,5 @@
 import {
   __unsafe_getAllOwnEventDescriptors as ownEventDescriptors,
-  createEmptyActor,
   type AnyActorLogic,
   type AnyActorScope,
   type AnyMachineSnapshot,
@@ -17,7 +16,8 @@ import {
   type Chart,
   type ChartTransition,
   type DiscoveredMachine,
-} from '../../../src/pages/flows/chart.ts';
+} from '../../../charts/chart.ts';
+import { activeStateIds, activeStateNodes, inertActorScope } from '../../../charts/xstate.ts';
 import type { EventSample, MachineHooks } from './types.ts';
 
 /**
@@ -77,27 +77,6 @@ export interface MachineModel {
   notes: string[];
 }
 
-const inertScope = (record: (transitions: AnyTransitionDefinition[]) => void): AnyActorScope => {
-  const empty = createEmptyActor();
-  // A parent stub, so `sendParent` resolves (the event goes nowhere: actions are not executed).
-  (empty as unknown as { _parent: unknown })._parent = createEmptyActor();
-  const system = Object.create(empty.system) as typeof empty.system;
-  (system as unknown as { _sendInspectionEvent: (e: { type: string; _transitions?: AnyTransitionDefinition[] }) => void })._sendInspectionEvent = (e) => {
-    if (e.type === '@xstate.microstep' && e._transitions) record(e._transitions);
-  };
-  return {
-    self: empty,
-    logger: () => {},
-    id: '',
-    sessionId: 'model',
-    defer: () => {},
-    system,
-    stopChild: () => {},
-    emit: () => {},
-    actionExecutor: () => {},
-  } as unknown as AnyActorScope;
-};
-
 function defaultSerialize(snapshot: AnyMachineSnapshot): string {
   const s = snapshot as AnyMachineSnapshot & { status: string };
   return JSON.stringify({ value: s.value, context: s.context, status: s.status === 'active' ? undefined : s.status });
@@ -132,15 +111,10 @@ function eventsFor(snapshot: AnyMachineSnapshot, hooks: MachineHooks | undefined
     .flatMap((t) => samplesFor(t, hooks));
 }
 
-function activeIds(snapshot: AnyMachineSnapshot): string[] {
-  return (snapshot as unknown as { _nodes: { id: string }[] })._nodes.map((n) => n.id);
-}
-
 function stateText(chart: Chart, snapshot: AnyMachineSnapshot): string {
-  const s = snapshot as unknown as { _nodes: { id: string; key: string; type: string; description?: string }[]; status: string };
-  const leaves = s._nodes.filter((n) => n.type === 'atomic' || n.type === 'final');
+  const leaves = activeStateNodes(snapshot).filter((n) => n.type === 'atomic' || n.type === 'final');
   const text = leaves.map((n) => n.description ?? humanize(n.key)).join(' And: ');
-  if (s.status === 'error') return `${text} (the machine stopped with an error)`;
+  if (snapshot.status === 'error') return `${text} (the machine stopped with an error)`;
   return text || (chart.description ?? humanize(chart.id));
 }
 
@@ -176,7 +150,7 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
   const notes: string[] = [];
   let current: AnyTransitionDefinition[] = [];
   // A fresh inert scope per call: spawned children register their systemId in its own system.
-  const scope = () => inertScope((ts) => current.push(...ts));
+  const scope = () => inertActorScope((ts) => current.push(...ts));
   let serialize = hooks?.serializeState ?? defaultSerialize;
   const edges = new Map<string, { taken: AnyTransitionDefinition[]; threw: boolean }>();
   let initialTaken: AnyTransitionDefinition[] = [];
@@ -264,7 +238,7 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
       text: `Start: ${stateText(chart, first)}`,
       event: 'xstate.init',
       payload: {},
-      states: activeIds(first),
+      states: activeStateIds(first),
       transitions: keysOf(initialTaken),
     });
     c.events.forEach((event, i) => {
@@ -276,7 +250,7 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
         text: stepText(chart, event, keys.map((k) => chart.transitions.find((t) => t.key === k)!), after, machine),
         event: event.type,
         payload: JSON.parse(serializeEvent(event)) as Record<string, unknown>,
-        states: activeIds(after),
+        states: activeStateIds(after),
         transitions: keys,
       });
     });

@@ -1,4 +1,4 @@
-import type { CoverageReport } from '../../../src/pages/flows/chart.ts';
+import type { CoverageReport } from '../../../charts/chart.ts';
 import type { MachineModel } from './model.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { MachineModel } from './model.ts';
  * A step is { text, event, states, transitions }: the plain-language step, the event type, the
  * active state ids after it, and the keys of the transitions it took (chart.ts).
  */
-export type { CoverageReport, CoverageStep as ReportStep } from '../../../src/pages/flows/chart.ts';
+export type { CoverageReport, CoverageStep as ReportStep } from '../../../charts/chart.ts';
 
 export function toReport(models: MachineModel[]): CoverageReport {
   return {

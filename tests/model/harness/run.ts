@@ -1,5 +1,5 @@
 import { createActor, createMachine, SimulatedClock, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
-import { afterDelay, kindOf } from '../../../src/pages/flows/chart.ts';
+import { afterDelay, kindOf } from '../../../charts/chart.ts';
 import { FakeActors } from './fakes.ts';
 import type { MachineModel, ModelPath } from './model.ts';
 

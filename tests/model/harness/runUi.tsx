@@ -1,6 +1,7 @@
 import { act, cleanup } from '@testing-library/react';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import { kindOf } from '../../../src/pages/flows/chart.ts';
+import { kindOf } from '../../../charts/chart.ts';
+import { parentOf } from '../../../charts/xstate.ts';
 import type { MachineModel, ModelPath } from './model.ts';
 import { delayOf, flush, matchesKey, prepare } from './run.ts';
 import type { UiBinding, UiEnv } from './types.ts';
@@ -76,7 +77,7 @@ export async function runOnUi(model: MachineModel, binding: UiBinding, path: Mod
   } finally {
     binding.cleanup?.();
     cleanup();
-    const top = env.root ?? (env.actor && !(env.actor as unknown as { _parent?: unknown })._parent ? env.actor : undefined);
+    const top = env.root ?? (env.actor && !parentOf(env.actor) ? env.actor : undefined);
     top?.stop();
   }
 }

@@ -4,10 +4,10 @@ import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FLOWS_CHANNEL, type FlowsMessage } from '../../app/inspect.ts';
-import { createI18n } from '../../i18n.ts';
-import { FlowsPage } from './FlowsPage.tsx';
-import { charts, coverage } from './machines.ts';
+import { FLOWS_CHANNEL, type FlowsMessage } from '../../../src/inspect.ts';
+import { createI18n } from '../../../src/i18n.ts';
+import { FlowsPage } from '../../../src/pages/flows/FlowsPage.tsx';
+import { charts, coverage } from '../../../src/pages/flows/machines.ts';
 
 function renderFlows(path = '/flows', sandboxStatus = 200) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {

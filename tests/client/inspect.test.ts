@@ -1,7 +1,8 @@
 import { createActor } from 'xstate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toastsMachine } from '../../machines/toasts.ts';
-import { FLOWS_CHANNEL, inspect, type FlowsMessage } from './inspect.ts';
+import { FLOWS_CHANNEL, inspect, type FlowsMessage } from '../../src/inspect.ts';
+import { startInspection } from '../../src/app/inspect.ts';
 
 describe('the /flows live bridge', () => {
   const channels: BroadcastChannel[] = [];
@@ -15,7 +16,9 @@ describe('the /flows live bridge', () => {
       if (e.data.type === 'actor.snapshot') received.push(e.data);
     };
     const posted = vi.spyOn(BroadcastChannel.prototype, 'postMessage');
+    // Started before the app's viewers are: the bridge, loaded later, still reports it.
     const actor = createActor(toastsMachine, { inspect }).start();
+    startInspection();
     actor.send({ type: 'toast.show', message: 'Hemlig kod 123456' });
     // Only its introduction (for viewers already open), nothing about the actors.
     expect(posted.mock.calls.map(([m]) => (m as FlowsMessage).type)).toEqual(['app.hello']);
@@ -32,5 +35,23 @@ describe('the /flows live bridge', () => {
     expect(JSON.stringify(received)).not.toContain('123456');
     viewer.postMessage({ type: 'viewer.bye', viewerId: 'v1' } satisfies FlowsMessage);
     actor.stop();
+  });
+
+  it("names a long-lived actor by its systemId (the app's toasts, auth)", async () => {
+    const { appMachine } = await import('../../machines/app.ts');
+    const { createAppActor } = await import('../../src/app/AppActors.tsx');
+    const viewer = new BroadcastChannel(FLOWS_CHANNEL);
+    channels.push(viewer);
+    const received: FlowsMessage[] = [];
+    viewer.onmessage = (e: MessageEvent<FlowsMessage>) => {
+      if (e.data.type === 'actor.snapshot') received.push(e.data);
+    };
+    const root = createAppActor(appMachine).start();
+    startInspection();
+    viewer.postMessage({ type: 'viewer.hello', viewerId: 'v2' } satisfies FlowsMessage);
+    await expect.poll(() => received.some((m) => m.type === 'actor.snapshot' && m.machineId === 'toasts')).toBe(true);
+    expect(received.find((m) => m.type === 'actor.snapshot' && m.machineId === 'toasts')).toMatchObject({ systemId: 'toasts' });
+    viewer.postMessage({ type: 'viewer.bye', viewerId: 'v2' } satisfies FlowsMessage);
+    root.stop();
   });
 });
