@@ -1,7 +1,56 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
+
+const root = import.meta.dirname;
+
+/** Every route group under src/pages/: a new folder is fenced in without touching this file. */
+const pageGroups = readdirSync(join(root, 'src/pages'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+/**
+ * The client's import zones (decision 013), as bulletproof-react draws them: imports run one way,
+ * shared → features → app. Shared code is src/components/, src/format/, src/api/ and the modules
+ * at the top of src/ (i18n, settings, inspect); features are the route groups in src/pages/; the
+ * app (src/app/, src/main.tsx) puts them together. Below all of them: machines/, charts/,
+ * contract/, styles/, locales/.
+ */
+const shared = ['./src/components', './src/format', './src/api', './src/i18n.ts', './src/settings.ts', './src/inspect.ts'];
+const importZones = [
+  {
+    target: shared,
+    from: ['./src/pages', './src/app', './src/main.tsx'],
+    message: 'Shared code (components, format, api, i18n, settings) is used by pages and the app; it never imports them.',
+  },
+  {
+    target: './src/pages',
+    from: './src/app',
+    // The session contract is what pages read of the app (src/app/session.ts); nothing else.
+    except: ['./session.ts'],
+    message: 'A page never imports the app (src/app/); what several features need goes into shared code.',
+  },
+  ...pageGroups.map((group) => ({
+    target: `./src/pages/${group}`,
+    from: './src/pages',
+    except: [`./${group}`],
+    message: `src/pages/${group}/ may not import another page group: move what both need into shared code (src/components/, src/format/, src/api/).`,
+  })),
+  {
+    target: './src/api',
+    from: ['./src/components', './src/i18n.ts', './src/inspect.ts', './machines', './charts'],
+    message: 'src/api/ is the HTTP client and its endpoints only: no UI, no machines, no app.',
+  },
+  {
+    target: ['./machines', './charts', './contract'],
+    from: ['./src', './server', './tests', './scripts'],
+    message: 'machines/, charts/ and contract/ are the bottom layer: they import nothing from the app, the server, tests or scripts.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', '.data-test', 'test-results', 'docs/coverage', 'docs/flows', 'bench/results.json'] },
@@ -15,6 +64,19 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts', 'charts/**/*.ts', 'contract/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones: importZones }] },
+  },
+  {
+    // HTTP only: the API modules run without React, without actors.
+    files: ['src/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-*', 'react/*', '@xstate/*', 'xstate', 'xstate/*', 'i18next'], message: 'src/api/ is HTTP only: no React, no actors, no i18next instance.' }] }],
     },
   },
   {
