@@ -12,14 +12,19 @@ export const ErrorBody = Type.Object(
 export type ErrorBody = Static<typeof ErrorBody>;
 
 /**
- * A UUID in its plain 8-4-4-4-12 form. The pattern matters: ajv-formats' `uuid` also accepts a
- * `urn:uuid:` prefix, which PostgreSQL's uuid type would refuse with an error instead of a 400.
+ * A UUID in its plain 8-4-4-4-12 form: the one pattern every check of an id uses. It matters:
+ * ajv-formats' `uuid` also accepts a `urn:uuid:` prefix, which PostgreSQL's uuid type would refuse
+ * with an error instead of a 400.
  */
-export const Uuid = Type.String({
-  format: 'uuid',
-  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-  description: 'UUID',
-});
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const UUID_RE = new RegExp(UUID_PATTERN);
+
+/** True for a string in the plain UUID form (for ids that arrive outside a validated schema). */
+export function isUuid(value: string): boolean {
+  return UUID_RE.test(value);
+}
+
+export const Uuid = Type.String({ format: 'uuid', pattern: UUID_PATTERN, description: 'UUID' });
 export const IdParams = Type.Object({ id: Uuid });
 export type IdParams = Static<typeof IdParams>;
 
@@ -29,7 +34,29 @@ export const DateTime = Type.String({ format: 'date-time' });
 /** Money in öre (SEK minor units): 14900 is 149,00 kr. */
 export const Ore = Type.Integer({ minimum: 0, description: 'Amount in öre (SEK minor units)' });
 
-/** Error answers a route may give, by status, for the OpenAPI document. */
+/** What each error status means, as the OpenAPI document describes the answer. */
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Bad request: the input is invalid (details name the fields) or the request could not be read',
+  401: 'Not signed in, or the token is invalid or expired',
+  403: 'Forbidden',
+  404: 'Not found (or not yours)',
+  409: 'Conflict with the current state',
+  410: 'Gone',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests: wait Retry-After seconds',
+  500: 'Internal error',
+  502: 'A provider refused the request',
+  503: 'A provider or the database is unavailable',
+};
+
+/**
+ * Error answers a route may give, by status, each a reference to the one shared ErrorBody schema
+ * (server/app.ts adds it, so the OpenAPI document has one ErrorBody component). Typed as ErrorBody
+ * itself, not as an unresolved reference, so a handler's answers stay type-checked.
+ */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBody> {
-  return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
+  return Object.fromEntries(
+    statuses.map((s) => [s, Type.Ref('ErrorBody', { description: ERROR_DESCRIPTIONS[s] ?? 'Error' }) as unknown as typeof ErrorBody]),
+  );
 }

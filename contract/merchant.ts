@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Ore } from './common.ts';
+import { Ore, Uuid } from './common.ts';
 
 /**
  * The merchant catalogue (API.md, "Merchant (public)"). A merchant's merchant code is never part
@@ -45,7 +45,7 @@ export type MerchantCategory = (typeof MERCHANT_CATEGORIES)[number];
 
 export const Merchant = Type.Object(
   {
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     name: Type.String(),
     description: Type.String(),
     logoUrl: Type.String({ description: 'Same-origin path or absolute URL of the logo (SVG or bitmap)' }),
@@ -63,8 +63,8 @@ export type Merchant = Static<typeof Merchant>;
 /** A product has either a fixed `price` or a `minAmount`/`maxAmount` range (value vouchers). */
 export const Product = Type.Object(
   {
-    id: Type.String({ format: 'uuid' }),
-    merchantId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    merchantId: Uuid,
     name: Type.String(),
     description: Type.String(),
     imageUrl: Type.String({ description: "The product's image, or its merchant's logo when it has none" }),
@@ -104,7 +104,7 @@ export type MerchantPage = Static<typeof MerchantPage>;
 
 /** GET /api/sandbox/merchants: the demo catalogue's merchant codes, for demos and tests. */
 export const SandboxMerchant = Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Uuid,
   name: Type.String(),
   merchantCode: Type.String(),
 });
@@ -165,7 +165,7 @@ const ProductFields = {
 };
 
 export const ProductCreate = Type.Object(
-  { merchantId: Type.String({ format: 'uuid' }), ...ProductFields },
+  { merchantId: Uuid, ...ProductFields },
   { additionalProperties: false },
 );
 export type ProductCreate = Static<typeof ProductCreate>;

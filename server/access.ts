@@ -24,9 +24,14 @@ export interface Access {
   note?: string;
 }
 
-/** The route-schema fragment carrying the declaration; spread it into `schema`. */
-export function access(declaration: Access): { 'x-access': Access } {
-  return { 'x-access': declaration };
+/**
+ * The route-schema fragment carrying the declaration; spread it into `schema`. It also gives the
+ * operation its OpenAPI `security`, from the same declaration: a route that answers a visitor 401
+ * takes the bearer token (the scheme server/app.ts declares), every other one is public and says
+ * so with `security: []`. The matrix checks the declaration, so it checks this too.
+ */
+export function access(declaration: Access): { 'x-access': Access; security: { [scheme: string]: string[] }[] } {
+  return { 'x-access': declaration, security: declaration.visitor === 401 ? [{ bearer: [] }] : [] };
 }
 
 /** Public, read-only: everybody gets the same answer. */

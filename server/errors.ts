@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorBody } from '../contract/common.ts';
 import { requestLanguage, translate, hasMessage } from './i18n/index.ts';
 
 /**
@@ -22,18 +23,10 @@ export class HttpError extends Error {
 export const badRequest = (code = 'BAD_REQUEST', params?: Record<string, string | number>, details?: unknown) =>
   new HttpError(400, code, params, details);
 export const unauthorized = (code = 'UNAUTHORIZED') => new HttpError(401, code);
-export const forbidden = (code = 'FORBIDDEN') => new HttpError(403, code);
 export const notFound = (code = 'NOT_FOUND') => new HttpError(404, code);
 export const conflict = (code = 'CONFLICT', params?: Record<string, string | number>) => new HttpError(409, code, params);
-export const gone = (code = 'GONE') => new HttpError(410, code);
 export const tooManyRequests = (retryAfterSeconds: number, code = 'RATE_LIMITED') =>
   new HttpError(429, code, { retryAfter: retryAfterSeconds }, undefined, { 'retry-after': String(retryAfterSeconds) });
-
-export interface ErrorBody {
-  message: string;
-  code: string;
-  details?: unknown;
-}
 
 const STATUS_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -63,7 +56,6 @@ const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
   FST_ERR_BAD_URL: { status: 400, code: 'BAD_REQUEST' },
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'BAD_REQUEST' },
   FST_ERR_NOT_FOUND: { status: 404, code: 'ROUTE_NOT_FOUND' },
-  FST_ERR_RATE_LIMIT: { status: 429, code: 'RATE_LIMITED' },
   // A path parameter longer than routerOptions.maxParamLength (Fastify would answer 414).
   FST_ERR_MAX_PARAM_LENGTH: { status: 400, code: 'BAD_REQUEST' },
   // PostgreSQL SQLSTATE 22021: text with a NUL character (\u0000), which JSON and query strings
@@ -96,22 +88,30 @@ export function sendError(
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-interface ValidationIssue {
+/** One problem in `details` of a 400 VALIDATION_FAILED: the field named, its value never echoed. */
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
+/** One schema issue, as Ajv (Fastify's validator) and TypeBox (server/validation.ts) both report it. */
+export interface SchemaIssue {
   instancePath?: string;
-  message?: string;
   keyword?: string;
   params?: unknown;
 }
 
-/** Validation problems as `[{ field, problem }]`, naming fields but never echoing values. */
-function validationDetails(error: FastifyError): { field: string; problem: string }[] {
+/** `/a/0/b` under `body` → `body.a.0.b`; a missing property is named as the field itself. */
+export function fieldProblem(issue: SchemaIssue, prefix: string): FieldProblem {
+  let field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
+  if (issue.keyword === 'required' && missing) field = field ? `${field}.${missing}` : missing;
+  return { field: field ? `${prefix}.${field}` : prefix, problem: issue.keyword ?? 'invalid' };
+}
+
+function validationDetails(error: FastifyError): FieldProblem[] {
   const ctx = (error as FastifyError & { validationContext?: string }).validationContext ?? 'body';
-  return ((error.validation ?? []) as ValidationIssue[]).map((v) => {
-    let field = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-    const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
-    if (v.keyword === 'required' && missing) field = field ? `${field}.${missing}` : missing;
-    return { field: field ? `${ctx}.${field}` : ctx, problem: v.keyword ?? 'invalid' };
-  });
+  return ((error.validation ?? []) as SchemaIssue[]).map((v) => fieldProblem(v, ctx));
 }
 
 /**
@@ -158,13 +158,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendError(req, reply, 400, 'VALIDATION_FAILED', {}, validationDetails(fe));
     }
     const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
-    if (mapped) {
-      if (mapped.status === 429) {
-        const retry = reply.getHeader('retry-after') ?? '60';
-        return sendError(req, reply, 429, 'RATE_LIMITED', { retryAfter: String(retry) });
-      }
-      return sendError(req, reply, mapped.status, mapped.code);
-    }
+    if (mapped) return sendError(req, reply, mapped.status, mapped.code);
     const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
     if (status >= 400 && status < 500) {
       const code = STATUS_CODES[status] ?? 'BAD_REQUEST';

@@ -14,6 +14,17 @@ export interface Services {
   sms: SmsSender;
 }
 
+/**
+ * What a resource's rules work with: the database, the settings and the services. Rules take
+ * this (or the part they use), never the Fastify instance, so they run the same from a route, a
+ * job or the admin command.
+ */
+export interface Deps {
+  db: Db;
+  config: Config;
+  services: Services;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;

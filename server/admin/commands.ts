@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Lang } from '../i18n/index.ts';
 import { translate } from '../i18n/index.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError, type FieldProblem } from '../errors.ts';
 import { MERCHANT_CATEGORIES } from '../../contract/merchant.ts';
 import {
   createMerchant,
@@ -11,15 +11,15 @@ import {
   setMerchantCode,
   updateMerchant,
   updateProduct,
-  type FieldProblem,
-} from '../merchant/rules.ts';
+} from '../merchant/admin.ts';
+import { listAllMerchants } from '../merchant/queries.ts';
 import { ConnectionError, openDatabase, type OpenDatabase } from './connection.ts';
 import { cliText, problemMessage, type CliMessageCode } from './messages.ts';
 
 /**
  * `npm run admin -- merchant add|update|deactivate|set-code|list` and
  * `product add|update|remove`. Input goes through the same contract schemas and rules as the
- * API (server/merchant/rules.ts); errors are said in Swedish, or English with LANG=en… or
+ * API (server/merchant/admin.ts); errors are said in Swedish, or English with LANG=en… or
  * --lang en. A merchant code is never printed: set-code answers only "updated".
  */
 
@@ -184,7 +184,7 @@ async function plan(argv: string[], io: AdminIo, lang: Lang): Promise<Run | 'usa
     switch (action) {
       case 'list':
         return async (db) => {
-          const rows = await db.selectFrom('merchant').select(['id', 'name', 'category', 'active']).orderBy('name').execute();
+          const rows = await listAllMerchants(db);
           if (!rows.length) io.out(cliText('NO_MERCHANTS', lang));
           for (const r of rows) io.out(`${r.id}  ${r.active ? ' ' : '-'} ${r.category.padEnd(10)} ${r.name}`);
         };

@@ -4,7 +4,7 @@
  *
  *   app.get('/voucher', {
  *     preHandler: app.authenticate,
- *     schema: { security: [{ bearer: [] }], response: { 200: ..., ...errorResponses(401) } },
+ *     schema: { ...access({ visitor: 401, owner: 200, other: 404 }), response: { 200: ..., ...errorResponses(401) } },
  *   }, async (req) => listVouchers(app.db, req.userId));
  *
  * It accepts only `Authorization: Bearer <access token>` with a token this server signed
@@ -13,9 +13,9 @@
  * never logged (the logger redacts the header).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../errors.ts';
-import { keysFor } from './rules.ts';
-import { verifyAccessToken } from './tokens.ts';
+import { isUuid } from '../../contract/common.ts';
+import { unauthorized } from '../errors.ts';
+import { keysFor, verifyAccessToken } from './tokens.ts';
 import { userExists } from './queries.ts';
 
 export type AuthenticateHook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -32,19 +32,18 @@ declare module 'fastify' {
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function installAuthentication(app: FastifyInstance): void {
   if (app.hasDecorator('authenticate')) return;
   app.decorateRequest('userId', '');
   app.decorate('authenticate', async function authenticate(req: FastifyRequest): Promise<void> {
     const header = req.headers.authorization;
-    if (!header) throw new HttpError(401, 'UNAUTHORIZED');
+    if (!header) throw unauthorized('UNAUTHORIZED');
     const match = BEARER.exec(header.trim());
-    if (!match) throw new HttpError(401, 'INVALID_TOKEN');
-    const userId = await verifyAccessToken(keysFor(app), match[1]!, app.services.now());
+    if (!match) throw unauthorized('INVALID_TOKEN');
+    const userId = await verifyAccessToken(keysFor(app.config), match[1]!, app.services.now());
     // An account removed since the token was issued signs out at once, not in 15 minutes.
-    if (!userId || !UUID.test(userId) || !(await userExists(app.db, userId))) throw new HttpError(401, 'INVALID_TOKEN');
+    if (!userId || !isUuid(userId) || !(await userExists(app.db, userId))) throw unauthorized('INVALID_TOKEN');
     req.userId = userId;
   });
 }

@@ -3,18 +3,18 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../contract/common.ts';
 import { LoginBody, LogoutBody, MobileUser, RefreshQuery, TokenPair, VerificationCodeAnswer, VerificationCodeBody } from '../../contract/auth.ts';
 import { access, publicAccess } from '../access.ts';
-import { notFound } from '../errors.ts';
-import { findUser } from './queries.ts';
-import { login, logout, refresh, requestCode } from './rules.ts';
+import { login, logout, refresh, requestCode, signedInUser } from './rules.ts';
 
 /**
  * Sign-in (API.md "Auth"): a code by SMS, login with it, the current user, refresh, logout.
  * The authentication hook for other resources is in ./authenticate.ts.
  */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const deps = { db: app.db, config: app.config, services: app.services };
   const verificationCode = {
     schema: {
       ...publicAccess(200, 'Anyone may ask for a code; rate limited per number and per IP'),
+      operationId: 'requestVerificationCode',
       tags: ['Auth'],
       summary: 'Send a 6-digit sign-in code by SMS',
       description:
@@ -26,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   };
   const handleVerificationCode = async (req: { body: VerificationCodeBody; ip: string; log: typeof app.log }) =>
-    requestCode(app, { mobileNumber: req.body.mobileNumber, ip: req.ip }, req.log);
+    requestCode(deps, { mobileNumber: req.body.mobileNumber, ip: req.ip }, req.log);
 
   app.post('/auth/verificationcode', verificationCode, (req) => handleVerificationCode(req));
   // The old API's spelling; same route, not listed twice in the document.
@@ -37,6 +37,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...publicAccess(200, 'Anyone holding a live verification token and its code; the bearer header plays no part'),
+        operationId: 'login',
         tags: ['Auth'],
         summary: 'Sign in with the code from the SMS',
         description:
@@ -47,7 +48,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TokenPair, ...errorResponses(400, 429) },
       },
     },
-    async (req) => login(app, req.body),
+    async (req) => login(deps, req.body),
   );
 
   app.get(
@@ -56,23 +57,13 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: app.authenticate,
       schema: {
         ...access({ visitor: 401, owner: 200, other: 200 }),
+        operationId: 'getSignedInUser',
         tags: ['Auth'],
         summary: 'The signed-in user',
-        security: [{ bearer: [] }],
         response: { 200: MobileUser, ...errorResponses(401) },
       },
     },
-    async (req) => {
-      const user = await findUser(app.db, req.userId);
-      if (!user) throw notFound();
-      return {
-        id: user.id,
-        mobileNumber: user.mobile_number,
-        name: user.name,
-        allowMarketing: user.allow_marketing,
-        createdAt: user.created_at.toISOString(),
-      };
-    },
+    async (req) => signedInUser(app.db, req.userId),
   );
 
   app.post(
@@ -80,6 +71,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...publicAccess(200, 'The pair travels in the query (a live refresh token and its user\'s access token); the bearer header plays no part'),
+        operationId: 'refreshTokens',
         tags: ['Auth'],
         summary: 'A new token pair for a live refresh token',
         description:
@@ -89,7 +81,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TokenPair, ...errorResponses(400, 401) },
       },
     },
-    async (req) => refresh(app, req.query),
+    async (req) => refresh(deps, req.query),
   );
 
   app.post(
@@ -97,6 +89,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...publicAccess(204, 'Revoking needs only the refresh token; unknown tokens are quietly accepted'),
+        operationId: 'logout',
         tags: ['Auth'],
         summary: 'Sign out: revoke the refresh token and its whole family',
         body: LogoutBody,
@@ -104,7 +97,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      await logout(app, req.body);
+      await logout(deps, req.body);
       return reply.code(204).send(null);
     },
   );

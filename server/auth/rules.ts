@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { transaction } from '../db/index.ts';
-import { HttpError, badRequest, tooManyRequests } from '../errors.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MobileUser, TokenPair } from '../../contract/auth.ts';
+import { transaction, type Db } from '../db/index.ts';
+import { HttpError, badRequest, notFound, tooManyRequests, unauthorized } from '../errors.ts';
+import type { Deps } from '../services.ts';
 import { SmsError } from '../providers/sms/index.ts';
 import { normaliseSwedishMobile } from './phone.ts';
 import { LIMITS, checkEvents, lockKey, recordEvent, retryAfterSeconds } from './rateLimit.ts';
@@ -10,13 +12,12 @@ import {
   CODE_TTL_MS,
   REFRESH_TOKEN_TTL_MS,
   codeHash,
-  deriveKeys,
   issueAccessToken,
+  keysFor,
   newCode,
   randomToken,
   sha256,
   verifyAccessToken,
-  type TokenKeys,
 } from './tokens.ts';
 
 /**
@@ -25,16 +26,6 @@ import {
  */
 export const MAX_CODE_ATTEMPTS = 5;
 
-const keysCache = new WeakMap<object, TokenKeys>();
-export function keysFor(app: FastifyInstance): TokenKeys {
-  let keys = keysCache.get(app.config);
-  if (!keys) {
-    keys = deriveKeys(app.config.tokenSigningKey);
-    keysCache.set(app.config, keys);
-  }
-  return keys;
-}
-
 /** "Din Greetie-kod är 123456" and the origin-bound line that lets browsers fill it in (WebOTP). */
 export function codeMessage(code: string, publicUrl: string): string {
   const host = new URL(publicUrl).hostname;
@@ -42,20 +33,20 @@ export function codeMessage(code: string, publicUrl: string): string {
 }
 
 export async function requestCode(
-  app: FastifyInstance,
+  deps: Deps,
   input: { mobileNumber: string; ip: string },
   log: FastifyBaseLogger,
 ): Promise<{ token: string }> {
   const mobileNumber = normaliseSwedishMobile(input.mobileNumber);
   if (!mobileNumber) throw badRequest('INVALID_MOBILE_NUMBER');
-  const now = app.services.now();
-  const keys = keysFor(app);
+  const now = deps.services.now();
+  const keys = keysFor(deps.config);
   const token = randomToken();
   const tokenHash = sha256(token);
   const code = newCode();
 
   // Check both limits and create the (not yet usable) verification in one transaction.
-  const created = await transaction(app.db, async (tx) => {
+  const created = await transaction(deps.db, async (tx) => {
     await lockKey(tx, LIMITS.codesPerIp.kind, input.ip);
     const ipWait = await checkEvents(tx, LIMITS.codesPerIp, input.ip, now);
     if (ipWait > 0) return { ok: false, limited: 'CODE_RATE_LIMITED_IP', wait: ipWait } as const;
@@ -77,20 +68,15 @@ export async function requestCode(
   // The SMS goes out after the commit (no transaction held open across a network call). Until
   // sent_at is set the verification cannot be used; a failed send voids it and uncounts it.
   try {
-    await app.services.sms.send({ to: mobileNumber, body: codeMessage(code, app.config.publicUrl) });
+    await deps.services.sms.send({ to: mobileNumber, body: codeMessage(code, deps.config.publicUrl) });
   } catch (err) {
-    await q.markVerificationSendFailed(app.db, created.id, app.services.now());
+    await q.markVerificationSendFailed(deps.db, created.id, deps.services.now());
     const kind = err instanceof SmsError ? err.kind : 'unavailable';
     log.error({ smsError: err instanceof Error ? err.message : 'unknown', verificationId: created.id }, 'verification SMS not sent');
     throw kind === 'rejected' ? new HttpError(502, 'SMS_REJECTED') : new HttpError(503, 'SMS_UNAVAILABLE');
   }
-  await q.markVerificationSent(app.db, created.id, app.services.now());
+  await q.markVerificationSent(deps.db, created.id, deps.services.now());
   return { token };
-}
-
-export interface TokenPair {
-  token: string;
-  refreshToken: string;
 }
 
 async function newRefreshToken(
@@ -102,18 +88,18 @@ async function newRefreshToken(
   return refreshToken;
 }
 
-export async function login(app: FastifyInstance, input: { token: string; code: string; deviceId: string }): Promise<TokenPair> {
-  const now = app.services.now();
-  const keys = keysFor(app);
+export async function login(deps: Deps, input: { token: string; code: string; deviceId: string }): Promise<TokenPair> {
+  const now = deps.services.now();
+  const keys = keysFor(deps.config);
   const tokenHash = sha256(input.token);
-  const verification = await q.findVerificationByTokenHash(app.db, tokenHash);
+  const verification = await q.findVerificationByTokenHash(deps.db, tokenHash);
   if (!verification) throw badRequest('VERIFICATION_INVALID');
 
-  const wait = await checkEvents(app.db, LIMITS.failedLoginsPerNumber, verification.mobile_number, now);
+  const wait = await checkEvents(deps.db, LIMITS.failedLoginsPerNumber, verification.mobile_number, now);
   if (wait > 0) throw tooManyRequests(wait, 'LOGIN_RATE_LIMITED');
 
   const hash = codeHash(keys, tokenHash, input.code);
-  const outcome = await transaction(app.db, async (tx) => {
+  const outcome = await transaction(deps.db, async (tx) => {
     const mobileNumber = await q.consumeVerification(tx, verification.id, hash, now);
     if (mobileNumber) {
       const user = await q.upsertUser(tx, mobileNumber);
@@ -138,13 +124,13 @@ export async function login(app: FastifyInstance, input: { token: string; code: 
  * but it must be ours and name the refresh token's owner. A refresh token used a second time
  * means a copy exists somewhere: the whole family is revoked.
  */
-export async function refresh(app: FastifyInstance, input: { token: string; refreshToken: string }): Promise<TokenPair> {
-  const now = app.services.now();
-  const keys = keysFor(app);
+export async function refresh(deps: Deps, input: { token: string; refreshToken: string }): Promise<TokenPair> {
+  const now = deps.services.now();
+  const keys = keysFor(deps.config);
   const userId = await verifyAccessToken(keys, input.token, now, REFRESH_TOKEN_TTL_MS / 1000);
-  if (!userId) throw new HttpError(401, 'INVALID_TOKEN');
+  if (!userId) throw unauthorized('INVALID_TOKEN');
   const tokenHash = sha256(input.refreshToken);
-  const outcome = await transaction(app.db, async (tx) => {
+  const outcome = await transaction(deps.db, async (tx) => {
     const used = await q.useRefreshToken(tx, tokenHash, userId, now);
     if (used) {
       const refreshToken = await newRefreshToken(tx, { familyId: used.family_id, userId, deviceId: used.device_id, now });
@@ -157,12 +143,25 @@ export async function refresh(app: FastifyInstance, input: { token: string; refr
     }
     return { ok: false, code: 'REFRESH_TOKEN_INVALID' } as const;
   });
-  if (!outcome.ok) throw new HttpError(401, outcome.code);
+  if (!outcome.ok) throw unauthorized(outcome.code);
   return { token: await issueAccessToken(keys, userId, now), refreshToken: outcome.refreshToken };
 }
 
 /** Ends the session the refresh token belongs to (its whole family). Unknown tokens: nothing to do. */
-export async function logout(app: FastifyInstance, input: { refreshToken: string }): Promise<void> {
-  const known = await q.findRefreshToken(app.db, sha256(input.refreshToken));
-  if (known) await q.revokeFamily(app.db, known.family_id, app.services.now());
+export async function logout(deps: Pick<Deps, 'db' | 'services'>, input: { refreshToken: string }): Promise<void> {
+  const known = await q.findRefreshToken(deps.db, sha256(input.refreshToken));
+  if (known) await q.revokeFamily(deps.db, known.family_id, deps.services.now());
+}
+
+/** The signed-in person (GET /auth/my). */
+export async function signedInUser(db: Db, userId: string): Promise<MobileUser> {
+  const user = await q.findUser(db, userId);
+  if (!user) throw notFound();
+  return {
+    id: user.id,
+    mobileNumber: user.mobile_number,
+    name: user.name,
+    allowMarketing: user.allow_marketing,
+    createdAt: user.created_at.toISOString(),
+  };
 }

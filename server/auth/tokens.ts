@@ -27,6 +27,18 @@ export function deriveKeys(tokenSigningKey: string): TokenKeys {
   };
 }
 
+const keysCache = new WeakMap<object, TokenKeys>();
+
+/** The keys of one configuration's signing key, derived once per configuration. */
+export function keysFor(config: { tokenSigningKey: string }): TokenKeys {
+  let keys = keysCache.get(config);
+  if (!keys) {
+    keys = deriveKeys(config.tokenSigningKey);
+    keysCache.set(config, keys);
+  }
+  return keys;
+}
+
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 export async function issueAccessToken(keys: TokenKeys, userId: string, now: Date): Promise<string> {

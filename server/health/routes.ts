@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Health } from '../../contract/health.ts';
-import { ErrorBody } from '../../contract/common.ts';
+import { ErrorBody, errorResponses } from '../../contract/common.ts';
 import { requestLanguage, translate } from '../i18n/index.ts';
 import { publicAccess } from '../access.ts';
 
-const Unhealthy = Type.Intersect([Health, ErrorBody]);
+const Unhealthy = Type.Intersect([Health, ErrorBody], { description: 'The database is not answering' });
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -14,9 +14,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...publicAccess(),
+        operationId: 'getHealth',
         tags: ['Health'],
         summary: 'Liveness and database reachability',
-        response: { 200: Health, 503: Unhealthy },
+        response: { 200: Health, ...errorResponses(400), 503: Unhealthy },
       },
     },
     async (req, reply) => {

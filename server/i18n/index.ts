@@ -15,11 +15,7 @@ export interface Message {
  * The error-message catalogue. Each resource keeps its own messages in a `messages.ts`
  * beside its routes and adds it here, so a code always has both languages.
  */
-const catalogue: Record<string, Message> = { ...common, ...auth, ...merchant };
-
-export function registerMessages(extra: Record<string, Message>): void {
-  Object.assign(catalogue, extra);
-}
+const catalogue: Readonly<Record<string, Message>> = { ...common, ...auth, ...merchant };
 
 export function hasMessage(code: string): boolean {
   return code in catalogue;

@@ -1,12 +1,13 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
 import type { MerchantTable, ProductTable } from '../db/schema.ts';
 import type { Merchant, MerchantCategory, MerchantSource, Product } from '../../contract/merchant.ts';
 
 /**
- * The catalogue's SQL. Every list reads active merchants in (name, id) order — the keyset of the
- * cursor — so each list query is served by one of the partial indexes of 003_merchant.
- * Nothing here ever selects `code_hash` into a public shape.
+ * The catalogue's SQL: the public reads, then the operator's writes (./admin.ts). Every list reads
+ * active merchants in (name, id) order — the keyset of the cursor — so each list query is served
+ * by one of the partial indexes of 003_merchant. Nothing here ever selects `code_hash` into a
+ * public shape.
  */
 
 type Executor = Db | Tx;
@@ -144,4 +145,90 @@ export async function listActiveProducts(db: Executor, merchantId: string): Prom
 export async function findMerchantCodeHash(db: Executor, merchantId: string): Promise<string | undefined> {
   const row = await db.selectFrom('merchant').select('code_hash').where('id', '=', merchantId).executeTakeFirst();
   return row?.code_hash;
+}
+
+/** Stored code hashes of the given merchants (the sandbox's demo list checks them). */
+export function merchantCodeHashes(db: Executor, ids: string[]): Promise<{ id: string; name: string; code_hash: string }[]> {
+  return db.selectFrom('merchant').select(['id', 'name', 'code_hash']).where('id', 'in', ids).orderBy('name').execute();
+}
+
+// ---- The operator's writes (./admin.ts); each multi-row change runs in the caller's transaction. ----
+
+export const MERCHANT_COLUMNS = ['id', 'name', 'description', 'logo_url', 'category', 'website', 'sources', 'active'] as const;
+export const PRODUCT_COLUMNS = [
+  'id',
+  'merchant_id',
+  'name',
+  'description',
+  'image_url',
+  'source',
+  'price',
+  'min_amount',
+  'max_amount',
+  'valid_days',
+  'active',
+] as const;
+
+export type MerchantRecord = Pick<Selectable<MerchantTable>, (typeof MERCHANT_COLUMNS)[number]>;
+export type ProductRecord = Pick<Selectable<ProductTable>, (typeof PRODUCT_COLUMNS)[number]>;
+
+/** Every merchant, active or not, in name order (`npm run admin -- merchant list`). */
+export function listAllMerchants(db: Executor): Promise<Pick<MerchantRecord, 'id' | 'name' | 'category' | 'active'>[]> {
+  return db.selectFrom('merchant').select(['id', 'name', 'category', 'active']).orderBy('name').execute();
+}
+
+/** The merchant's row, locked for the rest of the transaction; undefined when there is none. */
+export function lockMerchant(tx: Tx, id: string): Promise<MerchantRecord | undefined> {
+  return tx.selectFrom('merchant').select(MERCHANT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export function insertMerchant(db: Executor, values: Insertable<MerchantTable>): Promise<MerchantRecord> {
+  return db.insertInto('merchant').values(values).returning(MERCHANT_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** Changes the given columns and `updated_at`; undefined when there is no such merchant. */
+export function updateMerchantRow(db: Executor, id: string, set: Updateable<MerchantTable>): Promise<MerchantRecord | undefined> {
+  return db
+    .updateTable('merchant')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returning(MERCHANT_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** A source of one of the merchant's active products that is not among `sources`, if any. */
+export async function activeProductSourceOutside(db: Executor, merchantId: string, sources: string[]): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('product')
+    .select('source')
+    .where('merchant_id', '=', merchantId)
+    .where('active', '=', true)
+    .where('source', 'not in', sources)
+    .executeTakeFirst();
+  return row?.source;
+}
+
+/** Replaces the stored code hash; false when there is no such merchant. */
+export async function setMerchantCodeHash(db: Executor, id: string, codeHash: string): Promise<boolean> {
+  const res = await db.updateTable('merchant').set({ code_hash: codeHash, updated_at: sql`now()` }).where('id', '=', id).executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/** The product's row, locked for the rest of the transaction; undefined when there is none. */
+export function lockProduct(tx: Tx, id: string): Promise<ProductRecord | undefined> {
+  return tx.selectFrom('product').select(PRODUCT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export function insertProduct(db: Executor, values: Insertable<ProductTable>): Promise<ProductRecord> {
+  return db.insertInto('product').values(values).returning(PRODUCT_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** Changes the given columns and `updated_at`; undefined when there is no such product. */
+export function updateProductRow(db: Executor, id: string, set: Updateable<ProductTable>): Promise<ProductRecord | undefined> {
+  return db
+    .updateTable('product')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returning(PRODUCT_COLUMNS)
+    .executeTakeFirst();
 }

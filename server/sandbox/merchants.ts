@@ -4,6 +4,8 @@ import { SandboxMerchant } from '../../contract/merchant.ts';
 import { publicAccess } from '../access.ts';
 import { demoMerchants } from '../merchant/seed.ts';
 import { verifyMerchantCode } from '../merchant/code.ts';
+import { merchantCodeHashes } from '../merchant/queries.ts';
+import { errorResponses } from '../../contract/common.ts';
 
 /**
  * GET /api/sandbox/merchants: the demo catalogue's merchant codes, so a person can redeem a demo
@@ -29,22 +31,17 @@ export const sandboxMerchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...publicAccess(),
+        operationId: 'listSandboxMerchants',
         tags: ['Sandbox'],
         summary: "The demo merchants' merchant codes (sandbox only)",
-        response: { 200: Type.Array(SandboxMerchant) },
+        response: { 200: Type.Array(SandboxMerchant), ...errorResponses(404) },
       },
     },
     async () => {
-      const rows = await app.db
-        .selectFrom('merchant')
-        .select(['id', 'name', 'code_hash'])
-        .where(
-          'id',
-          'in',
-          demoMerchants.map((m) => m.id),
-        )
-        .orderBy('name')
-        .execute();
+      const rows = await merchantCodeHashes(
+        app.db,
+        demoMerchants.map((m) => m.id),
+      );
       const byId = new Map(demoMerchants.map((m) => [m.id, m]));
       const listed = await Promise.all(
         rows.map(async (r) => {

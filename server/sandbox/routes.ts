@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { publicAccess } from '../access.ts';
+import { errorResponses } from '../../contract/common.ts';
 
 /**
  * GET /api/sandbox: lets the SPA know the sandbox is on (the /sandbox and /flows pages show only
@@ -13,9 +14,10 @@ export const sandboxIndexRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...publicAccess(),
+        operationId: 'getSandbox',
         tags: ['Sandbox'],
         summary: 'Whether the sandbox is on (404 when it is off)',
-        response: { 200: Type.Object({ enabled: Type.Literal(true) }) },
+        response: { 200: Type.Object({ enabled: Type.Literal(true) }), ...errorResponses(404) },
       },
     },
     async () => ({ enabled: true as const }),

@@ -13,10 +13,11 @@ export const sandboxSmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...publicAccess(),
+        operationId: 'listSandboxSms',
         tags: ['Sandbox'],
         summary: 'The SMS that would have been sent, newest first',
         querystring: SandboxSmsQuery,
-        response: { 200: Type.Array(SandboxSms), ...errorResponses(400) },
+        response: { 200: Type.Array(SandboxSms), ...errorResponses(400, 404) },
       },
     },
     async (req) => {
