@@ -93,6 +93,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // Shutting down (decision 002): an answer still being made when close begins goes out with
+  // `Connection: close`, so its keep-alive connection ends with it. Otherwise that connection
+  // would stay open, idle, for the keep-alive timeout, and hold close() up long after the last
+  // request was answered.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('onResponse', async (req, reply) => {
     req.log.info({ req, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   });
@@ -147,10 +158,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         title: 'Greetie API',
         version: '1.0.0',
         description: 'The HTTP contract of Greetie (shared/API.md). Errors always have the ErrorBody shape.',
+        // Not open source; SPDX's LicenseRef- form names a license outside its list.
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
+    // Shared schemas (ErrorBody) and the ones nested in routes (Merchant, Product) become
+    // components named by their $id, the names a client generator gives its types.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   app.addSchema(ErrorBody);
 
