@@ -123,24 +123,62 @@ describe('the server process', { timeout: 180_000 }, () => {
   });
 });
 
+/** Waits, turn by turn of the event loop, until `condition` holds (no fixed sleep). */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let turn = 0; turn < 100_000; turn += 1) {
+    if (condition()) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
 describe('graceful close', () => {
-  it('finishes a request in flight before closing', async () => {
+  it('stops accepting, waits for the request in flight, answers it, then closes', async () => {
     const db = await createTestDb();
     const app = await buildApp(testConfig(), { db: db.db });
+    // The gate: the test route holds its request until the test opens it.
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => (entered = r));
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    app.get('/api/_test/slow', async () => {
-      await gate;
-      return { done: true };
+    const order: string[] = [];
+    app.get(
+      '/api/_test/held',
+      {
+        onResponse: async () => {
+          order.push('answered'); // the answer has been handed to the connection
+        },
+      },
+      async () => {
+        entered();
+        await gate;
+        return { done: true };
+      },
+    );
+    let closeStarted = false;
+    app.addHook('preClose', async () => {
+      closeStarted = true;
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
-    const inFlight = fetch(`http://127.0.0.1:${port}/api/_test/slow`).then((r) => r.json());
-    await new Promise((r) => setTimeout(r, 50));
-    const closing = app.close();
+
+    // A keep-alive client, as browsers are: the answer must close its connection, or close()
+    // would wait for the idle connection's keep-alive timeout instead.
+    const inFlight = fetch(`http://127.0.0.1:${port}/api/_test/held`).then(async (r) => ({ connection: r.headers.get('connection'), body: await r.json() }));
+    await inHandler; // the request is in the handler, held by the gate
+    const closing = app.close().then(() => order.push('closed'));
+    await until(() => closeStarted && !app.server.listening, 'the server stops listening');
+
+    // Closing has begun and new connections are refused, but close waits for the held request.
+    await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
+    const open = await new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+    expect(open).toBe(1);
+    expect(order).toEqual([]);
+
     release();
-    expect(await inFlight).toEqual({ done: true });
+    expect(await inFlight).toEqual({ connection: 'close', body: { done: true } });
     await closing;
+    expect(order).toEqual(['answered', 'closed']);
     await db.drop();
   });
 });
