@@ -6,6 +6,8 @@ const jsdom = {
   environment: 'jsdom' as const,
   setupFiles: ['tests/client/setup.ts'],
   restoreMocks: true,
+  // vanilla-extract's styles are put in the document, so a test can read computed styles.
+  css: { include: [/\.vanilla\.css$/] },
 };
 
 // Three projects: the browser-side code (jsdom), the model-based tests generated from machines/
