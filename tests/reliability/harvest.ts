@@ -1,12 +1,11 @@
 import type { Operation } from './openapi.ts';
 import type { Send } from './target.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../contract/common.ts';
 
 function collect(value: unknown, out: Set<string>, depth = 0): void {
   if (depth > 6) return;
   if (typeof value === 'string') {
-    if (UUID.test(value)) out.add(value);
+    if (isUuid(value)) out.add(value);
   } else if (Array.isArray(value)) {
     for (const v of value.slice(0, 50)) collect(v, out, depth + 1);
   } else if (value && typeof value === 'object') {
