@@ -154,8 +154,8 @@ export function merchantCodeHashes(db: Executor, ids: string[]): Promise<{ id: s
 
 // ---- The operator's writes (./admin.ts); each multi-row change runs in the caller's transaction. ----
 
-export const MERCHANT_COLUMNS = ['id', 'name', 'description', 'logo_url', 'category', 'website', 'sources', 'active'] as const;
-export const PRODUCT_COLUMNS = [
+const MERCHANT_COLUMNS = ['id', 'name', 'description', 'logo_url', 'category', 'website', 'sources', 'active'] as const;
+const PRODUCT_COLUMNS = [
   'id',
   'merchant_id',
   'name',
