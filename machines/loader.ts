@@ -1,16 +1,20 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 
 /**
- * Loading something for a page: the merchant list, one merchant's details, the sandbox's codes.
+ * Loading one thing for a page: a merchant's details, the sandbox's demo codes, "is the sandbox
+ * on?".
  *
- * One load at a time, with a loading flag and an error; starting a load clears the earlier
- * error (and cancels a load still running: its answer is ignored). A failure keeps the error's
- * own message, for the page to show with a way to retry. "Not found" (status 404) is a state of
- * its own, because pages say it differently from "something went wrong". The data of the last
- * successful load stays while a newer load runs or fails, so a page can keep showing it.
+ * `createLoader<Params, Data>()` makes a loader typed for what it loads. The page starts it with
+ * the params as `input` (a page that loads something else, e.g. another merchant, starts a new
+ * actor: key the component by the id) and reads it through `useLoader()`
+ * (src/components/useLoader.ts), which gives `{ status, data, error, retry }` from the tags.
  *
- * The work itself is the named actor `load`, given by the page with `loaderMachine.provide()`;
- * it receives the `params` of the load (what to load) and resolves with the data.
+ * A failure keeps the error's own message, for the page to show with a way to retry. "Not found"
+ * (status 404) is a state of its own, because pages say it differently from "something went
+ * wrong", and asking again would get the same answer.
+ *
+ * The work itself is the named actor `load`, given by the page with `.provide()`: its input is
+ * `{ params }` and it resolves with the data (its `signal` aborts when the page goes away).
  */
 
 export interface LoaderError {
@@ -20,23 +24,20 @@ export interface LoaderError {
   status: number | null;
 }
 
-export interface LoaderContext {
-  /** What the current (or last) load asked for. */
-  params: unknown;
-  /** The answer of the last successful load (null before the first). */
-  data: unknown;
-  /** True while a load runs. */
-  loading: boolean;
-  /** The last load's failure; null while loading and after a success. */
+export interface LoaderContext<Params, Data> {
+  /** What is loaded. */
+  params: Params;
+  /** The answer (null until it arrives). */
+  data: Data | null;
+  /** The failure; null while loading and after a success. */
   error: LoaderError | null;
 }
 
-export type LoaderEvent =
-  | { type: 'user.load'; params: unknown }
-  | { type: 'user.loadLater'; params: unknown }
-  | { type: 'user.retry' };
+export type LoaderEvent = { type: 'user.retry' };
 
-export const LOADER_DEBOUNCE_MS = 300;
+/** What a page shows; every state has exactly one of these tags. */
+export type LoaderTag = 'loading' | 'loaded' | 'failed' | 'notFound';
+export const LOADER_TAGS: readonly LoaderTag[] = ['loading', 'loaded', 'failed', 'notFound'];
 
 /** An error's own message: a person-facing `userMessage` (ApiError) first, then `message`. */
 export function loaderErrorOf(error: unknown): LoaderError {
@@ -50,98 +51,85 @@ export function loaderErrorOf(error: unknown): LoaderError {
   return { message, status: typeof e?.status === 'number' ? e.status : null };
 }
 
-export const loaderMachine = setup({
-  types: {
-    context: {} as LoaderContext,
-    events: {} as LoaderEvent,
-  },
-  actors: {
-    load: fromPromise<unknown, unknown>(async () => {
-      throw new Error('The "load" actor is given by the page with loaderMachine.provide().');
-    }),
-  },
-  actions: {
-    storeParams: assign({
-      params: ({ event }) => (event.type === 'user.load' || event.type === 'user.loadLater' ? event.params : undefined),
-    }),
-    startLoading: assign({ loading: true, error: null }),
-    storeData: assign(({ event }) => ({ data: (event as unknown as { output: unknown }).output, loading: false, error: null })),
-    storeError: assign(({ event }) => ({ error: loaderErrorOf((event as unknown as { error: unknown }).error), loading: false })),
-  },
-  guards: {
-    isNotFound: ({ event }) => loaderErrorOf((event as unknown as { error: unknown }).error).status === 404,
-  },
-  delays: {
-    debounce: LOADER_DEBOUNCE_MS,
-  },
-}).createMachine({
-  id: 'loader',
-  description: 'Loads data for a page: one load at a time, with a loading flag, an error and retry.',
-  context: { params: undefined, data: null, loading: false, error: null },
-  initial: 'idle',
-  on: {
-    'user.load': {
-      target: '.loading',
-      reenter: true,
-      actions: 'storeParams',
-      description: 'Load now with these params (a load still running is dropped).',
+/** A loader for `Data`, loaded with `Params`. */
+export function createLoader<Params, Data>() {
+  return setup({
+    types: {
+      context: {} as LoaderContext<Params, Data>,
+      events: {} as LoaderEvent,
+      input: {} as Params,
+      tags: {} as LoaderTag,
     },
-    'user.loadLater': {
-      target: '.waiting',
-      reenter: true,
-      actions: 'storeParams',
-      description: 'Load with these params once the person stops typing for a moment.',
+    actors: {
+      // The params come wrapped ({ params }): xstate cannot tell whether a bare generic input may be undefined.
+      load: fromPromise<Data, { params: Params }>(async () => {
+        throw new Error('The "load" actor is given by the page with .provide().');
+      }),
     },
-  },
-  states: {
-    idle: {
-      description: 'Nothing asked for yet.',
+    actions: {
+      clearError: assign({ error: null }),
+      storeData: assign((_, p: { data: Data }) => ({ data: p.data, error: null })),
+      storeError: assign((_, p: { error: unknown }) => ({ error: loaderErrorOf(p.error) })),
     },
-    waiting: {
-      description: 'A load is due once the debounce delay passes without newer input.',
-      after: {
-        debounce: { target: 'loading', description: 'No newer input came: load now.' },
-      },
+    guards: {
+      isNotFound: (_, p: { error: unknown }) => loaderErrorOf(p.error).status === 404,
     },
-    loading: {
-      description: 'The load runs; the earlier error is cleared.',
-      entry: 'startLoading',
-      invoke: {
-        src: 'load',
-        input: ({ context }: { context: LoaderContext }) => context.params,
-        onDone: {
-          target: 'loaded',
-          actions: 'storeData',
-          description: 'The data arrived.',
+  }).createMachine({
+    id: 'loader',
+    description: 'Loads one thing for a page, with its failure (and a retry) or "not found".',
+    context: ({ input }) => ({ params: input, data: null, error: null }),
+    initial: 'loading',
+    states: {
+      loading: {
+        description: 'The load runs; an earlier error is cleared.',
+        tags: ['loading'],
+        entry: 'clearError',
+        invoke: {
+          id: 'load',
+          src: 'load',
+          input: ({ context }) => ({ params: context.params }),
+          onDone: {
+            target: 'loaded',
+            actions: { type: 'storeData', params: ({ event }) => ({ data: event.output }) },
+            description: 'The data arrived.',
+          },
+          onError: [
+            {
+              guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
+              target: 'notFound',
+              actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+              description: 'There is no such thing (404).',
+            },
+            {
+              target: 'failed',
+              actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+              description: 'The load failed; its message is kept.',
+            },
+          ],
         },
-        onError: [
-          {
-            guard: 'isNotFound',
-            target: 'notFound',
-            actions: 'storeError',
-            description: 'There is no such thing (404).',
-          },
-          {
-            target: 'failed',
-            actions: 'storeError',
-            description: 'The load failed; its message is kept.',
-          },
-        ],
+      },
+      loaded: {
+        description: 'The data is shown.',
+        tags: ['loaded'],
+      },
+      failed: {
+        description: 'The load failed; the page shows the message and a way to retry.',
+        tags: ['failed'],
+        on: {
+          'user.retry': { target: 'loading', description: 'The person tries the same load again.' },
+        },
+      },
+      notFound: {
+        description: 'What was asked for does not exist (asking again would get the same answer).',
+        tags: ['notFound'],
       },
     },
-    loaded: {
-      description: 'The data is shown.',
-    },
-    failed: {
-      description: 'The load failed; the page shows the message and a way to retry.',
-      on: {
-        'user.retry': { target: 'loading', description: 'Try the same load again.' },
-      },
-    },
-    notFound: {
-      // No retry here: asking again for something that does not exist gives the same answer.
-      // A new load (another id, other filters) still starts from this state.
-      description: 'What was asked for does not exist. A new load (user.load) starts over.',
-    },
-  },
-});
+  });
+}
+
+/** Any loader made by `createLoader` (what `useLoader` accepts). */
+export type LoaderMachine<Params, Data> = ReturnType<typeof createLoader<Params, Data>>;
+export type LoaderSnapshot<Params, Data> = SnapshotFrom<LoaderMachine<Params, Data>>;
+
+/** The chart every loader shares (for the flow docs, /flows and the model tests). */
+export const loaderMachine = createLoader<unknown, unknown>();

@@ -9,7 +9,7 @@ import { assign, sendParent, setup, stopChild, type ActorRefFrom } from 'xstate'
  *   when the user dismisses it.
  *
  * Every visible toast has its own timer: a tiny child machine (`toastTimerMachine`) spawned with
- * the toast's id, which tells the queue `toast.expired` when its delay has passed. Dismissing a
+ * the toast's id, which tells the queue `timer.expired` when its delay has passed. Dismissing a
  * toast stops its timer.
  *
  * Other machines show a toast with
@@ -27,7 +27,7 @@ export interface Toast {
 export type ToastsEvent =
   | { type: 'toast.show'; message: string; variant?: ToastVariant }
   | { type: 'toast.dismiss'; id: string }
-  | { type: 'toast.expired'; id: string };
+  | { type: 'timer.expired'; id: string };
 
 export interface ToastsContext {
   visible: Toast[];
@@ -49,7 +49,7 @@ export const toastTimerMachine = setup({
     toastDuration: TOAST_DURATION_MS,
   },
   actions: {
-    notifyExpired: sendParent(({ context }) => ({ type: 'toast.expired' as const, id: context.id })),
+    notifyExpired: sendParent(({ context }) => ({ type: 'timer.expired' as const, id: context.id })),
   },
 }).createMachine({
   id: 'toastTimer',
@@ -98,7 +98,7 @@ export const toastsMachine = setup({
       return { queued: [...context.queued, toast], nextId: context.nextId + 1 };
     }),
     removeToast: assign(({ context, event }) => {
-      if (event.type !== 'toast.dismiss' && event.type !== 'toast.expired') return {};
+      if (event.type !== 'toast.dismiss' && event.type !== 'timer.expired') return {};
       return {
         visible: context.visible.filter((t) => t.id !== event.id),
         queued: context.queued.filter((t) => t.id !== event.id),
@@ -141,7 +141,7 @@ export const toastsMachine = setup({
           actions: ['stopToastTimer', 'removeToast', 'showQueuedToasts'],
           description: 'The user closed a toast: hide it now and let a waiting one in.',
         },
-        'toast.expired': {
+        'timer.expired': {
           actions: ['removeToast', 'showQueuedToasts'],
           description: "A toast's time is up: hide it and let a waiting one in.",
         },

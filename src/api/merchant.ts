@@ -1,8 +1,8 @@
 import { api, ApiError } from './client.ts';
 import { currentLanguage } from '../format/language.ts';
-import type { Merchant, MerchantCategory, MerchantPage, MerchantSource, Product, SandboxMerchant } from '../../contract/merchant.ts';
+import type { Merchant, MerchantCategory, MerchantPage, MerchantSource, Product } from '../../contract/merchant.ts';
 
-/** The merchant catalogue's calls (API.md, "Merchant (public)") and the sandbox's demo codes. */
+/** The merchant catalogue's calls (API.md, "Merchant (public)"). */
 
 export interface MerchantQuery {
   q?: string;
@@ -44,41 +44,31 @@ export function getMerchantProducts(id: string, signal?: AbortSignal): Promise<P
   return api.get<Product[]>(path, { signal });
 }
 
-export function getSandboxMerchants(signal?: AbortSignal): Promise<SandboxMerchant[]> {
-  return api.get<SandboxMerchant[]>('/api/sandbox/merchants', { signal });
-}
+// ---- What the merchant pages load (the `search` and `load` actors their machines are given). ----
 
-// ---- What the merchant pages' loaders do (given to loaderMachine as its `load` actor). ----
-
-export interface MerchantListParams {
+/** The list page's search: the filters as the page holds them ('' = any), and where to continue. */
+export interface MerchantSearchParams {
   q: string;
   category: MerchantCategory | '';
   source: MerchantSource | '';
-  /** For "show more": the cursor of the next page and the merchants already shown. */
-  cursor?: string;
-  previous?: Merchant[];
-}
-
-export interface MerchantListData {
-  items: Merchant[];
-  nextCursor: string | null;
+  /** The next page after this cursor; null for the first page. */
+  cursor: string | null;
 }
 
 export const MERCHANT_PAGE_SIZE = 24;
 
-/** One page of merchants, appended to those already shown when it continues a list. */
-export async function loadMerchantList(params: MerchantListParams, signal?: AbortSignal): Promise<MerchantListData> {
-  const page = await listMerchants(
+/** One page of the list page's search. */
+export function searchMerchants(params: MerchantSearchParams, signal?: AbortSignal): Promise<MerchantPage> {
+  return listMerchants(
     {
       q: params.q,
       category: params.category || undefined,
       source: params.source || undefined,
-      cursor: params.cursor,
+      cursor: params.cursor ?? undefined,
       limit: MERCHANT_PAGE_SIZE,
     },
     signal,
   );
-  return { items: [...(params.cursor ? (params.previous ?? []) : []), ...page.items], nextCursor: page.nextCursor };
 }
 
 export interface MerchantDetailsData {

@@ -49,11 +49,10 @@ function start() {
       forgetSession,
       reportRestoreError,
       // As the app does (src/app): the text in the shown language, to the toasts actor.
-      notifySessionEnded: sendTo(({ system }) => system.get('toasts'), {
-        type: 'toast.show',
-        message: 'Du har loggats ut. Logga in igen för att fortsätta.',
-        variant: 'error',
-      }),
+      notifySessionEnded: sendTo(
+        ({ system }) => system.get('toasts'),
+        () => ({ type: 'toast.show' as const, message: 'Du har loggats ut. Logga in igen för att fortsätta.', variant: 'error' as const }),
+      ),
     },
   });
   // The auth actor lives in the app's system next to the toasts actor, as in the app.

@@ -1,13 +1,10 @@
-import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useActorRef, useSelector } from '@xstate/react';
-import { inspect } from '../../inspect.ts';
+import { useLoader } from '../../components/useLoader.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { formatProductPrice } from '../../format/money.ts';
 import type { Product } from '../../../contract/merchant.ts';
-import type { MerchantDetailsData } from '../../api/merchant.ts';
 import { merchantDetailsLoader } from './loaders.ts';
 import * as css from './merchant.css.ts';
 
@@ -18,17 +15,15 @@ import * as css from './merchant.css.ts';
  */
 export function MerchantDetailsPage() {
   const { id = '' } = useParams();
+  // Another merchant is another load: a new loader (and the skeleton) rather than the old page.
+  return <MerchantDetails key={id} id={id} />;
+}
+
+function MerchantDetails({ id }: { id: string }) {
   const { t } = useTranslation('merchant');
-  const loader = useActorRef(merchantDetailsLoader, { inspect });
-  const status = useSelector(loader, (s) => s.value);
-  const data = useSelector(loader, (s) => s.context.data as MerchantDetailsData | null);
-  const error = useSelector(loader, (s) => s.context.error);
+  const { status, data, error, retry } = useLoader(merchantDetailsLoader, { id });
 
-  useEffect(() => {
-    loader.send({ type: 'user.load', params: { id } });
-  }, [loader, id]);
-
-  const shown = status === 'loaded' && data && data.merchant.id === id ? data : null;
+  const shown = status === 'loaded' ? data : null;
   usePageTitle(shown ? shown.merchant.name : status === 'notFound' ? t('details.notFoundTitle') : t('list.title'));
 
   const back = (
@@ -63,7 +58,7 @@ export function MerchantDetailsPage() {
             {t('details.errorTitle')}
           </h1>
           <p>{error?.message}</p>
-          <button type="button" className={button} onClick={() => loader.send({ type: 'user.retry' })}>
+          <button type="button" className={button} onClick={retry}>
             {t('details.retry')}
           </button>
         </div>

@@ -1,17 +1,13 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useActorRef, useSelector } from '@xstate/react';
-import { inspect } from '../../inspect.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { formatKr } from '../../format/money.ts';
 import { MERCHANT_CATEGORIES, MERCHANT_SOURCES, type Merchant, type MerchantCategory, type MerchantSource } from '../../../contract/merchant.ts';
-import type { MerchantListData, MerchantListParams } from '../../api/merchant.ts';
-import { merchantListLoader } from './loaders.ts';
+import type { MerchantFilters as Filters } from '../../../machines/merchantSearch.ts';
+import { useMerchantSearch } from './useMerchantSearch.ts';
 import * as css from './merchant.css.ts';
-
-type Filters = Pick<MerchantListParams, 'q' | 'category' | 'source'>;
 
 const SKELETONS = 6;
 
@@ -35,45 +31,35 @@ function toSearchParams(f: Filters): URLSearchParams {
 
 /**
  * /merchant and /merchant/list: search and filter the catalogue. The filters live in the address
- * (?q=&category=&source=), so a search can be shared and survives going back. Loading, errors and
- * "show more" go through the loader machine; this component renders its state and sends events.
+ * (?q=&category=&source=), so a search can be shared and survives going back. Searching, paging,
+ * errors and "show more" are the merchantSearch machine's; this component renders its state and
+ * sends the person's events.
  */
 export function MerchantListPage() {
   const { t } = useTranslation('merchant');
   usePageTitle(t('list.title'));
   const [searchParams, setSearchParams] = useSearchParams();
-  const [filters, setFilters] = useState<Filters>(() => filtersFrom(searchParams));
-  const loader = useActorRef(merchantListLoader, { inspect });
-  const status = useSelector(loader, (s) => s.value);
-  const data = useSelector(loader, (s) => s.context.data as MerchantListData | null);
-  const error = useSelector(loader, (s) => s.context.error);
-  const loadingMore = useSelector(loader, (s) => s.matches('loading') && Boolean((s.context.params as MerchantListParams | undefined)?.cursor));
+  const search = useMerchantSearch(filtersFrom(searchParams));
+  const { status, filters, error } = search;
   const ids = { search: useId(), category: useId(), source: useId() };
 
+  // The address follows the filters once the person changes them (the first ones came from it).
+  // Only a change of filters writes it: setSearchParams itself changes with every address.
+  const initial = useRef(filters);
+  const setParams = useRef(setSearchParams);
+  setParams.current = setSearchParams;
   useEffect(() => {
-    loader.send({ type: 'user.load', params: filters });
-    // Only the first load comes from here; every later one is sent by the control that changed.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [loader]);
-
-  const change = (next: Filters, later = false) => {
-    setFilters(next);
-    setSearchParams(toSearchParams(next), { replace: true });
-    loader.send({ type: later ? 'user.loadLater' : 'user.load', params: next });
-  };
+    if (filters !== initial.current) setParams.current(toSearchParams(filters), { replace: true });
+  }, [filters]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    loader.send({ type: 'user.load', params: filters });
+    search.submit();
   };
 
-  const showMore = () => {
-    if (!data?.nextCursor) return;
-    loader.send({ type: 'user.load', params: { ...filters, cursor: data.nextCursor, previous: data.items } });
-  };
-
-  const freshLoad = (status === 'idle' || status === 'loading') && !loadingMore;
-  const items = freshLoad ? [] : (data?.items ?? []);
+  const freshLoad = status === 'searching';
+  const loadingMore = status === 'loadingMore';
+  const items = freshLoad ? [] : search.items;
 
   return (
     <section className={css.page} aria-labelledby="page-title">
@@ -95,7 +81,7 @@ export function MerchantListPage() {
             placeholder={t('list.searchPlaceholder')}
             maxLength={100}
             autoComplete="off"
-            onChange={(e) => change({ ...filters, q: e.target.value }, true)}
+            onChange={(e) => search.type(e.target.value)}
           />
         </div>
         <div className={css.field}>
@@ -106,7 +92,7 @@ export function MerchantListPage() {
             id={ids.category}
             className={css.input}
             value={filters.category}
-            onChange={(e) => change({ ...filters, category: e.target.value as Filters['category'] })}
+            onChange={(e) => search.filter({ category: e.target.value as Filters['category'] })}
           >
             <option value="">{t('list.allCategories')}</option>
             {MERCHANT_CATEGORIES.map((c) => (
@@ -124,7 +110,7 @@ export function MerchantListPage() {
             id={ids.source}
             className={css.input}
             value={filters.source}
-            onChange={(e) => change({ ...filters, source: e.target.value as Filters['source'] })}
+            onChange={(e) => search.filter({ source: e.target.value as Filters['source'] })}
           >
             <option value="">{t('list.allSources')}</option>
             {MERCHANT_SOURCES.map((s) => (
@@ -137,26 +123,26 @@ export function MerchantListPage() {
       </form>
 
       <p role="status" className={css.status}>
-        {freshLoad ? t('list.loading') : loadingMore ? t('list.loadingMore') : status === 'loaded' && items.length ? t('list.count', { count: items.length }) : ''}
+        {freshLoad ? t('list.loading') : loadingMore ? t('list.loadingMore') : status === 'showing' && items.length ? t('list.count', { count: items.length }) : ''}
       </p>
 
       {status === 'failed' && (
         <div role="alert" className={css.alert}>
           <h2 className={css.alertTitle}>{t('list.errorTitle')}</h2>
           <p>{error?.message}</p>
-          <button type="button" className={button} onClick={() => loader.send({ type: 'user.retry' })}>
+          <button type="button" className={button} onClick={search.retry}>
             {t('list.retry')}
           </button>
         </div>
       )}
 
-      {status === 'loaded' && items.length === 0 && (
+      {status === 'showing' && items.length === 0 && (
         <div className={css.notice}>
           <p>
             <strong>{t('list.empty')}</strong>
           </p>
           <p>{t('list.emptyHelp')}</p>
-          <button type="button" className={buttonSecondary} onClick={() => change({ q: '', category: '', source: '' })}>
+          <button type="button" className={buttonSecondary} onClick={() => search.filter({ q: '', category: '', source: '' })}>
             {t('list.clear')}
           </button>
         </div>
@@ -178,9 +164,9 @@ export function MerchantListPage() {
         </ul>
       )}
 
-      {data?.nextCursor && status === 'loaded' && (
+      {search.hasMore && status === 'showing' && (
         <div className={css.more}>
-          <button type="button" className={buttonSecondary} onClick={showMore}>
+          <button type="button" className={buttonSecondary} onClick={search.showMore}>
             {t('list.more')}
           </button>
         </div>

@@ -1,20 +1,20 @@
 import { fromPromise } from 'xstate';
-import { loaderMachine } from '../../../machines/loader.ts';
-import { getSandboxMerchants, loadMerchantDetails, loadMerchantList, type MerchantListParams } from '../../api/merchant.ts';
+import { createLoader } from '../../../machines/loader.ts';
+import { merchantSearchMachine, type MerchantSearchInput, type MerchantSearchPage } from '../../../machines/merchantSearch.ts';
+import { loadMerchantDetails, searchMerchants, type MerchantDetailsData } from '../../api/merchant.ts';
 
-/**
- * The loader machine with the real `load` for each merchant page (machine.provide). The data's
- * type is the page's to know: MerchantListData, MerchantDetailsData, SandboxMerchant[].
- */
+/** The merchant pages' machines with their real server calls (machine.provide). */
 
-export const merchantListLoader = loaderMachine.provide({
-  actors: { load: fromPromise<unknown, unknown>(({ input, signal }) => loadMerchantList(input as MerchantListParams, signal)) },
+export const merchantSearch = merchantSearchMachine.provide({
+  actors: {
+    search: fromPromise<MerchantSearchPage, MerchantSearchInput>(({ input, signal }) =>
+      searchMerchants({ ...input.filters, cursor: input.cursor }, signal),
+    ),
+  },
 });
 
-export const merchantDetailsLoader = loaderMachine.provide({
-  actors: { load: fromPromise<unknown, unknown>(({ input, signal }) => loadMerchantDetails(input as { id: string }, signal)) },
-});
-
-export const sandboxMerchantsLoader = loaderMachine.provide({
-  actors: { load: fromPromise<unknown, unknown>(({ signal }) => getSandboxMerchants(signal)) },
+export const merchantDetailsLoader = createLoader<{ id: string }, MerchantDetailsData>().provide({
+  actors: {
+    load: fromPromise<MerchantDetailsData, { params: { id: string } }>(({ input, signal }) => loadMerchantDetails(input.params, signal)),
+  },
 });

@@ -144,9 +144,3 @@ export const productName = style({ margin: 0, fontSize: '1.125rem' });
 export const price = style({ margin: 0, fontSize: '1.375rem', fontWeight: 700, color: vars.color.primaryText });
 
 export const productText = style({ margin: 0, color: vars.color.textMuted, flexGrow: 1 });
-
-export const table = style({ borderCollapse: 'collapse', width: '100%', maxWidth: 560 });
-
-export const cell = style({ textAlign: 'left', padding: `${vars.space.sm} ${vars.space.md}`, borderBottom: `1px solid ${vars.color.border}` });
-
-export const code = style({ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 700, letterSpacing: '0.05em' });

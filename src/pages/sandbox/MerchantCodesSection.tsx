@@ -1,12 +1,9 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useActorRef, useSelector } from '@xstate/react';
-import { inspect } from '../../inspect.ts';
+import { useLoader } from '../../components/useLoader.ts';
 import { button } from '../../components/ui.css.ts';
-import type { SandboxMerchant } from '../../../contract/merchant.ts';
-import { sandboxMerchantsLoader } from '../merchant/loaders.ts';
-import * as css from '../merchant/merchant.css.ts';
+import { sandboxMerchantsLoader } from './loaders.ts';
+import * as css from './sandbox.css.ts';
 
 /**
  * The /sandbox page's table of demo merchant codes (GET /api/sandbox/merchants): what a person
@@ -14,27 +11,20 @@ import * as css from '../merchant/merchant.css.ts';
  */
 export function MerchantCodesSection() {
   const { t } = useTranslation('merchant');
-  const loader = useActorRef(sandboxMerchantsLoader, { inspect });
-  const status = useSelector(loader, (s) => s.value);
-  const merchants = useSelector(loader, (s) => s.context.data as SandboxMerchant[] | null);
-  const error = useSelector(loader, (s) => s.context.error);
-
-  useEffect(() => {
-    loader.send({ type: 'user.load', params: null });
-  }, [loader]);
+  const { status, data: merchants, error, retry } = useLoader(sandboxMerchantsLoader, undefined);
 
   return (
     <section aria-labelledby="sandbox-merchant-codes">
       <h2 id="sandbox-merchant-codes">{t('sandbox.title')}</h2>
       <p>{t('sandbox.lead')}</p>
-      {(status === 'idle' || status === 'loading') && <p role="status">{t('sandbox.loading')}</p>}
+      {status === 'loading' && <p role="status">{t('sandbox.loading')}</p>}
       {/* 404: this server has no demo merchant list (nothing went wrong, so no alert). */}
       {status === 'notFound' && <p>{t('sandbox.unavailable')}</p>}
       {status === 'failed' && (
         <div role="alert" className={css.alert}>
           <p className={css.alertTitle}>{t('sandbox.errorTitle')}</p>
           <p>{error?.message}</p>
-          <button type="button" className={button} onClick={() => loader.send({ type: 'user.retry' })}>
+          <button type="button" className={button} onClick={retry}>
             {t('sandbox.retry')}
           </button>
         </div>

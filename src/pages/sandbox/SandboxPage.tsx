@@ -1,39 +1,22 @@
-import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { authApi } from '../../api/auth.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
+import { useSandboxOn } from '../../components/useSandboxOn.ts';
 import { container } from '../../components/ui.css.ts';
 import { sandboxSections, type SandboxSection } from './sections.ts';
 import * as css from './sandbox.css.ts';
-
-const sandboxEnabled = () => authApi().sandboxEnabled();
 
 /**
  * /sandbox: what the sandbox adapters kept instead of sending (SMS, and the sections other
  * features add in ./sections.ts). Shown only when GET /api/sandbox answers 200; otherwise /404.
  */
-export function SandboxPage({
-  isEnabled = sandboxEnabled,
-  sections = sandboxSections,
-}: {
-  isEnabled?: () => Promise<boolean>;
-  sections?: SandboxSection[];
-}) {
+export function SandboxPage({ sections = sandboxSections }: { sections?: SandboxSection[] }) {
   const { t } = useTranslation('sandbox');
   usePageTitle(t('title'));
-  const [enabled, setEnabled] = useState<boolean | null>(null);
+  const sandbox = useSandboxOn();
 
-  useEffect(() => {
-    let live = true;
-    void isEnabled().then((on) => live && setEnabled(on));
-    return () => {
-      live = false;
-    };
-  }, [isEnabled]);
-
-  if (enabled === false) return <Navigate to="/404" replace />;
-  if (enabled === null) {
+  if (sandbox === 'off') return <Navigate to="/404" replace />;
+  if (sandbox === 'checking') {
     return (
       <p className={container} role="status">
         {t('checking')}

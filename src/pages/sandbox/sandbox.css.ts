@@ -26,3 +26,16 @@ export const message = style({
 export const meta = style({ display: 'flex', flexWrap: 'wrap', columnGap: vars.space.md, rowGap: vars.space.xs, fontSize: 14, color: vars.color.textMuted, margin: 0 });
 export const body = style({ margin: 0, whiteSpace: 'pre-wrap', fontSize: 16, overflowWrap: 'anywhere' });
 export const error = style({ margin: 0, color: vars.color.danger, fontWeight: 600 });
+
+// The demo merchant codes (MerchantCodesSection).
+export const alert = style({
+  padding: vars.space.lg,
+  borderRadius: vars.radius.large,
+  background: vars.color.dangerSoft,
+  color: vars.color.danger,
+  marginBottom: vars.space.md,
+});
+export const alertTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: '1.125rem' });
+export const table = style({ borderCollapse: 'collapse', width: '100%', maxWidth: 560 });
+export const cell = style({ textAlign: 'left', padding: `${vars.space.sm} ${vars.space.md}`, borderBottom: `1px solid ${vars.color.border}` });
+export const code = style({ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 700, letterSpacing: '0.05em' });

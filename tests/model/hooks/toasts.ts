@@ -13,7 +13,7 @@ export default defineHooks({
   events: {
     'toast.show': [{ message: '' }, ...messages.map((message) => ({ message, variant: 'success' }))],
     'toast.dismiss': [{ id: 'toast-1' }],
-    'toast.expired': [{ id: 'toast-2' }],
+    'timer.expired': [{ id: 'toast-2' }],
   },
   // The same state for the paths: which messages are visible and which wait (ids only count up,
   // and the order does not change which branches a new message can take).
@@ -29,7 +29,7 @@ export default defineHooks({
     ],
     'Six messages: five are shown, the sixth waits; when one expires the sixth is shown': [
       ...messages.map((message) => ({ type: 'toast.show', message })),
-      { type: 'toast.expired', id: 'toast-1' },
+      { type: 'timer.expired', id: 'toast-1' },
     ],
   },
   states: {

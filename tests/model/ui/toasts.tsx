@@ -41,7 +41,7 @@ export default defineUi({
     },
     // Time passes until that toast's time is up; an expiry for a toast no longer shown (its timer
     // raced a dismiss) reaches the actor directly.
-    'toast.expired': (env, event: EventObject) => {
+    'timer.expired': (env, event: EventObject) => {
       const { id } = event as EventObject & { id: string };
       const since = visibleSince.get(id);
       if (since === undefined || !ctx(env).visible.some((t) => t.id === id)) return void env.actor!.send(event);

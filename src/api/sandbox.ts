@@ -1,0 +1,27 @@
+import { api } from './client.ts';
+import type { SandboxMerchant } from '../../contract/merchant.ts';
+import type { SandboxSms } from '../../contract/sandbox.ts';
+
+/** The sandbox's calls (/api/sandbox: 404 everywhere when the server runs with SANDBOX=off). */
+
+/** Whether the sandbox is on: GET /api/sandbox answers 200. Any failure counts as off. */
+export async function isSandboxOn(signal?: AbortSignal): Promise<boolean> {
+  try {
+    await api.get<{ enabled: true }>('/api/sandbox', { signal });
+    return true;
+  } catch (err) {
+    // Leaving the page is not an answer: let the caller see the abort.
+    if (signal?.aborted) throw err;
+    return false;
+  }
+}
+
+/** The SMS the sandbox outbox kept instead of sending, newest first. */
+export function getSandboxSms(signal?: AbortSignal): Promise<SandboxSms[]> {
+  return api.get<SandboxSms[]>('/api/sandbox/sms', { signal });
+}
+
+/** The demo catalogue's merchant codes. */
+export function getSandboxMerchants(signal?: AbortSignal): Promise<SandboxMerchant[]> {
+  return api.get<SandboxMerchant[]>('/api/sandbox/merchants', { signal });
+}

@@ -1,0 +1,35 @@
+import { useCallback } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { LOADER_TAGS, type LoaderError, type LoaderMachine, type LoaderSnapshot, type LoaderTag } from '../../machines/loader.ts';
+import { inspect } from '../inspect.ts';
+
+export type LoaderStatus = LoaderTag;
+
+export interface LoaderView<Data> {
+  /** What to show: 'loading', 'loaded', 'failed' (with `error` and `retry`) or 'notFound'. */
+  status: LoaderStatus;
+  /** The answer once loaded, else null. */
+  data: Data | null;
+  /** The failure's message (and HTTP status) when failed or not found, else null. */
+  error: LoaderError | null;
+  /** Tries the same load again (only a failed load takes it). */
+  retry: () => void;
+}
+
+const statusOf = (s: { hasTag: (tag: LoaderTag) => boolean }): LoaderStatus => LOADER_TAGS.find((tag) => s.hasTag(tag)) ?? 'loading';
+
+/**
+ * Runs a loader (machines/loader.ts, with its `load` provided) for as long as the component is
+ * mounted, loading `params` once. To load something else, start a new one: give the component a
+ * `key` that changes with the params.
+ *
+ *   const { status, data, error, retry } = useLoader(merchantDetailsLoader, { id });
+ */
+export function useLoader<Params, Data>(loader: LoaderMachine<Params, Data>, params: Params): LoaderView<Data> {
+  const actor = useActorRef(loader, { input: params, inspect });
+  const status = useSelector(actor, (s: LoaderSnapshot<Params, Data>) => statusOf(s));
+  const data = useSelector(actor, (s: LoaderSnapshot<Params, Data>) => s.context.data);
+  const error = useSelector(actor, (s: LoaderSnapshot<Params, Data>) => s.context.error);
+  const retry = useCallback(() => actor.send({ type: 'user.retry' }), [actor]);
+  return { status, data, error, retry };
+}
