@@ -7,8 +7,8 @@ import { useSystemActor } from './AppActors.tsx';
 /**
  * The session as the rest of the app sees it. The auth machine (machines/auth.ts) is the source;
  * <SessionProvider> (inside <AppActorsProvider>) provides its state through SessionContext, and
- * components read it with these hooks, never the machine's context shape. Tests wrap components
- * in their own SessionContext.Provider.
+ * components read it with these hooks, never the machine's context shape. Tests get their session
+ * the same way: from the real auth machine with fake server calls (tests/client/shell/render.tsx).
  */
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
 

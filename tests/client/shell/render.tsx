@@ -1,29 +1,74 @@
 import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState, type Dispatch, type SetStateAction } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { appMachine } from '../../../machines/app.ts';
+import { authMachine, type SessionData } from '../../../machines/auth.ts';
+import { toastsMachine } from '../../../machines/toasts.ts';
 import { AppProviders } from '../../../src/app/App.tsx';
-import { createAppActor, type AppActor } from '../../../src/app/AppActors.tsx';
+import type { AppActor } from '../../../src/app/AppActors.tsx';
 import { routes as appRoutes } from '../../../src/app/routes.tsx';
-import { SessionContext, type Session, type SessionUser } from '../../../src/app/session.ts';
+import type { SessionUser } from '../../../src/app/session.ts';
 import { createI18n, type Language } from '../../../src/i18n.ts';
 import { media } from '../../../styles/tokens.ts';
 
 /**
- * Renders the real route table in a memory router inside the app's providers, with a session the
- * test controls. Shared by the shell tests; others may use it for their pages too.
+ * Renders the real route table in a memory router inside the app's providers. The session comes
+ * from the real auth machine (machines/auth.ts) in the app's actor system; only its server calls
+ * are fakes, answering as the test says: a visitor, a signed-in user, or a start-up that has not
+ * answered yet. Shared by the shell tests; others may use it for their pages too.
  */
 
-export const visitor: Session = { status: 'unauthenticated', user: null, signOut: () => {} };
-export const loadingSession: Session = { status: 'loading', user: null, signOut: () => {} };
+/** What the fake server answers about the session at start-up. */
+export type FakeSession =
+  | { kind: 'visitor' }
+  /** Start-up has not answered yet: `changeSession` answers it. */
+  | { kind: 'loading' }
+  /** `signOut` is called when the session is revoked on the server (the person signs out). */
+  | { kind: 'signedIn'; user: SessionUser; signOut: () => void };
 
-export function signedIn(user: Partial<SessionUser> = {}, signOut: () => void = vi.fn()): Session {
-  return {
-    status: 'authenticated',
-    user: { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Andersson', ...user },
-    signOut,
+export const visitor: FakeSession = { kind: 'visitor' };
+export const loadingSession: FakeSession = { kind: 'loading' };
+
+export function signedIn(user: Partial<SessionUser> = {}, signOut: () => void = vi.fn()): FakeSession {
+  return { kind: 'signedIn', user: { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Andersson', ...user }, signOut };
+}
+
+const sessionData = (user: SessionUser): SessionData => ({
+  user,
+  accessToken: 'access-token',
+  refreshToken: 'refresh-token',
+  expiresAt: Date.now() + 15 * 60_000,
+});
+
+/**
+ * The app's root actor with the real auth machine, whose server calls are fakes: start-up answers
+ * with `session`, sign-out calls its `signOut`. `answer` settles a start-up that was left loading.
+ */
+export function fakeSessionActor(session: FakeSession): { actor: AppActor; answer: (s: FakeSession) => void } {
+  let answer: (s: FakeSession) => void = () => {
+    throw new Error('changeSession answers a session that is still loading (render with loadingSession)');
   };
+  const restored = (s: FakeSession) => (s.kind === 'signedIn' ? sessionData(s.user) : null);
+  const auth = authMachine.provide({
+    actors: {
+      restoreSession: fromPromise<SessionData | null>(() =>
+        session.kind === 'loading'
+          ? new Promise((resolve) => {
+              answer = (s) => resolve(restored(s));
+            })
+          : Promise.resolve(restored(session)),
+      ),
+      revokeSession: fromPromise<void, { refreshToken: string | null }>(async () => {
+        if (session.kind === 'signedIn') session.signOut();
+      }),
+      // Never due in a test (the access token lasts 15 minutes); settled only if one waits that long.
+      refreshSession: fromPromise<SessionData, { accessToken: string; refreshToken: string | null }>(() => new Promise(() => {})),
+    },
+  });
+  const actor = createActor(appMachine.provide({ actors: { toasts: toastsMachine, auth } })) as AppActor;
+  return { actor, answer: (s) => answer(s) };
 }
 
 /** jsdom lacks these; Radix and the shell need them. Call in beforeEach. */
@@ -58,7 +103,8 @@ export function installDomStubs({ viewport = 'desktop', reducedMotion = false }:
 }
 
 export interface RenderRouteOptions {
-  session?: Session;
+  /** The session the fake server gives the real auth machine (default: a visitor). */
+  session?: FakeSession;
   language?: Language;
   routes?: RouteObject[];
   actor?: AppActor;
@@ -67,20 +113,12 @@ export interface RenderRouteOptions {
 export function renderRoute(path: string, options: RenderRouteOptions = {}) {
   const i18n = createI18n(options.language ?? 'sv');
   const router = createMemoryRouter(options.routes ?? appRoutes, { initialEntries: [path] });
-  const actor = options.actor ?? createAppActor();
-  let setSession: Dispatch<SetStateAction<Session>> = () => {};
-  function SessionHarness() {
-    const [session, set] = useState<Session>(options.session ?? visitor);
-    setSession = set;
-    return (
-      <SessionContext.Provider value={session}>
-        <RouterProvider router={router} />
-      </SessionContext.Provider>
-    );
-  }
+  if (options.actor && options.session) throw new Error('renderRoute: give a session or an actor (whose auth has its own), not both');
+  const fake = options.actor ? undefined : fakeSessionActor(options.session ?? visitor);
+  const actor = options.actor ?? fake!.actor;
   const utils = render(
     <AppProviders i18n={i18n} actor={actor}>
-      <SessionHarness />
+      <RouterProvider router={router} />
     </AppProviders>,
   );
   return {
@@ -89,8 +127,11 @@ export function renderRoute(path: string, options: RenderRouteOptions = {}) {
     i18n,
     actor,
     user: userEvent.setup(),
-    /** Changes the session as the auth actor would. */
-    changeSession: (s: Session) => act(() => setSession(s)),
+    /** The server answers a start-up left loading (loadingSession): the auth machine takes it from there. */
+    changeSession: (s: FakeSession) => {
+      if (!fake) throw new Error('changeSession needs the fake session server (render without an actor)');
+      act(() => fake.answer(s));
+    },
     navigate: (to: string, opts?: { replace?: boolean }) => act(() => router.navigate(to, opts)),
   };
 }
