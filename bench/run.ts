@@ -10,12 +10,13 @@
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { capture, ceilingServer, load, summarise, type Endpoint, type EndpointResult, type Sample } from './api.ts';
 import { bundleReport, lighthouseRuns, type BundleReport, type LighthouseRun } from './frontend.ts';
 import { ROOT, nodePid, postgresPids, rss, serve, stop, sumRss, type Served } from './server.ts';
+import { removeDataDir } from '../server/db/datadir.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -165,8 +166,6 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 async function main(): Promise<void> {
   const started = new Date();
   const work = mkdtempSync(path.join(os.tmpdir(), 'greetie-bench-'));
-  // As root the embedded PostgreSQL runs as `postgres`, which must be able to pass through here.
-  chmodSync(work, 0o755);
   const dist = path.join(work, 'dist');
   const dataDir = path.join(work, 'data');
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?', memoryGiB: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.type()} ${os.release()}`, loadAverageAtStart: os.loadavg().map((x) => Number(x.toFixed(2))) };
@@ -321,6 +320,7 @@ async function main(): Promise<void> {
     console.log(lines.join('\n'));
   } finally {
     if (server) await stop(server);
+    removeDataDir(dataDir);
     rmSync(work, { recursive: true, force: true });
   }
 }

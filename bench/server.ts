@@ -1,8 +1,9 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync, existsSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../server/net.ts';
+import { clusterDirOf, readPostmaster } from '../server/db/datadir.ts';
 
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -105,9 +106,7 @@ export function nodePid(s: Served): number | undefined {
 
 /** The embedded PostgreSQL's processes (postmaster and its backends). */
 export function postgresPids(dataDir: string): number[] {
-  const file = path.join(dataDir, 'pg', 'postmaster.pid');
-  if (!existsSync(file)) return [];
-  const main = Number.parseInt(readFileSync(file, 'utf8').split('\n')[0] ?? '', 10);
+  const main = readPostmaster(clusterDirOf(dataDir))?.pid;
   if (!main) return [];
   return [main, ...children(main)];
 }

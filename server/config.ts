@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { dataDirFrom } from './db/datadir.ts';
 
 /**
  * Settings come from the environment and are validated once at start. Every problem is reported
@@ -72,7 +73,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
   }
 
   const host = env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0';
-  const dataDir = path.resolve(cwd, env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : 'data');
+  const dataDir = dataDirFrom(env, cwd);
 
   let databaseUrl: string | undefined;
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') {

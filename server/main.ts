@@ -4,7 +4,7 @@ import { parseConfig, resolveTokenSigningKey } from './config.ts';
 import { buildApp, loggerOptions } from './app.ts';
 import type { FastifyInstance } from 'fastify';
 import { connect, ensureDatabase, migrateToLatest, type DatabaseHandle } from './db/index.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
+import { DataDirError, checkDataDir, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { seed } from './db/seed.ts';
 
 /**
@@ -18,6 +18,9 @@ async function main(): Promise<void> {
     for (const line of parsed.errors) console.error(`config: ${line}`);
     process.exit(2);
   }
+  // DATA_DIR holds the embedded database and the generated signing key; a folder we cannot write
+  // is a settings problem, reported before anything starts.
+  if (!parsed.config.databaseUrl || !parsed.config.tokenSigningKey) checkDataDir(parsed.config.dataDir);
   const config = resolveTokenSigningKey(parsed.config);
   const log = pino(loggerOptions(config) as pino.LoggerOptions);
 
@@ -55,6 +58,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof DataDirError) {
+    console.error(`config: ${err.message}`);
+    process.exit(2);
+  }
   console.error('Greetie could not start:', err instanceof Error ? err.message : err);
   process.exit(1);
 });

@@ -3,13 +3,14 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { connect, ensureDatabase, migrateToLatest, type Db } from '../db/index.ts';
 import { isAlive } from '../process.ts';
+import { clusterDirOf, dataDirFrom, readPostmaster } from '../db/datadir.ts';
 
 /**
  * Which database the admin command works on (docs/decisions/032-admin-command.md):
  * 1. DATABASE_URL when set;
  * 2. else the embedded database under DATA_DIR. When a running Greetie server owns DATA_DIR, the
- *    command connects to that server's PostgreSQL as one more client (port from the server's
- *    postmaster.pid, password from DATA_DIR/pg-password); only one process may *run* the database
+ *    command connects to that server's PostgreSQL as one more client (port from the cluster's
+ *    postmaster.pid, wherever DATA_DIR records the cluster, password from DATA_DIR/pg-password); only one process may *run* the database
  *    of a data directory, but any number may connect to it. When nobody runs it, the command
  *    starts it for the length of the command (migrating it like the server would) and stops it.
  */
@@ -40,10 +41,6 @@ function readPid(file: string): number | undefined {
   }
 }
 
-export function dataDirOf(env: Env, cwd = process.cwd()): string {
-  return path.resolve(cwd, env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : 'data');
-}
-
 /** Decides where to connect, from the environment and the files in DATA_DIR; connects to nothing. */
 export function resolveTarget(env: Env, cwd = process.cwd()): Target {
   if (env.DATABASE_URL) {
@@ -57,21 +54,16 @@ export function resolveTarget(env: Env, cwd = process.cwd()): Target {
     if (!ok) throw new ConnectionError('config');
     return { kind: 'url', url: env.DATABASE_URL };
   }
-  const dataDir = dataDirOf(env, cwd);
+  const dataDir = dataDirFrom(env, cwd);
   const owner = readPid(path.join(dataDir, 'server.pid'));
   if (owner === undefined || owner === process.pid || !isAlive(owner)) return { kind: 'embedded', dataDir };
   // Someone runs the database of this directory: use it as a client if we can find it.
-  const postmaster = path.join(dataDir, 'pg', 'postmaster.pid');
+  const postmaster = readPostmaster(clusterDirOf(dataDir));
   const passwordFile = path.join(dataDir, 'pg-password');
-  if (existsSync(postmaster) && existsSync(passwordFile)) {
+  if (postmaster?.port !== undefined && isAlive(postmaster.pid) && existsSync(passwordFile)) {
     try {
-      const lines = readFileSync(postmaster, 'utf8').split('\n');
-      const pgPid = Number.parseInt(lines[0] ?? '', 10);
-      const port = Number.parseInt(lines[3] ?? '', 10);
       const password = readFileSync(passwordFile, 'utf8').trim();
-      if (Number.isInteger(port) && port > 0 && isAlive(pgPid) && password) {
-        return { kind: 'running', url: `postgres://greetie:${encodeURIComponent(password)}@127.0.0.1:${port}/greetie`, pid: owner };
-      }
+      if (password) return { kind: 'running', url: `postgres://greetie:${encodeURIComponent(password)}@127.0.0.1:${postmaster.port}/greetie`, pid: owner };
     } catch {
       /* unreadable: report busy below */
     }
@@ -96,7 +88,7 @@ async function checkReachable(db: Db): Promise<void> {
 
 export async function openDatabase(env: Env, log: (msg: string) => void = () => {}): Promise<OpenDatabase> {
   const target = resolveTarget(env);
-  if (target.kind === 'busy') throw new ConnectionError('busy', { dataDir: dataDirOf(env), pid: target.pid });
+  if (target.kind === 'busy') throw new ConnectionError('busy', { dataDir: dataDirFrom(env), pid: target.pid });
   if (target.kind === 'url' || target.kind === 'running') {
     const handle = connect(target.url, { max: 2 });
     try {
@@ -104,7 +96,7 @@ export async function openDatabase(env: Env, log: (msg: string) => void = () => 
     } catch (err) {
       await handle.close().catch(() => {});
       if (target.kind === 'running' && err instanceof ConnectionError && err.reason === 'unreachable') {
-        throw new ConnectionError('busy', { dataDir: dataDirOf(env), pid: target.pid });
+        throw new ConnectionError('busy', { dataDir: dataDirFrom(env), pid: target.pid });
       }
       throw err;
     }

@@ -1,10 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildSpa, startServer, ROOT, type RunningServer } from './harness/server.ts';
 import { launchOptions } from './harness/browser.ts';
 import type { TestProject } from 'vitest/node';
+import { removeDataDir } from '../../server/db/datadir.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,8 +31,6 @@ export default async function setup(project: TestProject) {
     if (f.endsWith('.png') || f.endsWith('-axe.json')) rmSync(path.join(resultsDir, f), { force: true });
   }
   const work = mkdtempSync(path.join(tmpdir(), 'greetie-e2e-'));
-  // As root the embedded PostgreSQL runs as the `postgres` user, who must pass through here.
-  chmodSync(work, 0o711);
   const staticDir = path.join(work, 'dist');
   const serverLog = path.join(resultsDir, 'e2e-server.log');
 
@@ -47,6 +46,7 @@ export default async function setup(project: TestProject) {
     server = await startServer({ staticDir, dataDir: path.join(work, 'data'), logFile: serverLog });
   } catch (err) {
     await browserPromise.then((b) => b.close()).catch(() => {});
+    removeDataDir(path.join(work, 'data'));
     rmSync(work, { recursive: true, force: true });
     throw err;
   }
@@ -65,6 +65,7 @@ export default async function setup(project: TestProject) {
     } finally {
       rmSync(staticDir, { recursive: true, force: true });
     }
+    removeDataDir(path.join(work, 'data'));
     rmSync(work, { recursive: true, force: true });
     // A journey can pass while the server fails behind it (a 500 the page shrugged off).
     const errors = readFileSync(serverLog, 'utf8')

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LONG, say } from './common.ts';
 import { postgresPid, startServer, stopServer, type ServerProcess } from './server-process.ts';
 import { isAlive } from '../../server/process.ts';
+import { removeDataDir } from '../../server/db/datadir.ts';
 
 /**
  * Crash safety (docs/decisions/061-reliability-suite.md): the real server on its own DATA_DIR
@@ -28,7 +29,7 @@ afterAll(async () => {
   for (const s of servers) await stopServer(s).catch(() => {});
   const pid = postgresPid(dataDir);
   if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
 });
 
 const KILL_AFTER = LONG ? 400 : 120;

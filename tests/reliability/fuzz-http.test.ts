@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { postgresPid, startServer, stopServer, type ServerProcess } from './serv
 import { isAlive } from '../../server/process.ts';
 import { prepare } from './suite.ts';
 import { httpTarget } from './target.ts';
+import { clusterDirOf, readPostmaster, removeDataDir } from '../../server/db/datadir.ts';
 
 /**
  * The long run only (`npm run test:reliability`): the same fuzzing as fuzz.test.ts, but over real
@@ -47,14 +48,14 @@ describe.skipIf(!LONG)(`fuzzing the spawned server over HTTP (seed ${SEED})`, ()
     if (!dataDir) return;
     const pid = postgresPid(dataDir);
     if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir(dataDir);
   });
 
   it('no 5xx, errors in shape, refused requests change nothing, and the process survives', { timeout: 1_800_000 }, async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'greetie-fuzz-http-'));
     // Behind a proxy (TRUST_PROXY=on): each fuzz request's X-Forwarded-For is its caller.
     server = await startServer({ dataDir, env: { TRUST_PROXY: 'on' } });
-    const port = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]?.trim();
+    const port = readPostmaster(clusterDirOf(dataDir))?.port;
     const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
     db = connect(`postgres://greetie:${encodeURIComponent(password)}@127.0.0.1:${port}/greetie`, { max: 2 });
     const send = httpTarget(server.baseUrl);

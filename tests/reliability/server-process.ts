@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../server/net.ts';
+import { clusterDirOf, readPostmaster } from '../../server/db/datadir.ts';
 
 /** The repository root (where package.json is). */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,10 +60,7 @@ export async function startServer(opts: { dataDir: string; port?: number; env?: 
 
 /** The embedded PostgreSQL's pid from its lock file, or undefined. */
 export function postgresPid(dataDir: string): number | undefined {
-  const file = path.join(dataDir, 'pg', 'postmaster.pid');
-  if (!existsSync(file)) return undefined;
-  const pid = Number.parseInt(readFileSync(file, 'utf8').split('\n')[0] ?? '', 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  return readPostmaster(clusterDirOf(dataDir))?.pid;
 }
 
 /** SIGTERM and wait for the exit (the server stops the database on the way out). */

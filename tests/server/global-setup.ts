@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { connect, migrateToLatest } from '../../server/db/index.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/db/embedded.ts';
 import { seed } from '../../server/db/seed.ts';
+import { removeDataDir } from '../../server/db/datadir.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -49,6 +50,6 @@ export default async function setup(project: TestProject) {
     await admin.query(`DROP DATABASE IF EXISTS ${templateDb} WITH (FORCE)`);
     await admin.end();
     if (embedded) await embedded.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dir) removeDataDir(dir);
   };
 }

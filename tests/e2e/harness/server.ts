@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../../server/net.ts';
 import { isAlive } from '../../../server/process.ts';
+import { clusterDirOf, readPostmaster, removeDataDir } from '../../../server/db/datadir.ts';
 
 /** The repository root (tests/e2e/harness → ../../..). */
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -111,8 +112,7 @@ export async function startServer(opts: { staticDir: string; dataDir: string; lo
   }
 
   // The embedded PostgreSQL's postmaster pid, to check it is gone after the server stops.
-  const pidFile = path.join(opts.dataDir, 'pg', 'postmaster.pid');
-  const pgPid = existsSync(pidFile) ? Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10) : NaN;
+  const pgPid = readPostmaster(clusterDirOf(opts.dataDir))?.pid ?? NaN;
 
   return {
     baseURL,
@@ -135,7 +135,7 @@ export async function startServer(opts: { staticDir: string; dataDir: string; lo
       } else {
         problems.push('could not read the embedded PostgreSQL pid from postmaster.pid');
       }
-      if (problems.length === 0) rmSync(opts.dataDir, { recursive: true, force: true });
+      if (problems.length === 0) removeDataDir(opts.dataDir);
       if (problems.length) throw new Error(`${problems.join('; ')} (log: ${opts.logFile}, data: ${opts.dataDir})`);
     },
   };

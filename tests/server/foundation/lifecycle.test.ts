@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -8,6 +8,7 @@ import { buildApp } from '../../../server/app.ts';
 import { createTestDb, testConfig } from '../helpers.ts';
 import { freePort } from '../../../server/net.ts';
 import { isAlive } from '../../../server/process.ts';
+import { clusterDirOf, readPostmaster, removeDataDir } from '../../../server/db/datadir.ts';
 
 /**
  * The real `npm run serve` process: settings validated at start, one owner per DATA_DIR, clean
@@ -46,8 +47,9 @@ async function waitForHealth(port: number, ms = 90_000): Promise<void> {
 }
 
 function postmaster(): { pid: number; port: number } {
-  const lines = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
-  return { pid: Number(lines[0]), port: Number(lines[3]) };
+  const found = readPostmaster(clusterDirOf(dataDir));
+  if (!found?.port) throw new Error('no postmaster.pid for the test database');
+  return { pid: found.pid, port: found.port };
 }
 
 async function dbClient(): Promise<pg.Client> {
@@ -60,11 +62,12 @@ async function dbClient(): Promise<pg.Client> {
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   try {
-    if (existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))) process.kill(postmaster().pid, 'SIGKILL');
+    const leftover = readPostmaster(clusterDirOf(dataDir));
+    if (leftover) process.kill(leftover.pid, 'SIGKILL');
   } catch {
     /* gone */
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
 });
 
 // Spawning real servers is slow on a loaded 2-core machine; these tests wait, they do not time.

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { runAdmin, kronorToOre, EXIT } from '../../../server/admin/commands.ts';
 import { resolveTarget } from '../../../server/admin/connection.ts';
+import { removeDataDir } from '../../../server/db/datadir.ts';
 import { verifyMerchantCode } from '../../../server/merchant/code.ts';
 import { findMerchantCodeHash } from '../../../server/merchant/queries.ts';
 import { demoMerchants } from '../../../server/merchant/seed.ts';
@@ -209,7 +210,7 @@ describe('npm run admin', () => {
 describe('where the admin command connects', () => {
   const dirs: string[] = [];
   afterAll(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    for (const d of dirs) removeDataDir(d);
   });
   const dataDir = () => {
     const d = mkdtempSync(path.join(tmpdir(), 'greetie-admin-'));
