@@ -127,7 +127,7 @@ export const merchantSearchMachine = setup({
           description: 'The first page arrived.',
         },
         onError: {
-          target: 'failed.searching',
+          target: 'failed.firstPage',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
           description: 'The search failed; its message is kept.',
         },
@@ -161,7 +161,7 @@ export const merchantSearchMachine = setup({
           description: 'The next page arrived: it is added to the list.',
         },
         onError: {
-          target: 'failed.loadingMore',
+          target: 'failed.nextPage',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
           description: 'The next page failed; its message is kept.',
         },
@@ -170,15 +170,15 @@ export const merchantSearchMachine = setup({
     failed: {
       description: 'The last request failed: its message and a way to retry, above the list shown before.',
       tags: ['failed'],
-      initial: 'searching',
+      initial: 'firstPage',
       states: {
-        searching: {
-          description: 'A search failed.',
+        firstPage: {
+          description: 'A new search failed.',
           on: {
             'user.retry': { target: '#merchantSearch.searching', description: 'The person tries the search again.' },
           },
         },
-        loadingMore: {
+        nextPage: {
           description: 'A "show more" failed.',
           on: {
             'user.retry': { target: '#merchantSearch.loadingMore', description: 'The person tries the next page again.' },
