@@ -182,7 +182,7 @@ describe('account menu', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
-  it("'Logga ut' signs out, then goes to '/'", async () => {
+  it("'Logga ut' signs out, then goes to '/' with the visitor's header", async () => {
     const signOut = vi.fn();
     const { user, router } = renderRoute('/voucher', { session: signedIn({}, signOut) });
     const banner = await ready();
@@ -190,6 +190,10 @@ describe('account menu', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Logga ut' }));
     expect(signOut).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    // The auth machine signed out: the header is the visitor's.
+    const after = await screen.findByRole('banner');
+    expect(await within(after).findByRole('link', { name: 'Logga in' })).toBeInTheDocument();
+    expect(within(after).queryByRole('button', { name: 'Konto' })).not.toBeInTheDocument();
   });
 
   it('takes the first letter of the name', () => {
