@@ -99,6 +99,50 @@ export interface ProductTable {
   updated_at: Generated<Timestamp>;
 }
 
+/** 004_greetie: a greetie; a draft while it is composed. */
+export interface GreetieTable {
+  id: Generated<string>;
+  ref_id: string;
+  sender_id: string | null;
+  recipient_number: string | null;
+  recipient_name: string | null;
+  message: Generated<string>;
+  /** ContentElement[] (contract/greetie.ts), validated before it is written. */
+  content: ColumnType<unknown[], string | undefined, string>;
+  status: Generated<'draft' | 'awaitingPayment' | 'scheduled' | 'delivered' | 'deliveryFailed'>;
+  total: Generated<number>;
+  deliver_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+  viewed_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** 004_greetie: one gift of a greetie: a product and its amount in öre (fixed on the server). */
+export interface GreetieGiftTable {
+  id: Generated<string>;
+  greetie_id: string;
+  position: number;
+  product_id: string;
+  amount: number;
+  created_at: Generated<Timestamp>;
+}
+
+/** 004_greetie: one stored media object of a greetie, named by an unguessable storage key. */
+export interface MediaFileTable {
+  id: Generated<string>;
+  greetie_id: string;
+  role: 'media' | 'thumbnail' | 'overlay' | 'picture';
+  kind: 'photo' | 'video';
+  storage_key: string;
+  content_type: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   app_meta: AppMetaTable;
   mobile_user: MobileUserTable;
@@ -108,4 +152,7 @@ export interface Database {
   sandbox_sms: SandboxSmsTable;
   merchant: MerchantTable;
   product: ProductTable;
+  greetie: GreetieTable;
+  greetie_gift: GreetieGiftTable;
+  media_file: MediaFileTable;
 }
