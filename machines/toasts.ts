@@ -26,7 +26,7 @@ export interface Toast {
 
 export type ToastsEvent =
   | { type: 'toast.show'; message: string; variant?: ToastVariant }
-  | { type: 'toast.dismiss'; id: string }
+  | { type: 'user.dismiss'; id: string }
   | { type: 'timer.expired'; id: string };
 
 export interface ToastsContext {
@@ -98,13 +98,13 @@ export const toastsMachine = setup({
       return { queued: [...context.queued, toast], nextId: context.nextId + 1 };
     }),
     removeToast: assign(({ context, event }) => {
-      if (event.type !== 'toast.dismiss' && event.type !== 'timer.expired') return {};
+      if (event.type !== 'user.dismiss' && event.type !== 'timer.expired') return {};
       return {
         visible: context.visible.filter((t) => t.id !== event.id),
         queued: context.queued.filter((t) => t.id !== event.id),
       };
     }),
-    stopToastTimer: stopChild(({ event }) => (event.type === 'toast.dismiss' ? event.id : '')),
+    stopToastTimer: stopChild(({ event }) => (event.type === 'user.dismiss' ? event.id : '')),
     /** Moves queued toasts into free visible places and starts their timers. */
     showQueuedToasts: assign(({ context, spawn }) => {
       const free = Math.max(0, MAX_VISIBLE_TOASTS - context.visible.length);
@@ -137,7 +137,7 @@ export const toastsMachine = setup({
             description: 'Someone asked to show a message: queue it, and show it if there is room.',
           },
         ],
-        'toast.dismiss': {
+        'user.dismiss': {
           actions: ['stopToastTimer', 'removeToast', 'showQueuedToasts'],
           description: 'The user closed a toast: hide it now and let a waiting one in.',
         },

@@ -1,5 +1,4 @@
 import type { MobileUser, TokenPair, VerificationCodeAnswer } from '../../contract/auth.ts';
-import type { SandboxSms } from '../../contract/sandbox.ts';
 import { api as defaultClient, type ApiClient } from './client.ts';
 
 /** The auth calls of API.md, typed by the contract. */
@@ -10,14 +9,5 @@ export function authApi(client: ApiClient = defaultClient) {
     my: () => client.get<MobileUser>('/api/auth/my'),
     refresh: (token: string, refreshToken: string) => client.post<TokenPair>('/api/auth/refresh', undefined, { query: { token, refreshToken } }),
     logout: (refreshToken: string) => client.post<void>('/api/auth/logout', { refreshToken }),
-    sandboxSms: () => client.get<SandboxSms[]>('/api/sandbox/sms'),
-    sandboxEnabled: async () => {
-      try {
-        await client.get<{ enabled: true }>('/api/sandbox');
-        return true;
-      } catch {
-        return false;
-      }
-    },
   };
 }

@@ -76,5 +76,5 @@ export function useShowToast(): (message: string, variant?: ToastVariant) => voi
 /** Hides a toast now. */
 export function useDismissToast(): (id: string) => void {
   const toasts = useSystemActor<ToastsActorRef>('toasts');
-  return useCallback((id) => toasts.send({ type: 'toast.dismiss', id }), [toasts]);
+  return useCallback((id) => toasts.send({ type: 'user.dismiss', id }), [toasts]);
 }

@@ -118,23 +118,19 @@ export function authImplementations(deps: AuthDeps = {}) {
 
 /**
  * The auth machine with its real implementations. `sessionEndedMessage` gives the toast's text in
- * the language shown at that moment.
+ * the language shown at that moment (required: the machine itself shows nothing).
  */
-export function provideAuth(machine: typeof authMachine, deps: AuthDeps & { sessionEndedMessage?: () => string } = {}) {
+export function provideAuth(machine: typeof authMachine, deps: AuthDeps & { sessionEndedMessage: () => string }) {
   const { actors, actions } = authImplementations(deps);
   const message = deps.sessionEndedMessage;
   return machine.provide({
     actors,
     actions: {
       ...actions,
-      ...(message
-        ? {
-            notifySessionEnded: sendTo(
-              ({ system }) => system.get('toasts'),
-              () => ({ type: 'toast.show' as const, message: message(), variant: 'error' as const }),
-            ),
-          }
-        : {}),
+      notifySessionEnded: sendTo(
+        ({ system }) => system.get('toasts'),
+        () => ({ type: 'toast.show' as const, message: message(), variant: 'error' as const }),
+      ),
     },
   });
 }

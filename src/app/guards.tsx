@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useNavigation, useSearchParams } from 'react-router-dom';
-import { useSession } from './session.ts';
+import { useSession } from '../components/session.ts';
 
 export const LOGIN_PATH = '/auth/jwt/login';
 

@@ -1,119 +1,20 @@
-import { createContext, createElement, useCallback, useContext, useMemo, type ReactNode } from 'react';
-import { shallowEqual, useSelector } from '@xstate/react';
-import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { AuthError, authMachine } from '../../machines/auth.ts';
+import { createElement, useCallback, useMemo, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { authMachine } from '../../machines/auth.ts';
 import { useSystemActor } from './AppActors.tsx';
+import { AuthActorContext, SessionContext, selectSigningOut, selectStatus, selectUser, type Session } from '../components/session.ts';
 
 /**
- * The session as the rest of the app sees it. The auth machine (machines/auth.ts) is the source;
- * <SessionProvider> (inside <AppActorsProvider>) provides its state through SessionContext, and
- * components read it with these hooks, never the machine's context shape. Tests get their session
- * the same way: from the real auth machine with fake server calls (tests/client/shell/render.tsx).
+ * Provides the session contract (src/components/session.ts) from the app's long-lived auth actor
+ * (systemId 'auth'): pages and shared components read it there and never import the app.
  */
-export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
-
-export interface SessionUser {
-  id: string;
-  mobileNumber: string;
-  name: string | null;
-}
-
-export interface Session {
-  status: SessionStatus;
-  user: SessionUser | null;
-  /** Revokes the session on the server, forgets the token, and goes to '/'. */
-  signOut: () => void;
-  /** True while a sign-out is being revoked on the server (status is already 'unauthenticated'). */
-  signingOut?: boolean;
-}
-
-export const SessionContext = createContext<Session>({
-  status: 'unauthenticated',
-  user: null,
-  signOut: () => {},
-});
-
-export function useSession(): Session {
-  return useContext(SessionContext);
-}
-
-export function useSessionUser(): SessionUser | null {
-  return useContext(SessionContext).user;
-}
-
-type AuthActorRef = ActorRefFrom<typeof authMachine>;
-type AuthSnapshot = SnapshotFrom<typeof authMachine>;
-
-/** The long-lived auth actor (systemId 'auth'). */
-export function useAuthActor(): AuthActorRef {
-  return useSystemActor<AuthActorRef>('auth');
-}
-
-/** From the machine's tags. Signing out counts as signed out at once (the header switches while the server revokes). */
-export function statusOf(snapshot: AuthSnapshot): SessionStatus {
-  if (snapshot.hasTag('session:loading')) return 'loading';
-  if (snapshot.hasTag('session:authenticated')) return 'authenticated';
-  return 'unauthenticated';
-}
-
-const selectStatus = (s: AuthSnapshot) => statusOf(s);
-const selectSigningOut = (s: AuthSnapshot) => s.hasTag('signingOut');
-const selectUser = (s: AuthSnapshot): SessionUser | null => (s.hasTag('session:authenticated') ? s.context.user : null);
-
-/** Provides SessionContext from the auth actor. */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const auth = useAuthActor();
+  const auth = useSystemActor<ActorRefFrom<typeof authMachine>>('auth');
   const status = useSelector(auth, selectStatus);
   const user = useSelector(auth, selectUser);
   const signingOut = useSelector(auth, selectSigningOut);
   const signOut = useCallback(() => auth.send({ type: 'user.signOut' }), [auth]);
   const value = useMemo<Session>(() => ({ status, user, signOut, signingOut }), [status, user, signOut, signingOut]);
-  return createElement(SessionContext.Provider, { value }, children);
-}
-
-/** What the login page shows of the sign-in in progress. */
-export interface SignInView {
-  /** 'number' while the number is typed or sent; 'code' while the code is typed or checked. */
-  step: 'number' | 'code' | 'none';
-  busy: 'requestingCode' | 'resendingCode' | 'loggingIn' | null;
-  mobileNumber: string;
-  error: AuthError | null;
-  resendIn: number;
-  canResend: boolean;
-}
-
-/** From the machine's tags (`step:*`, `busy:*`, `canResend`): no state names here. */
-function selectSignIn(s: AuthSnapshot): SignInView {
-  const step = s.hasTag('step:number') ? 'number' : s.hasTag('step:code') ? 'code' : 'none';
-  const busy = s.hasTag('busy:requestingCode')
-    ? 'requestingCode'
-    : s.hasTag('busy:resendingCode')
-      ? 'resendingCode'
-      : s.hasTag('busy:loggingIn')
-        ? 'loggingIn'
-        : null;
-  return {
-    step,
-    busy,
-    mobileNumber: s.context.mobileNumber,
-    error: s.context.error,
-    resendIn: s.context.resendIn,
-    canResend: s.hasTag('canResend'),
-  };
-}
-
-/** The sign-in flow for the login page: what to show, and the events a person can send. */
-export function useSignIn() {
-  const auth = useAuthActor();
-  const view = useSelector(auth, selectSignIn, shallowEqual);
-  const actions = useMemo(
-    () => ({
-      submitNumber: (mobileNumber: string) => auth.send({ type: 'user.submitNumber', mobileNumber }),
-      submitCode: (code: string) => auth.send({ type: 'user.submitCode', code }),
-      resendCode: () => auth.send({ type: 'user.resendCode' }),
-      changeNumber: () => auth.send({ type: 'user.changeNumber' }),
-    }),
-    [auth],
-  );
-  return { ...view, ...actions };
+  return createElement(AuthActorContext.Provider, { value: auth }, createElement(SessionContext.Provider, { value }, children));
 }

@@ -28,10 +28,10 @@ describe('the /flows live bridge', () => {
     await expect.poll(() => received.length).toBeGreaterThan(0);
     expect(received[0]).toMatchObject({ type: 'actor.snapshot', machineId: 'toasts', states: ['toasts', 'toasts.active'], status: 'active' });
 
-    actor.send({ type: 'toast.dismiss', id: 'toast-1' });
-    await expect.poll(() => received.some((m) => m.type === 'actor.snapshot' && m.event === 'toast.dismiss')).toBe(true);
-    const last = received.findLast((m) => m.type === 'actor.snapshot' && m.event === 'toast.dismiss');
-    expect(last).toMatchObject({ transitions: [{ source: 'toasts.active', eventType: 'toast.dismiss', targets: [], index: 0 }] });
+    actor.send({ type: 'user.dismiss', id: 'toast-1' });
+    await expect.poll(() => received.some((m) => m.type === 'actor.snapshot' && m.event === 'user.dismiss')).toBe(true);
+    const last = received.findLast((m) => m.type === 'actor.snapshot' && m.event === 'user.dismiss');
+    expect(last).toMatchObject({ transitions: [{ source: 'toasts.active', eventType: 'user.dismiss', targets: [], index: 0 }] });
     expect(JSON.stringify(received)).not.toContain('123456');
     viewer.postMessage({ type: 'viewer.bye', viewerId: 'v1' } satisfies FlowsMessage);
     actor.stop();

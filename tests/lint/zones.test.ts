@@ -33,16 +33,18 @@ describe('import zones: shared → features (src/pages/<group>/) → app', () =>
       "export { formatKr } from '../../format/money.ts';",
       "export { api } from '../../api/client.ts';",
       "export { inspect } from '../../inspect.ts';",
-      "export { useSession } from '../../app/session.ts';",
+      "export { useSession } from '../../components/session.ts';",
       "export type { Chart } from '../../../charts/chart.ts';",
       '',
     ].join('\n');
     expect(await zoneErrors('src/pages/flows/LintFixture.tsx', code)).toEqual([]);
   });
 
-  it('fails a page that imports the app (other than the session contract)', async () => {
+  it('fails a page that imports the app, the session provider included', async () => {
     const errors = await zoneErrors('src/pages/merchant/LintFixture.tsx', "export { routes } from '../../app/routes.tsx';\n");
     expect(errors).toEqual([expect.stringMatching(/A page never imports the app/)]);
+    const session = await zoneErrors('src/pages/merchant/LintFixture.tsx', "export { SessionProvider } from '../../app/session.ts';\n");
+    expect(session).toEqual([expect.stringMatching(/A page never imports the app/)]);
   });
 
   it('lets the app import every page group', async () => {

@@ -31,7 +31,7 @@ describe('toasts machine', () => {
     expect(visible()).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
     expect(queued()).toEqual(['m6', 'm7']);
     const first = actor.getSnapshot().context.visible[0]!;
-    actor.send({ type: 'toast.dismiss', id: first.id });
+    actor.send({ type: 'user.dismiss', id: first.id });
     expect(visible()).toEqual(['m2', 'm3', 'm4', 'm5', 'm6']);
     expect(queued()).toEqual(['m7']);
   });
@@ -49,7 +49,7 @@ describe('toasts machine', () => {
   it('shows the same message again once the first has gone', () => {
     const { actor, show, visible } = start();
     show('Hej');
-    actor.send({ type: 'toast.dismiss', id: actor.getSnapshot().context.visible[0]!.id });
+    actor.send({ type: 'user.dismiss', id: actor.getSnapshot().context.visible[0]!.id });
     show('Hej');
     expect(visible()).toEqual(['Hej']);
   });
@@ -91,7 +91,7 @@ describe('toasts machine', () => {
     const { actor, clock, show, visible } = start();
     show('a');
     const id = actor.getSnapshot().context.visible[0]!.id;
-    actor.send({ type: 'toast.dismiss', id });
+    actor.send({ type: 'user.dismiss', id });
     expect(actor.getSnapshot().children[id]).toBeUndefined();
     show('b');
     clock.increment(3000);

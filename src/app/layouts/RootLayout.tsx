@@ -1,7 +1,7 @@
 import { useEffect, useRef, type MouseEvent } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../session.ts';
+import { useSession } from '../../components/session.ts';
 import { Analytics } from '../shell/Analytics.tsx';
 import * as css from '../shell/shell.css.ts';
 

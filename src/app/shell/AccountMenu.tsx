@@ -1,7 +1,7 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { useSession } from '../session.ts';
+import { useSession } from '../../components/session.ts';
 import * as css from './shell.css.ts';
 
 /** The first letter of the name, upper case; empty when there is no name. */

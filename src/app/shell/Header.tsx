@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../session.ts';
+import { useSession } from '../../components/session.ts';
 import { header as headerSizes } from '../../../styles/tokens.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { LogoMark } from './Logo.tsx';

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button } from '../../components/ui.css.ts';
-import { useSignIn } from '../../app/session.ts';
+import { useSignIn } from '../../components/session.ts';
 import type { AuthError } from '../../../machines/auth.ts';
 import * as css from './login.css.ts';
 

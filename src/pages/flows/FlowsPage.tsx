@@ -8,7 +8,7 @@ import type { Chart } from '../../../charts/chart.ts';
 import { Diagram, type DiagramMarks, type Selection } from './Diagram.tsx';
 import { charts, coverageOf } from './machines.ts';
 import { useLiveActors, type LiveActor } from './useLive.ts';
-import { useSandboxOn } from './useSandbox.ts';
+import { useSandboxOn } from '../../components/useSandboxOn.ts';
 import * as css from './flows.css.ts';
 
 /**

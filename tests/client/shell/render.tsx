@@ -9,7 +9,7 @@ import { toastsMachine } from '../../../machines/toasts.ts';
 import { AppProviders } from '../../../src/app/App.tsx';
 import type { AppActor } from '../../../src/app/AppActors.tsx';
 import { routes as appRoutes } from '../../../src/app/routes.tsx';
-import type { SessionUser } from '../../../src/app/session.ts';
+import type { SessionUser } from '../../../src/components/session.ts';
 import { createI18n, type Language } from '../../../src/i18n.ts';
 import { media } from '../../../styles/tokens.ts';
 

@@ -12,7 +12,7 @@ export default defineHooks({
   actors: { toastTimer: toastTimerMachine },
   events: {
     'toast.show': [{ message: '' }, ...messages.map((message) => ({ message, variant: 'success' }))],
-    'toast.dismiss': [{ id: 'toast-1' }],
+    'user.dismiss': [{ id: 'toast-1' }],
     'timer.expired': [{ id: 'toast-2' }],
   },
   // The same state for the paths: which messages are visible and which wait (ids only count up,
@@ -25,7 +25,7 @@ export default defineHooks({
   scenarios: {
     'A message is shown and the user closes it': [
       { type: 'toast.show', message: 'Sparat', variant: 'success' },
-      { type: 'toast.dismiss', id: 'toast-1' },
+      { type: 'user.dismiss', id: 'toast-1' },
     ],
     'Six messages: five are shown, the sixth waits; when one expires the sixth is shown': [
       ...messages.map((message) => ({ type: 'toast.show', message })),

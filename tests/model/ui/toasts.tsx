@@ -30,7 +30,7 @@ export default defineUi({
     },
     // The user closes it with its close button; a dismiss for a toast no longer shown (a late
     // second click) reaches the actor directly.
-    'toast.dismiss': async (env, event: EventObject) => {
+    'user.dismiss': async (env, event: EventObject) => {
       const { id } = event as EventObject & { id: string };
       const toast = ctx(env).visible.find((t) => t.id === id);
       if (!toast) return void env.actor!.send(event);
