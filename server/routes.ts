@@ -5,6 +5,7 @@ import { installAuthentication } from './auth/authenticate.ts';
 import { authRoutes } from './auth/routes.ts';
 import { sandboxSmsRoutes } from './sandbox/sms.ts';
 import { merchantRoutes } from './merchant/routes.ts';
+import { mobileUserRoutes } from './mobileuser/routes.ts';
 import { sandboxMerchantRoutes } from './sandbox/merchants.ts';
 
 /**
@@ -17,6 +18,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(merchantRoutes);
+  await app.register(mobileUserRoutes);
 };
 
 /** Sandbox routes: mounted under /api/sandbox only when the sandbox is on. */

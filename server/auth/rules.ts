@@ -153,10 +153,8 @@ export async function logout(deps: Pick<Deps, 'db' | 'services'>, input: { refre
   if (known) await q.revokeFamily(deps.db, known.family_id, deps.services.now());
 }
 
-/** The signed-in person (GET /auth/my). */
-export async function signedInUser(db: Db, userId: string): Promise<MobileUser> {
-  const user = await q.findUser(db, userId);
-  if (!user) throw notFound();
+/** A person as every answer shows them (MobileUser): GET /auth/my and the mobileuser calls. */
+export function toMobileUser(user: q.UserRow): MobileUser {
   return {
     id: user.id,
     mobileNumber: user.mobile_number,
@@ -164,4 +162,11 @@ export async function signedInUser(db: Db, userId: string): Promise<MobileUser> 
     allowMarketing: user.allow_marketing,
     createdAt: user.created_at.toISOString(),
   };
+}
+
+/** The signed-in person (GET /auth/my). */
+export async function signedInUser(db: Db, userId: string): Promise<MobileUser> {
+  const user = await q.findUser(db, userId);
+  if (!user) throw notFound();
+  return toMobileUser(user);
 }

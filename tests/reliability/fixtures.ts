@@ -68,6 +68,11 @@ export const FIXTURES: Record<string, Fixture> = {
 
   'GET /api/merchant/{id}': async (ctx) => ({ method: 'GET', url: `/api/merchant/${await aMerchantId(ctx)}` }),
   'GET /api/merchant/{id}/products': async (ctx) => ({ method: 'GET', url: `/api/merchant/${await aMerchantId(ctx)}/products` }),
+
+  // One's own profile: the owner's id (the other caller names it too, and gets 404).
+  'GET /api/mobileuser/{id}': async ({ owner }) => ({ method: 'GET', url: `/api/mobileuser/${owner.userId}`, remoteAddress: freshIp() }),
+  'POST /api/mobileuser/{id}': async ({ owner }) => jsonPost(`/api/mobileuser/${owner.userId}`, { name: 'Anna Svensson', allowMarketing: false }),
+  'POST /api/mobileuser': async () => jsonPost('/api/mobileuser', { name: 'Anna Svensson' }),
 };
 
 /** The request for `op`: its fixture, or one built from the schema. */
