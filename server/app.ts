@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Services } from './services.ts';
 import { createSmsSender } from './providers/sms/index.ts';
+import { noMediaCleanup } from './greetie/cleanup.ts';
 import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, nonFiniteField, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
 import { ErrorBody } from '../contract/common.ts';
@@ -85,7 +86,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.decorate('config', config);
   app.decorate('db', deps.db);
-  const services = { now: () => new Date(), ...deps.services } as Services;
+  const services = { now: () => new Date(), media: noMediaCleanup, ...deps.services } as Services;
   // Reads the clock through `services` so a test that moves `now` moves the outbox's times too.
   services.sms ??= createSmsSender(config, deps.db, () => services.now());
   app.decorate('services', services);

@@ -5,6 +5,7 @@ import { installAuthentication } from './auth/authenticate.ts';
 import { authRoutes } from './auth/routes.ts';
 import { sandboxSmsRoutes } from './sandbox/sms.ts';
 import { merchantRoutes } from './merchant/routes.ts';
+import { greetieRoutes } from './greetie/routes.ts';
 import { mobileUserRoutes } from './mobileuser/routes.ts';
 import { sandboxMerchantRoutes } from './sandbox/merchants.ts';
 
@@ -18,6 +19,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(merchantRoutes);
+  await app.register(greetieRoutes);
   await app.register(mobileUserRoutes);
 };
 

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { SmsSender } from './providers/sms/index.ts';
+import type { GreetieMediaCleanup } from './greetie/cleanup.ts';
 
 /**
  * What the routes reach the outside world and the database through. buildApp decorates the
@@ -12,6 +13,8 @@ export interface Services {
   now: () => Date;
   /** SMS out: the sandbox outbox or 46elks, chosen by config.sms (server/providers/sms). */
   sms: SmsSender;
+  /** Deletes a deleted greetie's stored media (server/greetie/cleanup.ts); a no-op by default. */
+  media: GreetieMediaCleanup;
 }
 
 /**

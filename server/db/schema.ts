@@ -114,8 +114,8 @@ export interface GreetieTable {
   deliver_at: Timestamp | null;
   delivered_at: Timestamp | null;
   viewed_at: Timestamp | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 /** 004_greetie: one gift of a greetie: a product and its amount in öre (fixed on the server). */
@@ -125,7 +125,7 @@ export interface GreetieGiftTable {
   position: number;
   product_id: string;
   amount: number;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 /** 004_greetie: one stored media object of a greetie, named by an unguessable storage key. */

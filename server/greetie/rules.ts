@@ -1,0 +1,393 @@
+import { randomBytes } from 'node:crypto';
+import { isUuid } from '../../contract/common.ts';
+import type { MerchantSource } from '../../contract/merchant.ts';
+import {
+  GREETIE_PAGE_DEFAULT,
+  type ContentElement,
+  type GiftInput,
+  type Greetie,
+  type GreetieCreateV2,
+  type GreetieInfo,
+  type GreetieMedia,
+  type GreetieUpdate,
+  type RecipientInput,
+} from '../../contract/greetie.ts';
+import { transaction, type Db, type Tx } from '../db/index.ts';
+import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
+import type { Deps } from '../services.ts';
+import { normaliseSwedishMobile } from '../auth/phone.ts';
+import {
+  callerNumber,
+  deleteGreetie,
+  findGreetie,
+  findGreeties,
+  giftsOf,
+  greetiePage,
+  insertGreetie,
+  lockOwnGreetie,
+  markScheduled,
+  markViewed,
+  mediaOf,
+  pictureKeysOf,
+  purchasableProducts,
+  replaceGifts,
+  updateGreetie,
+  type GiftRow,
+  type GreetieChanges,
+  type GreetieRow,
+  type Keyset,
+} from './queries.ts';
+
+/**
+ * Greeties' rules (API.md "Greetie"): what a draft may hold, who may read and change one, and
+ * when. Decisions:
+ * - A draft needs nothing to start (the media step comes first and needs the draft's id); send
+ *   refuses one without a recipient (400).
+ * - Gifts: products of active merchants only. A fixed-price product takes its price; an `amount`
+ *   sent for one is accepted only when it equals that price (a client showing a stale price is
+ *   told, not silently charged another sum). A value voucher needs an `amount` inside its
+ *   min/max. The total is the sum, computed here; nothing the client says about it is read.
+ * - The recipient list (GET /greetie) and GET /greetie/{id} show a greetie to its recipient only
+ *   once it is delivered: a scheduled one is still a surprise, and a draft is the sender's own.
+ * - A greetie sent to oneself is listed once (as sent); reading it once delivered marks it viewed,
+ *   since its sender is also its recipient. Anyone else's reads never mark it.
+ */
+
+type Db_ = Pick<Deps, 'db'>;
+type DbClock = Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'now'> };
+
+/** 128 random bits, base64url: the unguessable reference in the recipient's link. */
+export function newRefId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+const field = (f: string, problem: string) => [{ field: `body.${f}`, problem }];
+
+// ---- Input checks (each a 400 naming the field; nothing is written before they all pass) ----
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** NUL and lone surrogates cannot be stored (PostgreSQL text and jsonb refuse them). */
+function storable(value: string): boolean {
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+}
+
+function checkText(value: string, at: string): void {
+  if (!storable(value)) throw badRequest('TEXT_INVALID_CHARACTERS', {}, field(at, 'characters'));
+}
+
+/** Emoji: pictographs and what joins and modifies them (ZWJ, VS16, skin tones, flags, keycaps). */
+const EMOJI_CHARS = /^[\p{Extended_Pictographic}\p{Emoji_Component}]+$/u;
+const EMOJI_CORE = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u20e3]/u;
+
+export function isEmoji(value: string): boolean {
+  return EMOJI_CHARS.test(value) && EMOJI_CORE.test(value);
+}
+
+/** `/api/media/{key}` → key. */
+function mediaKey(url: string): string {
+  return url.slice('/api/media/'.length);
+}
+
+/**
+ * What the schema cannot say about content: emoji are emoji, text is storable, and a picture is
+ * one uploaded to this greetie (`greetieId` undefined: not created yet, so it has none).
+ */
+async function checkContent(db: Db | Tx, content: ContentElement[], greetieId: string | undefined): Promise<void> {
+  const pictures: { key: string; at: string }[] = [];
+  content.forEach((el, i) => {
+    const at = `content.${i}.value`;
+    if (el.type === 'emoji' && !isEmoji(el.value)) throw badRequest('CONTENT_EMOJI_INVALID', {}, field(at, 'emoji'));
+    if (el.type === 'text') checkText(el.value, at);
+    if (el.type === 'picture') pictures.push({ key: mediaKey(el.value), at });
+  });
+  if (pictures.length === 0) return;
+  const known = greetieId ? await pictureKeysOf(db, greetieId, pictures.map((p) => p.key)) : new Set<string>();
+  const unknown = pictures.find((p) => !known.has(p.key));
+  if (unknown) throw badRequest('CONTENT_PICTURE_UNKNOWN', {}, field(unknown.at, 'unknown'));
+}
+
+export function recipientOf(input: RecipientInput): { number: string; name: string | null } {
+  const number = normaliseSwedishMobile(input.mobileNumber);
+  if (!number) throw badRequest('INVALID_MOBILE_NUMBER', {}, field('recipient.mobileNumber', 'mobileNumber'));
+  const name = input.name?.trim() || null;
+  if (name !== null) checkText(name, 'recipient.name');
+  return { number, name };
+}
+
+/** deliverAt: in the future and at most one year ahead of `now`. */
+export function deliverAtOf(value: string, now: Date): Date {
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw badRequest('VALIDATION_FAILED', {}, field('deliverAt', 'format'));
+  if (at.getTime() <= now.getTime()) throw badRequest('DELIVER_AT_PAST', {}, field('deliverAt', 'past'));
+  const limit = new Date(now);
+  limit.setUTCFullYear(limit.getUTCFullYear() + 1);
+  if (at.getTime() > limit.getTime()) throw badRequest('DELIVER_AT_TOO_FAR', {}, field('deliverAt', 'tooFar'));
+  return at;
+}
+
+/** Kronor as people read them in a message: 50 or 49,50. */
+function kr(ore: number): string {
+  return ore % 100 === 0 ? String(ore / 100) : (ore / 100).toFixed(2).replace('.', ',');
+}
+
+const INT_MAX = 2_147_483_647;
+
+/** Each gift's amount from its product, and the total; 400 naming the first gift that is wrong. */
+export async function priceGifts(db: Db | Tx, gifts: GiftInput[]): Promise<{ rows: GiftRow[]; total: number }> {
+  const products = new Map((await purchasableProducts(db, [...new Set(gifts.map((g) => g.productId))])).map((p) => [p.id, p]));
+  const rows = gifts.map((gift, i): GiftRow => {
+    const p = products.get(gift.productId.toLowerCase());
+    if (!p) throw badRequest('GIFT_PRODUCT_UNAVAILABLE', {}, field(`gifts.${i}.productId`, 'unavailable'));
+    if (p.price !== null) {
+      if (gift.amount !== undefined && gift.amount !== p.price) {
+        throw badRequest('GIFT_AMOUNT_FIXED', { price: kr(p.price) }, field(`gifts.${i}.amount`, 'fixedPrice'));
+      }
+      return { productId: p.id, amount: p.price };
+    }
+    const min = p.min_amount ?? 1;
+    const max = p.max_amount ?? min;
+    if (gift.amount === undefined) throw badRequest('GIFT_AMOUNT_REQUIRED', { min: kr(min), max: kr(max) }, field(`gifts.${i}.amount`, 'required'));
+    if (gift.amount < min || gift.amount > max) {
+      throw badRequest('GIFT_AMOUNT_OUT_OF_RANGE', { min: kr(min), max: kr(max) }, field(`gifts.${i}.amount`, 'range'));
+    }
+    return { productId: p.id, amount: gift.amount };
+  });
+  const total = rows.reduce((sum, r) => sum + r.amount, 0);
+  if (total > INT_MAX) throw badRequest('GIFT_TOTAL_TOO_LARGE', {}, field('gifts', 'total'));
+  return { rows, total };
+}
+
+// ---- Answers ----
+
+const mediaUrl = (key: string) => `/api/media/${key}`;
+
+function toMedia(files: { role: string; kind: 'photo' | 'video'; storage_key: string }[]): GreetieMedia | null {
+  const latest = (role: string) => files.filter((f) => f.role === role).at(-1);
+  const media = latest('media');
+  if (!media) return null;
+  const thumbnail = latest('thumbnail');
+  const overlay = latest('overlay');
+  return {
+    kind: media.kind,
+    url: mediaUrl(media.storage_key),
+    thumbnailUrl: thumbnail ? mediaUrl(thumbnail.storage_key) : null,
+    overlayUrl: overlay ? mediaUrl(overlay.storage_key) : null,
+  };
+}
+
+/** Greetie rows as the contract shapes them, with their gifts and media (three queries for any number). */
+export async function toGreeties(db: Db | Tx, rows: GreetieRow[]): Promise<Greetie[]> {
+  const ids = rows.map((r) => r.id);
+  const [gifts, media] = await Promise.all([giftsOf(db, ids), mediaOf(db, ids)]);
+  return rows.map((r) => ({
+    id: r.id,
+    refId: r.ref_id,
+    status: r.status,
+    sender: { id: r.sender_id, name: r.sender_name },
+    recipient: r.recipient_number ? { name: r.recipient_name, mobileNumber: r.recipient_number } : null,
+    message: r.message,
+    content: r.content as ContentElement[],
+    media: toMedia(media.filter((m) => m.greetie_id === r.id)),
+    gifts: gifts
+      .filter((g) => g.greetie_id === r.id)
+      .map((g) => ({
+        productId: g.product_id,
+        productName: g.product_name,
+        merchantId: g.merchant_id,
+        merchantName: g.merchant_name,
+        source: g.source as MerchantSource,
+        amount: g.amount,
+      })),
+    vouchers: [],
+    total: r.total,
+    deliverAt: r.deliver_at?.toISOString() ?? null,
+    deliveredAt: r.delivered_at?.toISOString() ?? null,
+    viewed: r.viewed_at !== null,
+    viewedAt: r.viewed_at?.toISOString() ?? null,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  }));
+}
+
+async function greetieById(db: Db | Tx, id: string): Promise<Greetie> {
+  const row = await findGreetie(db, id);
+  if (!row) throw notFound('GREETIE_NOT_FOUND');
+  return (await toGreeties(db, [row]))[0]!;
+}
+
+// ---- Calls ----
+
+/** POST /greetie and /greetie/createv2: a draft of the caller's, with whatever was given. */
+export async function createDraft(deps: DbClock, userId: string, body: GreetieCreateV2): Promise<Greetie> {
+  const now = deps.services.now();
+  const recipient = body.recipient ? recipientOf(body.recipient) : null;
+  if (body.message !== undefined) checkText(body.message, 'message');
+  const deliverAt = body.deliverAt ? deliverAtOf(body.deliverAt, now) : null;
+  const content = body.content ?? [];
+  await checkContent(deps.db, content, undefined);
+  const gifts = body.gifts?.length ? await priceGifts(deps.db, body.gifts) : undefined;
+  return transaction(deps.db, async (tx) => {
+    const id = await insertGreetie(tx, {
+      refId: newRefId(),
+      senderId: userId,
+      recipientNumber: recipient?.number ?? null,
+      recipientName: recipient?.name ?? null,
+      message: body.message ?? '',
+      content,
+      deliverAt,
+      now,
+    });
+    if (gifts) await replaceGifts(tx, id, gifts.rows, gifts.total, now);
+    return greetieById(tx, id);
+  });
+}
+
+/** The sender's greetie locked for a change: 404 when not theirs, 409 when `allowed` says no. */
+async function lockForChange(tx: Tx, userId: string, id: string, allowed: readonly string[], code: string) {
+  const row = await lockOwnGreetie(tx, id, userId);
+  if (!row) throw notFound('GREETIE_NOT_FOUND');
+  if (!allowed.includes(row.status)) throw conflict(code);
+  return row;
+}
+
+/** PATCH /greetie/{id}: the sender's draft, changed as one. */
+export async function updateDraft(deps: DbClock, userId: string, id: string, body: GreetieUpdate): Promise<Greetie> {
+  const now = deps.services.now();
+  return transaction(deps.db, async (tx) => {
+    await lockForChange(tx, userId, id, ['draft'], 'GREETIE_NOT_DRAFT');
+    const changes: GreetieChanges = {};
+    if (body.recipient !== undefined) {
+      const r = body.recipient ? recipientOf(body.recipient) : null;
+      changes.recipientNumber = r?.number ?? null;
+      changes.recipientName = r?.name ?? null;
+    }
+    if (body.message !== undefined) {
+      checkText(body.message, 'message');
+      changes.message = body.message;
+    }
+    if (body.content !== undefined) {
+      await checkContent(tx, body.content, id);
+      changes.content = body.content;
+    }
+    if (body.deliverAt !== undefined) changes.deliverAt = body.deliverAt === null ? null : deliverAtOf(body.deliverAt, now);
+    const gifts = body.gifts ? await priceGifts(tx, body.gifts) : undefined;
+    await updateGreetie(tx, id, changes, now);
+    if (gifts) await replaceGifts(tx, id, gifts.rows, gifts.total, now);
+    return greetieById(tx, id);
+  });
+}
+
+/** POST /greetie/{id}/send: a draft without gifts becomes scheduled. */
+export async function sendDraft(deps: DbClock, userId: string, id: string): Promise<Greetie> {
+  const now = deps.services.now();
+  return transaction(deps.db, async (tx) => {
+    const row = await lockForChange(tx, userId, id, ['draft'], 'GREETIE_NOT_DRAFT');
+    if (row.total > 0 || (await giftsOf(tx, [id])).length > 0) throw conflict('GREETIE_HAS_GIFTS');
+    if (!row.recipient_number) throw badRequest('GREETIE_NO_RECIPIENT', {}, field('recipient', 'required'));
+    if (row.deliver_at && row.deliver_at.getTime() <= now.getTime()) throw badRequest('DELIVER_AT_PAST', {}, field('deliverAt', 'past'));
+    await markScheduled(tx, id, now);
+    return greetieById(tx, id);
+  });
+}
+
+/**
+ * DELETE /greetie/{id}: while a draft or awaiting payment. The rows go in one transaction; then
+ * the stored media (services.media, server/greetie/cleanup.ts). A storage failure is reported to
+ * `onCleanupError`, not to the caller: the greetie is gone either way.
+ */
+export async function deleteOwn(
+  deps: Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'media'> },
+  userId: string,
+  id: string,
+  onCleanupError: (err: unknown) => void,
+): Promise<void> {
+  const storageKeys = await transaction(deps.db, async (tx) => {
+    await lockForChange(tx, userId, id, ['draft', 'awaitingPayment'], 'GREETIE_NOT_DELETABLE');
+    return deleteGreetie(tx, id);
+  });
+  try {
+    await deps.services.media.deleteForGreetie({ greetieId: id, storageKeys });
+  } catch (err) {
+    onCleanupError(err);
+  }
+}
+
+/**
+ * GET /greetie/{id}: its sender's, or its recipient's once delivered; 404 for everyone else.
+ * The recipient's read marks it viewed unless `markAsViewed` is false.
+ */
+export async function readGreetie(deps: DbClock, userId: string, id: string, markAsViewed: boolean): Promise<Greetie> {
+  const row = await findGreetie(deps.db, id);
+  if (!row) throw notFound('GREETIE_NOT_FOUND');
+  const isSender = row.sender_id === userId;
+  let isRecipient = false;
+  if (row.status === 'delivered' && row.recipient_number) {
+    isRecipient = (await callerNumber(deps.db, userId)) === row.recipient_number;
+  }
+  if (!isSender && !isRecipient) throw notFound('GREETIE_NOT_FOUND');
+  if (isRecipient && markAsViewed && row.viewed_at === null) {
+    await markViewed(deps.db, id, deps.services.now());
+    return greetieById(deps.db, id);
+  }
+  return (await toGreeties(deps.db, [row]))[0]!;
+}
+
+/** GET /greetie/{id}/info: the public summary. */
+export async function greetieInfo(deps: Db_, id: string): Promise<GreetieInfo> {
+  const row = await findGreetie(deps.db, id);
+  if (!row) throw notFound('GREETIE_NOT_FOUND');
+  const [gifts, media] = await Promise.all([giftsOf(deps.db, [id]), mediaOf(deps.db, [id])]);
+  const thumbnail = media.filter((m) => m.role === 'thumbnail').at(-1);
+  return {
+    id: row.id,
+    senderName: row.sender_name,
+    recipientName: row.recipient_name,
+    hasGifts: gifts.length > 0,
+    thumbnailUrl: thumbnail ? mediaUrl(thumbnail.storage_key) : null,
+  };
+}
+
+// ---- The list ----
+
+/** The cursor is opaque to clients: base64url of `[createdAt to the microsecond, id]`. */
+export function encodeCursor(k: Keyset): string {
+  return Buffer.from(JSON.stringify([k.at, k.id]), 'utf8').toString('base64url');
+}
+
+const EXACT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+export function decodeCursor(cursor: string): Keyset {
+  const invalid = () => new HttpError(400, 'INVALID_CURSOR', {}, [{ field: 'querystring.cursor', problem: 'cursor' }]);
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(value) || value.length !== 2) throw invalid();
+  const [at, id] = value as unknown[];
+  if (typeof at !== 'string' || !EXACT_TIME.test(at) || Number.isNaN(Date.parse(at)) || typeof id !== 'string' || !isUuid(id)) {
+    throw invalid();
+  }
+  return { at, id };
+}
+
+/** GET /greetie: one page, newest first, and the cursor of the next when there is one. */
+export async function listGreeties(
+  deps: Db_,
+  userId: string,
+  query: { limit?: number; cursor?: string },
+): Promise<{ items: Greetie[]; nextCursor: string | null; limit: number }> {
+  const limit = query.limit ?? GREETIE_PAGE_DEFAULT;
+  const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const mobileNumber = (await callerNumber(deps.db, userId)) ?? '';
+  const page = await greetiePage(deps.db, { userId, mobileNumber, after, limit: limit + 1 });
+  const ids = page.slice(0, limit);
+  const rows = new Map((await findGreeties(deps.db, ids.map((p) => p.id))).map((r) => [r.id, r]));
+  // A row deleted between the two reads is left out; the cursor still follows the page's keyset.
+  const items = await toGreeties(deps.db, ids.map((p) => rows.get(p.id)).filter((r): r is GreetieRow => r !== undefined));
+  const last = ids.at(-1);
+  return { items, nextCursor: page.length > limit && last ? encodeCursor({ at: last.at, id: last.id }) : null, limit };
+}
