@@ -1,0 +1,290 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import type { Greetie, GreetieCreateV2 } from '../../contract/greetie.ts';
+import {
+  PHOTO_MAX_BYTES,
+  SAVE_DELAY_MS,
+  VIDEO_MAX_BYTES,
+  checkMediaFile,
+  composeMachine,
+  giftsTotal,
+  type ComposeTag,
+  type SaveInput,
+  type UploadInput,
+} from '../../machines/compose.ts';
+import { DRAFT_ID, PRODUCT_ID, gift, giftChoice, greetie, photo, recipient, serverError, textElement } from '../model/hooks/compose.ts';
+
+/** An actor whose calls the test settles by hand (and sees aborted when the machine stops it). */
+function manual<I, O>() {
+  const calls: { input: I; resolve: (v: O) => void; reject: (e: unknown) => void; aborted: () => boolean }[] = [];
+  const logic = fromPromise<O, I>(
+    ({ input, signal }) =>
+      new Promise((resolve, reject) => {
+        calls.push({ input, resolve, reject, aborted: () => signal.aborted });
+      }),
+  );
+  return { calls, logic };
+}
+
+function start() {
+  const load = manual<{ draftId: string }, Greetie>();
+  const create = manual<GreetieCreateV2, Greetie>();
+  const upload = manual<UploadInput, Greetie>();
+  const save = manual<SaveInput, Greetie>();
+  const send = manual<{ draftId: string }, Greetie>();
+  const actor = createActor(
+    composeMachine.provide({
+      actors: { loadDraft: load.logic, createDraft: create.logic, uploadMedia: upload.logic, saveDraft: save.logic, sendGreetie: send.logic },
+    }),
+  ).start();
+  const has = (tag: ComposeTag) => actor.getSnapshot().hasTag(tag);
+  const step = () => [...actor.getSnapshot().tags].filter((t) => t.startsWith('step:'));
+  return { actor, load, create, upload, save, send, has, step };
+}
+
+const jpeg = { name: 'foto.jpg', type: 'image/jpeg', size: 120_000 };
+/** Lets a settled fake promise reach the actor. */
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('checkMediaFile', () => {
+  it('takes photos up to 15 MB and videos up to 100 MB of the listed types', () => {
+    expect(checkMediaFile({ name: 'a.jpg', type: 'image/jpeg', size: PHOTO_MAX_BYTES })).toEqual({ kind: 'photo' });
+    expect(checkMediaFile({ name: 'a.png', type: 'image/png', size: 1 })).toEqual({ kind: 'photo' });
+    expect(checkMediaFile({ name: 'a.webp', type: 'image/webp', size: 1 })).toEqual({ kind: 'photo' });
+    expect(checkMediaFile({ name: 'a.mp4', type: 'video/mp4', size: VIDEO_MAX_BYTES })).toEqual({ kind: 'video' });
+    expect(checkMediaFile({ name: 'a.webm', type: 'video/webm', size: 1 })).toEqual({ kind: 'video' });
+    expect(checkMediaFile({ name: 'a.mov', type: 'video/quicktime', size: 1 })).toEqual({ kind: 'video' });
+  });
+
+  it('refuses what is too big, empty or of another type', () => {
+    expect(checkMediaFile({ name: 'a.jpg', type: 'image/jpeg', size: PHOTO_MAX_BYTES + 1 })).toEqual({ refused: 'photoTooBig' });
+    expect(checkMediaFile({ name: 'a.mp4', type: 'video/mp4', size: VIDEO_MAX_BYTES + 1 })).toEqual({ refused: 'videoTooBig' });
+    expect(checkMediaFile({ name: 'a.gif', type: 'image/gif', size: 10 })).toEqual({ refused: 'wrongType' });
+    expect(checkMediaFile({ name: 'a.svg', type: 'image/svg+xml', size: 10 })).toEqual({ refused: 'wrongType' });
+    expect(checkMediaFile({ name: 'a.jpg', type: 'image/jpeg', size: 0 })).toEqual({ refused: 'empty' });
+  });
+
+  it('reads the ending when the browser gives no type (HEIC, MOV)', () => {
+    expect(checkMediaFile({ name: 'IMG_0001.HEIC', type: '', size: 10 })).toEqual({ kind: 'photo' });
+    expect(checkMediaFile({ name: 'IMG_0002.MOV', type: '', size: 10 })).toEqual({ kind: 'video' });
+    expect(checkMediaFile({ name: 'noending', type: '', size: 10 })).toEqual({ refused: 'wrongType' });
+  });
+});
+
+describe('compose machine', () => {
+  it('a blank greetie creates its draft with the first upload, shows progress, and goes on once the photo is kept', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: null, gift: null });
+    expect(t.step()).toEqual(['step:media']);
+    t.actor.send({ type: 'user.next' });
+    expect(t.step()).toEqual(['step:media']); // no photo yet
+
+    t.actor.send({ type: 'user.choseFile', file: jpeg });
+    expect(t.has('upload:creating')).toBe(true);
+    expect(t.create.calls[0]!.input).toEqual({});
+    t.create.calls[0]!.resolve(greetie());
+    await settle();
+
+    expect(t.has('upload:uploading')).toBe(true);
+    expect(t.has('busy')).toBe(true);
+    expect(t.upload.calls[0]!.input).toMatchObject({ draftId: DRAFT_ID, file: jpeg });
+    t.upload.calls[0]!.input.progressTo.send({ type: 'upload.progress', loaded: 30_000, total: 120_000 });
+    expect(t.actor.getSnapshot().context.progress).toEqual({ loaded: 30_000, total: 120_000 });
+
+    t.upload.calls[0]!.resolve(greetie({ media: photo }));
+    await settle();
+    expect(t.has('busy')).toBe(false);
+    expect(t.actor.getSnapshot().context.draft.media).toEqual(photo);
+    t.actor.send({ type: 'user.next' });
+    expect(t.step()).toEqual(['step:content']);
+  });
+
+  it('refuses a wrong file before anything is sent', () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: null, gift: null });
+    t.actor.send({ type: 'user.choseFile', file: { name: 'stor.jpg', type: 'image/jpeg', size: PHOTO_MAX_BYTES + 1 } });
+    expect(t.has('upload:refused')).toBe(true);
+    expect(t.actor.getSnapshot().context.refusal).toBe('photoTooBig');
+    expect(t.create.calls).toHaveLength(0);
+    expect(t.upload.calls).toHaveLength(0);
+  });
+
+  it('cancel aborts the upload; retry sends the same file again; the server refusal is kept', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie());
+    await settle();
+    t.actor.send({ type: 'user.choseFile', file: jpeg });
+    expect(t.create.calls).toHaveLength(0); // the draft exists
+    t.actor.send({ type: 'user.cancelUpload' });
+    expect(t.upload.calls[0]!.aborted()).toBe(true);
+    expect(t.has('upload:cancelled')).toBe(true);
+
+    t.actor.send({ type: 'user.retryUpload' });
+    expect(t.upload.calls[1]!.input.file).toEqual(jpeg);
+    t.upload.calls[1]!.reject(Object.assign(new Error('x'), { status: 415, userMessage: 'Filen är ingen bild.' }));
+    await settle();
+    expect(t.has('upload:failed')).toBe(true);
+    expect(t.actor.getSnapshot().context.error).toEqual({ message: 'Filen är ingen bild.', status: 415 });
+  });
+
+  it('a start from a product creates the draft with that gift at once', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: null, gift: { productId: PRODUCT_ID, amount: 14900 } });
+    expect(t.has('loading')).toBe(true);
+    expect(t.create.calls[0]!.input).toEqual({ gifts: [{ productId: PRODUCT_ID, amount: 14900 }] });
+    t.create.calls[0]!.resolve(greetie({ gifts: [gift], total: 14900 }));
+    await settle();
+    expect(t.step()).toEqual(['step:media']);
+    expect(t.actor.getSnapshot().context.draft.gifts).toEqual([giftChoice]);
+  });
+
+  it.each([
+    ['review', greetie({ media: photo, recipient: { name: null, mobileNumber: '+46701234567' } })],
+    ['recipient', greetie({ media: photo, gifts: [gift] })],
+    ['gifts', greetie({ media: photo, content: [textElement] })],
+    ['content', greetie({ media: photo })],
+    ['media', greetie()],
+  ])('?draft= resumes at the %s step', async (where, draft) => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    expect(t.load.calls[0]!.input).toEqual({ draftId: DRAFT_ID });
+    t.load.calls[0]!.resolve(draft);
+    await settle();
+    expect(t.step()).toEqual([`step:${where}`]);
+    expect(t.has('save:saved')).toBe(true);
+  });
+
+  it('a draft that was sent cannot be edited; an unknown one is not found', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ status: 'scheduled' }));
+    await settle();
+    expect(t.has('notEditable')).toBe(true);
+
+    const u = start();
+    u.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    u.load.calls[0]!.reject(Object.assign(new Error('nope'), { status: 404 }));
+    await settle();
+    expect(u.has('notFound')).toBe(true);
+  });
+
+  it('saves after the pause (one save at a time), and a step change saves at once', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ media: photo }));
+    await settle();
+    expect(t.step()).toEqual(['step:content']);
+
+    t.actor.send({ type: 'user.changedContent', content: [textElement] });
+    expect(t.has('save:waiting')).toBe(true);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS - 1);
+    t.actor.send({ type: 'user.changedContent', content: [textElement, { ...textElement, id: 'e2' }] });
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS - 1);
+    expect(t.save.calls).toHaveLength(0); // the pause starts again with each edit
+    await vi.advanceTimersByTimeAsync(1);
+    expect(t.save.calls).toHaveLength(1);
+    expect(t.save.calls[0]!.input.changes.content).toHaveLength(2);
+
+    // An edit during the save waits for it, then is saved too.
+    t.actor.send({ type: 'user.changedContent', content: [textElement] });
+    expect(t.save.calls).toHaveLength(1);
+    t.save.calls[0]!.resolve(greetie({ media: photo }));
+    await settle();
+    expect(t.has('save:waiting')).toBe(true);
+
+    t.actor.send({ type: 'user.next' });
+    expect(t.step()).toEqual(['step:gifts']);
+    expect(t.save.calls).toHaveLength(2);
+    expect(t.save.calls[1]!.input.changes.content).toEqual([textElement]);
+  });
+
+  it('ignores an edit from a step that is not shown', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ media: photo }));
+    await settle();
+    t.actor.send({ type: 'user.changedGifts', gifts: [giftChoice] });
+    expect(t.has('save:saved')).toBe(true);
+    expect(t.actor.getSnapshot().context.draft.gifts).toEqual([]);
+  });
+
+  it('a failed save keeps the edits and shows a retry; sending waits until all is saved', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ media: photo, message: 'Hej' }));
+    await settle();
+    expect(t.step()).toEqual(['step:recipient']);
+    t.actor.send({ type: 'user.changedRecipient', recipient, message: 'Grattis!', deliverAt: '2026-06-01T08:00:00.000Z' });
+    t.actor.send({ type: 'user.next' });
+    expect(t.step()).toEqual(['step:review']);
+    expect(t.save.calls[0]!.input.changes).toMatchObject({
+      recipient: { mobileNumber: '070-123 45 67', name: 'Mormor' },
+      message: 'Grattis!',
+      deliverAt: '2026-06-01T08:00:00.000Z',
+      gifts: [],
+    });
+    t.actor.send({ type: 'user.send' });
+    expect(t.send.calls).toHaveLength(0); // still saving
+    t.save.calls[0]!.reject(serverError);
+    await settle();
+    expect(t.has('save:failed')).toBe(true);
+    expect(t.actor.getSnapshot().context.draft.message).toBe('Grattis!');
+
+    t.actor.send({ type: 'user.retrySave' });
+    t.save.calls[1]!.resolve(greetie({ media: photo }));
+    await settle();
+    t.actor.send({ type: 'user.send' });
+    expect(t.send.calls[0]!.input).toEqual({ draftId: DRAFT_ID });
+    t.send.calls[0]!.reject(serverError);
+    await settle();
+    expect(t.has('sendFailed')).toBe(true);
+    t.actor.send({ type: 'user.retry' });
+    t.send.calls[1]!.resolve(greetie({ status: 'scheduled', media: photo }));
+    await settle();
+    expect(t.has('sent')).toBe(true);
+    expect(t.actor.getSnapshot().status).toBe('done');
+  });
+
+  it('the recipient step needs a Swedish mobile number; value-voucher amounts must fit their limits', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ media: photo, content: [textElement] }));
+    await settle();
+    expect(t.step()).toEqual(['step:gifts']);
+    t.actor.send({ type: 'user.changedGifts', gifts: [{ ...giftChoice, amount: 5000, limits: { min: 10000, max: 100000 } }] });
+    t.actor.send({ type: 'user.next' });
+    expect(t.step()).toEqual(['step:gifts']);
+    t.actor.send({ type: 'user.changedGifts', gifts: [{ ...giftChoice, amount: 20000, limits: { min: 10000, max: 100000 } }] });
+    t.actor.send({ type: 'user.next' });
+    expect(t.step()).toEqual(['step:recipient']);
+    t.actor.send({ type: 'user.changedRecipient', recipient: { mobileNumber: '12345', name: '' }, message: '', deliverAt: null });
+    t.actor.send({ type: 'user.next' });
+    expect(t.step()).toEqual(['step:recipient']);
+  });
+
+  it('a greetie with gifts hands over to payment once saved', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ media: photo, gifts: [gift], recipient: { name: null, mobileNumber: '+46701234567' } }));
+    await settle();
+    expect(t.step()).toEqual(['step:review']);
+    t.actor.send({ type: 'user.send' });
+    expect(t.step()).toEqual(['step:payment']);
+    expect(t.send.calls).toHaveLength(0);
+    t.actor.send({ type: 'user.back' });
+    expect(t.step()).toEqual(['step:review']);
+  });
+
+  it('sums the gifts for the running total', () => {
+    expect(giftsTotal([giftChoice, { ...giftChoice, amount: 5050 }])).toBe(19950);
+    expect(giftsTotal([])).toBe(0);
+  });
+});

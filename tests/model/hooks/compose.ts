@@ -1,0 +1,124 @@
+import type { AnyMachineSnapshot } from 'xstate';
+import type { Greetie, GreetieGift } from '../../../contract/greetie.ts';
+import type { ComposeContext, GiftChoice } from '../../../machines/compose.ts';
+import { defineHooks } from '../harness/types.ts';
+
+/**
+ * Samples for the compose machine: a person opens /greetie/new blank, from a product, or with a
+ * draft to resume (left at each step); uploads a photo (or picks a PDF, refused before upload);
+ * changes content, gifts and recipient; and the server answers each call or refuses it.
+ */
+export const DRAFT_ID = '6a1f3c2e-0000-4000-8000-000000000001';
+export const PRODUCT_ID = '7b2e4d3f-0000-4000-8000-000000000002';
+export const MERCHANT_ID = '4d0e1a2b-0000-4000-8000-000000000001';
+
+export const photo = { kind: 'photo' as const, url: '/api/media/AAAAAAAAAAAAAAAAAAAAAAAA.jpg', thumbnailUrl: null, overlayUrl: null };
+
+export const gift: GreetieGift = {
+  productId: PRODUCT_ID,
+  productName: 'Fika för två',
+  merchantId: MERCHANT_ID,
+  merchantName: 'Café Kanelbullen',
+  source: 'InStore',
+  amount: 14900,
+};
+export const giftChoice: GiftChoice = { ...gift, limits: null };
+
+export function greetie(over: Partial<Greetie> = {}): Greetie {
+  return {
+    id: DRAFT_ID,
+    refId: 'ref-1',
+    status: 'draft',
+    sender: { id: 'u1', name: 'Anna Andersson' },
+    recipient: null,
+    message: '',
+    content: [],
+    media: null,
+    gifts: [],
+    vouchers: [],
+    total: 0,
+    deliverAt: null,
+    deliveredAt: null,
+    viewed: false,
+    viewedAt: null,
+    createdAt: '2026-05-01T10:00:00.000Z',
+    updatedAt: '2026-05-01T10:00:00.000Z',
+    ...over,
+  };
+}
+
+export const textElement = { id: 'e1', type: 'text' as const, value: 'Grattis!', x: 0.5, y: 0.3, scale: 1, rotation: 0 };
+export const recipient = { mobileNumber: '070-123 45 67', name: 'Mormor' };
+
+const apiError = (status: number, message: string, code: string) =>
+  Object.assign(new Error(message), { status, code, userMessage: message });
+export const serverError = apiError(500, 'Något gick fel hos oss. Försök igen om en stund.', 'INTERNAL');
+export const notFound = apiError(404, 'Greetien finns inte.', 'NOT_FOUND');
+export const refusedMedia = apiError(415, 'Filen är varken en bild eller en video vi kan visa.', 'UNSUPPORTED_MEDIA');
+
+const ctx = (s: AnyMachineSnapshot) => s.context as ComposeContext;
+
+export default defineHooks({
+  events: {
+    'user.opened': [
+      { draftId: null, gift: null },
+      { draftId: DRAFT_ID, gift: null },
+      { draftId: null, gift: { productId: PRODUCT_ID, amount: 14900 } },
+    ],
+    'xstate.done.actor.loadDraft': [
+      { output: greetie({ status: 'scheduled', media: photo, recipient: { name: 'Mormor', mobileNumber: '+46701234567' } }) },
+      { output: greetie({ media: photo, recipient: { name: 'Mormor', mobileNumber: '+46701234567' }, message: 'Grattis!' }) },
+      { output: greetie({ media: photo, gifts: [gift], total: 14900 }) },
+      { output: greetie({ media: photo, content: [textElement] }) },
+      { output: greetie({ media: photo }) },
+      { output: greetie() },
+    ],
+    'xstate.error.actor.loadDraft': [{ error: notFound }, { error: serverError }],
+    'xstate.done.actor.createDraftWithGift': [{ output: greetie({ gifts: [gift], total: 14900 }) }],
+    'xstate.error.actor.createDraftWithGift': [{ error: serverError }],
+    'xstate.done.actor.createDraft': [{ output: greetie() }],
+    'xstate.error.actor.createDraft': [{ error: serverError }],
+    'user.choseFile': [
+      { file: { name: 'foto.jpg', type: 'image/jpeg', size: 120_000 } },
+      { file: { name: 'kvitto.pdf', type: 'application/pdf', size: 20_000 } },
+    ],
+    'upload.progress': [{ loaded: 60_000, total: 120_000 }],
+    'xstate.done.actor.uploadMedia': [{ output: greetie({ media: photo }) }],
+    'xstate.error.actor.uploadMedia': [{ error: refusedMedia }],
+    'user.changedContent': [{ content: [textElement] }],
+    'user.changedGifts': [{ gifts: [giftChoice] }],
+    'user.changedRecipient': [{ recipient, message: 'Grattis på födelsedagen!', deliverAt: null }],
+    'xstate.done.actor.saveDraft': [{ output: greetie({ media: photo }) }],
+    'xstate.error.actor.saveDraft': [{ error: serverError }],
+    'xstate.done.actor.sendGreetie': [{ output: greetie({ status: 'scheduled', media: photo }) }],
+    'xstate.error.actor.sendGreetie': [{ error: serverError }],
+  },
+  limit: 20000,
+  // What tells states apart for the paths: the state and what the page shows differently, not
+  // every byte of the draft.
+  serializeState: (s) => {
+    const c = ctx(s);
+    return JSON.stringify({
+      value: s.value,
+      status: s.status,
+      draft: c.draftId !== null,
+      media: c.draft.media !== null,
+      content: c.draft.content.length > 0,
+      gifts: c.draft.gifts.length > 0,
+      recipient: c.draft.recipient.mobileNumber !== '',
+      unsaved: c.unsaved,
+      file: c.file !== null,
+      progress: c.progress !== null,
+      refusal: c.refusal,
+      error: c.error !== null,
+    });
+  },
+  states: {
+    'editing.steps.review': (s) => {
+      if (!ctx(s).draft.media) throw new Error('the review is reached without a photo or video');
+    },
+    sent: (s) => {
+      if (ctx(s).status !== 'scheduled') throw new Error('sent, but the greetie is not scheduled');
+    },
+  },
+});
