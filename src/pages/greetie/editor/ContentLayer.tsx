@@ -1,0 +1,70 @@
+import '@fontsource/caveat/700.css';
+import '@fontsource/lora/600.css';
+import type { CSSProperties } from 'react';
+import { stickerUrl } from '../../../../contract/catalogue.ts';
+import type { ContentElement } from '../../../../contract/greetie.ts';
+import * as css from './editor.css.ts';
+import { elementKey } from './elements.ts';
+import { FONT_FAMILIES, textShadowColor, textStyleOf } from './layout.ts';
+import { LottiePlayer } from './LottiePlayer.tsx';
+
+/**
+ * Where an element sits in its layer: centred on (x, y), turned, then scaled (layout.ts). Set
+ * through React's style property (the CSSOM), which the CSP's style-src does not govern.
+ */
+export function placedStyle(el: ContentElement): CSSProperties {
+  return {
+    left: `${el.x * 100}%`,
+    top: `${el.y * 100}%`,
+    transform: `translate(-50%, -50%) rotate(${el.rotation}deg) scale(${el.scale})`,
+  };
+}
+
+/** What an element looks like, without its place: shared by the read-only layer and the editor. */
+export function ElementVisual({ element }: { element: ContentElement }) {
+  switch (element.type) {
+    case 'emoji':
+      return (
+        <span className={css.visual.emoji} aria-hidden="true">
+          {element.value}
+        </span>
+      );
+    case 'sticker':
+      return <img className={css.visual.sticker} src={stickerUrl(element.value)} alt="" draggable={false} />;
+    case 'picture':
+      return <img className={css.visual.picture} src={element.value} alt="" draggable={false} />;
+    case 'lottie':
+      return <LottiePlayer id={element.value} className={css.visual.lottie} />;
+    case 'text': {
+      const { font, color } = textStyleOf(element);
+      const face = FONT_FAMILIES[font];
+      return (
+        <span
+          className={css.visual.text}
+          aria-hidden="true"
+          style={{ fontFamily: face.family, fontWeight: face.weight, color, textShadow: `0 0.04em 0.12em ${textShadowColor(color)}` }}
+        >
+          {element.value}
+        </span>
+      );
+    }
+  }
+}
+
+/**
+ * The content drawn live over a greetie's photo or video (crisp text, playing animations): put it
+ * inside the positioned box that holds the media, with the media's aspect ratio. Read-only; the
+ * greetie view and the compose review step use it, and renderOverlay (overlay.ts) draws the same
+ * layout to a still image.
+ */
+export function ContentLayer({ elements, label }: { elements: readonly ContentElement[]; label?: string }) {
+  return (
+    <div className={css.layer} role={label ? 'img' : undefined} aria-label={label} aria-hidden={label ? undefined : true}>
+      {elements.map((el, i) => (
+        <div key={elementKey(el, i)} className={css.placed} style={placedStyle(el)}>
+          <ElementVisual element={el} />
+        </div>
+      ))}
+    </div>
+  );
+}
