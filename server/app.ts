@@ -11,7 +11,8 @@ import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Services } from './services.ts';
 import { createSmsSender } from './providers/sms/index.ts';
-import { noMediaCleanup } from './greetie/cleanup.ts';
+import { createStorage } from './providers/storage/index.ts';
+import { createMediaCleanup } from './media/rules.ts';
 import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, nonFiniteField, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
 import { ErrorBody } from '../contract/common.ts';
@@ -86,9 +87,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.decorate('config', config);
   app.decorate('db', deps.db);
-  const services = { now: () => new Date(), media: noMediaCleanup, ...deps.services } as Services;
+  const services = { now: () => new Date(), ...deps.services } as Services;
   // Reads the clock through `services` so a test that moves `now` moves the outbox's times too.
   services.sms ??= createSmsSender(config, deps.db, () => services.now());
+  services.storage ??= createStorage(config);
+  services.media ??= createMediaCleanup(services.storage);
   app.decorate('services', services);
 
   app.addHook('onRequest', async (req, reply) => {

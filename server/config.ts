@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { dataDirFrom } from './db/datadir.ts';
+import type { S3Options } from './providers/storage/s3.ts';
 
 /**
  * Settings come from the environment and are validated once at start. Every problem is reported
@@ -40,6 +41,8 @@ export interface Config {
     elksSender: string;
     elksBaseUrl: string;
   };
+  /** Media bytes: a folder (DATA_DIR/media) or an S3-compatible bucket (server/providers/storage). */
+  storage: { provider: 'local'; dir: string } | { provider: 's3'; s3: S3Options };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -140,6 +143,8 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
 
   const staticDir = path.resolve(cwd, env.STATIC_DIR && env.STATIC_DIR !== '' ? env.STATIC_DIR : 'dist');
 
+  const storage = parseStorage(env, dataDir, errors);
+
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -162,7 +167,45 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
         elksSender,
         elksBaseUrl: elksBaseUrl.replace(/\/+$/, ''),
       },
+      storage,
     },
+  };
+}
+
+/** MEDIA_STORAGE and the S3_* settings; each problem is one line in `errors`. */
+function parseStorage(env: Env, dataDir: string, errors: string[]): Config['storage'] {
+  const local: Config['storage'] = { provider: 'local', dir: path.join(dataDir, 'media') };
+  const provider = env.MEDIA_STORAGE && env.MEDIA_STORAGE !== '' ? env.MEDIA_STORAGE : 'local';
+  if (provider === 'local') return local;
+  if (provider !== 's3') {
+    errors.push(`MEDIA_STORAGE must be "local" or "s3" (got "${provider}")`);
+    return local;
+  }
+  const bucket = env.S3_BUCKET ?? '';
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) errors.push('S3_BUCKET must name a bucket (3–63 lower-case letters, digits, dots and hyphens) when MEDIA_STORAGE=s3');
+  const region = env.S3_REGION && env.S3_REGION !== '' ? env.S3_REGION : 'us-east-1';
+  if (!/^[a-z0-9-]{2,40}$/.test(region)) errors.push(`S3_REGION must be a region name such as eu-north-1 (got "${region}")`);
+  let endpoint: string | undefined;
+  if (env.S3_ENDPOINT !== undefined && env.S3_ENDPOINT !== '') {
+    if (!isHttpUrl(env.S3_ENDPOINT)) errors.push('S3_ENDPOINT must be an http:// or https:// URL');
+    else endpoint = env.S3_ENDPOINT.replace(/\/+$/, '');
+  }
+  // Path-style by default for an S3-compatible endpoint (MinIO and most others), virtual-hosted on AWS.
+  let forcePathStyle = endpoint !== undefined;
+  if (env.S3_FORCE_PATH_STYLE !== undefined && env.S3_FORCE_PATH_STYLE !== '') {
+    const v = env.S3_FORCE_PATH_STYLE.toLowerCase();
+    if (['on', 'true', '1', 'yes'].includes(v)) forcePathStyle = true;
+    else if (['off', 'false', '0', 'no'].includes(v)) forcePathStyle = false;
+    else errors.push(`S3_FORCE_PATH_STYLE must be "on" or "off" (got "${env.S3_FORCE_PATH_STYLE}")`);
+  }
+  const prefix = env.S3_PREFIX ?? '';
+  if (prefix !== '' && !/^[A-Za-z0-9!_.*'()/-]{1,200}\/$/.test(prefix)) errors.push('S3_PREFIX must be a folder-like key prefix ending in "/" (letters, digits, !_.*\'()-/)');
+  const id = env.S3_ACCESS_KEY_ID ?? '';
+  const secret = env.S3_SECRET_ACCESS_KEY ?? '';
+  if ((id === '') !== (secret === '')) errors.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK\'s default credentials');
+  return {
+    provider: 's3',
+    s3: { bucket, region, endpoint, forcePathStyle, prefix, credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : undefined },
   };
 }
 

@@ -6,6 +6,7 @@ import { authRoutes } from './auth/routes.ts';
 import { sandboxSmsRoutes } from './sandbox/sms.ts';
 import { merchantRoutes } from './merchant/routes.ts';
 import { greetieRoutes } from './greetie/routes.ts';
+import { mediaRoutes } from './media/routes.ts';
 import { mobileUserRoutes } from './mobileuser/routes.ts';
 import { sandboxMerchantRoutes } from './sandbox/merchants.ts';
 
@@ -20,6 +21,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);
   await app.register(merchantRoutes);
   await app.register(greetieRoutes);
+  await app.register(mediaRoutes);
   await app.register(mobileUserRoutes);
 };
 

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { SmsSender } from './providers/sms/index.ts';
+import type { Storage } from './providers/storage/index.ts';
 import type { GreetieMediaCleanup } from './greetie/cleanup.ts';
 
 /**
@@ -13,6 +14,8 @@ export interface Services {
   now: () => Date;
   /** SMS out: the sandbox outbox or 46elks, chosen by config.sms (server/providers/sms). */
   sms: SmsSender;
+  /** Media bytes: a folder under DATA_DIR or an S3-compatible bucket (server/providers/storage). */
+  storage: Storage;
   /** Deletes a deleted greetie's stored media (server/greetie/cleanup.ts); a no-op by default. */
   media: GreetieMediaCleanup;
 }

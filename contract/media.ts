@@ -1,0 +1,80 @@
+import { Type, type Static } from 'typebox';
+import { GreetieMedia } from './greetie.ts';
+import { Uuid } from './common.ts';
+
+/**
+ * Media uploads and the media files themselves (API.md "Greetie": media, mediaoverlay, picture;
+ * GET /api/media/{storageKey}). Limits are checked from the bytes while they stream in.
+ */
+
+export const PHOTO_MAX_BYTES = 15 * 1024 * 1024;
+export const VIDEO_MAX_BYTES = 100 * 1024 * 1024;
+export const OVERLAY_MAX_BYTES = 5 * 1024 * 1024;
+/** A client-made video poster (a frame drawn to a canvas). */
+export const POSTER_MAX_BYTES = 5 * 1024 * 1024;
+export const VIDEO_MAX_SECONDS = 60;
+
+/** The photo and video types accepted, as recognised from the file's first bytes. */
+export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
+export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'] as const;
+export const OVERLAY_TYPES = ['image/png', 'image/webp'] as const;
+
+/** A storage key: ≥ 128 random bits in base64url, optionally with a short extension (media_file's CHECK). */
+export const STORAGE_KEY_PATTERN = '^[A-Za-z0-9_-]{22,64}(\\.[a-z0-9]{1,5})?$';
+
+export const MediaFileParams = Type.Object({
+  storageKey: Type.String({ pattern: STORAGE_KEY_PATTERN, description: 'The unguessable key of a stored file' }),
+});
+export type MediaFileParams = Static<typeof MediaFileParams>;
+
+export const MediaFileQuery = Type.Object(
+  {
+    exp: Type.Optional(Type.Integer({ minimum: 0, maximum: 99999999999, description: 'Draft media: when the signature expires (Unix seconds)' })),
+    sig: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: "Draft media: the server's signature of the key and exp" })),
+  },
+  { additionalProperties: false },
+);
+export type MediaFileQuery = Static<typeof MediaFileQuery>;
+
+const binary = (description: string) => Type.Unsafe<unknown>({ type: 'string', format: 'binary', description });
+
+/**
+ * The multipart bodies, for the OpenAPI document: the route reads the parts as a stream and checks
+ * them itself. The body is not parsed before the handler, so the validator sees null: allowed here.
+ */
+const multipart = (properties: Record<string, unknown>, required: string[]) => ({
+  content: { 'multipart/form-data': { schema: Type.Unsafe({ type: ['object', 'null'], properties, required }) } },
+});
+
+export const MediaUploadBody = multipart(
+  {
+    file: binary(
+      `The photo (JPEG, PNG, WebP or HEIC, ≤ ${PHOTO_MAX_BYTES / 1024 / 1024} MB) or video (MP4, WebM or MOV, ≤ ${VIDEO_MAX_BYTES / 1024 / 1024} MB, ≤ ${VIDEO_MAX_SECONDS} s); the type is read from the bytes`,
+    ),
+    poster: binary(`Optional, for a video: a still to show before it plays (JPEG, PNG or WebP, ≤ ${POSTER_MAX_BYTES / 1024 / 1024} MB), e.g. a frame drawn to a canvas`),
+  },
+  ['file'],
+);
+export const OverlayUploadBody = multipart(
+  { file: binary(`The content flattened to one image: PNG or WebP, ≤ ${OVERLAY_MAX_BYTES / 1024 / 1024} MB`) },
+  ['file'],
+);
+export const PictureUploadBody = multipart({ file: binary(`A photo (JPEG, PNG, WebP or HEIC, ≤ ${PHOTO_MAX_BYTES / 1024 / 1024} MB)`) }, ['file']);
+
+/** POST /greetie/{id}/picture: the URL to put in a `picture` content element's value. */
+export const PictureAnswer = Type.Object(
+  { url: Type.String({ description: 'The picture (/api/media/{key})' }) },
+  { $id: 'PictureAnswer', title: 'PictureAnswer' },
+);
+export type PictureAnswer = Static<typeof PictureAnswer>;
+
+/** What media and mediaoverlay answer: the greetie's id, status and media. */
+export const MediaUploadAnswer = Type.Object(
+  {
+    id: Uuid,
+    status: Type.String(),
+    media: Type.Union([GreetieMedia, Type.Null()]),
+  },
+  { $id: 'MediaUploadAnswer', title: 'MediaUploadAnswer' },
+);
+export type MediaUploadAnswer = Static<typeof MediaUploadAnswer>;

@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp } from '../helpers.ts';
+import { TestClock, freshNumber, signIn } from '../auth/support.ts';
+
+/** A signed-in person and the Authorization header to send. */
+export interface Person {
+  mobileNumber: string;
+  auth: { authorization: string };
+}
+
+export async function person(app: FastifyInstance): Promise<Person> {
+  const mobileNumber = freshNumber();
+  const s = await signIn(app, mobileNumber);
+  return { mobileNumber, auth: { authorization: `Bearer ${s.token}` } };
+}
+
+/** The real app with its own DATA_DIR (so its media folder is the test's) and a clock. */
+export async function mediaTestApp(env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'greetie-media-test-'));
+  const clock = new TestClock();
+  const t = await createTestApp({ env: { DATA_DIR: dataDir, ...env }, services: { now: clock.now } });
+  return {
+    ...t,
+    clock,
+    dataDir,
+    close: async () => {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function draftOf(app: FastifyInstance, who: Person): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/greetie', headers: who.auth, payload: {} });
+  if (res.statusCode !== 200) throw new Error(`POST /api/greetie answered ${res.statusCode}: ${res.body}`);
+  return (res.json() as { id: string }).id;
+}
+
+export interface Part {
+  name: string;
+  data: Buffer;
+  /** The name the browser says; never believed. */
+  filename?: string;
+  /** The type the browser says; never believed. */
+  contentType?: string;
+}
+
+/** A multipart/form-data body, as a browser's FormData makes it. */
+export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----greetie${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disposition = p.filename !== undefined ? `form-data; name="${p.name}"; filename="${p.filename}"` : `form-data; name="${p.name}"`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: ${p.contentType ?? 'application/octet-stream'}\r\n\r\n`));
+    chunks.push(p.data, Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export function upload(app: FastifyInstance, who: Person | undefined, url: string, parts: Part[]) {
+  const body = multipart(parts);
+  return app.inject({ method: 'POST', url, headers: { ...(who?.auth ?? {}), ...body.headers }, payload: body.payload });
+}
+
+// ---- Generated fixtures: small, made in the test, no binary files in the repository.
+
+const u32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+};
+const u16 = (n: number) => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16BE(n);
+  return b;
+};
+const box = (type: string, ...payload: Buffer[]) => {
+  const body = Buffer.concat(payload);
+  return Buffer.concat([u32(body.length + 8), Buffer.from(type, 'latin1'), body]);
+};
+const full = (type: string, version: number, flags: number, ...payload: Buffer[]) => box(type, u32((version << 24) | flags), ...payload);
+const MATRIX = Buffer.concat([u32(0x10000), u32(0), u32(0), u32(0), u32(0x10000), u32(0), u32(0), u32(0), u32(0x40000000)]);
+
+/**
+ * An MP4 (or MOV with `brand` 'qt  ') whose movie header says `seconds` long, with one video
+ * track of `width`×`height`: the boxes a real file has, around a few bytes of "media data".
+ */
+export function mp4(seconds: number, opts: { brand?: string; width?: number; height?: number; padTo?: number } = {}): Buffer {
+  const timescale = 1000;
+  const duration = Math.round(seconds * timescale);
+  const w = opts.width ?? 320;
+  const h = opts.height ?? 240;
+  const brand = opts.brand ?? 'isom';
+  const ftyp = box('ftyp', Buffer.from(brand, 'latin1'), u32(512), Buffer.from(`${brand}iso2mp41`, 'latin1'));
+  const mvhd = full('mvhd', 0, 0, u32(0), u32(0), u32(timescale), u32(duration), u32(0x10000), u16(0x100), Buffer.alloc(10), MATRIX, Buffer.alloc(24), u32(2));
+  const tkhd = full('tkhd', 0, 3, u32(0), u32(0), u32(1), u32(0), u32(duration), Buffer.alloc(8), u16(0), u16(0), u16(0), u16(0), MATRIX, u32(w << 16), u32(h << 16));
+  const mdhd = full('mdhd', 0, 0, u32(0), u32(0), u32(timescale), u32(duration), u16(0x55c4), u16(0));
+  const hdlr = full('hdlr', 0, 0, u32(0), Buffer.from('vide', 'latin1'), Buffer.alloc(12), Buffer.from('VideoHandler\0', 'latin1'));
+  const avc1 = box('avc1', Buffer.alloc(6), u16(1), Buffer.alloc(16), u16(w), u16(h), u32(0x480000), u32(0x480000), u32(0), u16(1), Buffer.alloc(32), u16(0x18), u16(0xffff));
+  const stbl = box(
+    'stbl',
+    full('stsd', 0, 0, u32(1), avc1),
+    full('stts', 0, 0, u32(0)),
+    full('stsc', 0, 0, u32(0)),
+    full('stsz', 0, 0, u32(0), u32(0)),
+    full('stco', 0, 0, u32(0)),
+  );
+  const minf = box('minf', full('vmhd', 0, 1, Buffer.alloc(8)), box('dinf', full('dref', 0, 0, u32(1), full('url ', 0, 1))), stbl);
+  const moov = box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)));
+  const head = Buffer.concat([ftyp, moov]);
+  const mdatSize = Math.max(16, (opts.padTo ?? 0) - head.length - 8);
+  return Buffer.concat([head, box('mdat', Buffer.alloc(mdatSize))]);
+}
+
+// EBML (WebM)
+function ebmlSize(n: number): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(BigInt(n) | (1n << 56n));
+  return b;
+}
+const UNKNOWN = Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+const el = (id: number[], ...payload: Buffer[]) => {
+  const body = Buffer.concat(payload);
+  return Buffer.concat([Buffer.from(id), ebmlSize(body.length), body]);
+};
+const uintEl = (id: number[], n: number) => el(id, u32(n));
+
+/**
+ * A WebM as a browser's MediaRecorder writes it: segment and clusters of unknown size, no
+ * Duration in the header; frames every second up to `seconds`.
+ */
+export function webm(seconds: number): Buffer {
+  const header = el([0x1a, 0x45, 0xdf, 0xa3], el([0x42, 0x82], Buffer.from('webm')), uintEl([0x42, 0x87], 4), uintEl([0x42, 0x85], 2));
+  const info = el([0x15, 0x49, 0xa9, 0x66], uintEl([0x2a, 0xd7, 0xb1], 1_000_000));
+  const tracks = el(
+    [0x16, 0x54, 0xae, 0x6b],
+    el([0xae], uintEl([0xd7], 1), el([0x86], Buffer.from('V_VP8')), el([0xe0], uintEl([0xb0], 320), uintEl([0xba], 240))),
+  );
+  const clusters: Buffer[] = [];
+  for (let start = 0; start <= seconds * 1000; start += 30_000) {
+    const blocks: Buffer[] = [];
+    for (let t = 0; t < 30_000 && start + t <= seconds * 1000; t += 1000) {
+      const block = Buffer.concat([Buffer.from([0x81]), u16(t), Buffer.from([0x80]), Buffer.alloc(8)]);
+      blocks.push(el([0xa3], block));
+    }
+    clusters.push(Buffer.concat([Buffer.from([0x1f, 0x43, 0xb6, 0x75]), UNKNOWN, uintEl([0xe7], start), ...blocks]));
+  }
+  return Buffer.concat([header, Buffer.from([0x18, 0x53, 0x80, 0x67]), UNKNOWN, info, tracks, ...clusters]);
+}
