@@ -31,6 +31,16 @@ const jsonPost = (url: string, body: unknown): Req => ({
   remoteAddress: freshIp(),
 });
 
+/** A draft greetie of the owner's (to `recipient` when given): what the greetie fixtures name. */
+async function ownersDraft(ctx: MatrixContext, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await ctx.send({
+    ...jsonPost('/api/greetie', body),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.owner.token}` },
+  });
+  if (res.status !== 200) throw new Error(`POST /api/greetie answered ${res.status}: ${res.body.slice(0, 200)}`);
+  return (JSON.parse(res.body) as { id: string }).id;
+}
+
 /** A merchant that exists: the first one the public list shows. */
 async function aMerchantId(ctx: MatrixContext): Promise<string> {
   const res = await ctx.send({ method: 'GET', url: '/api/merchant' });
@@ -73,6 +83,15 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /api/mobileuser/{id}': async ({ owner }) => ({ method: 'GET', url: `/api/mobileuser/${owner.userId}`, remoteAddress: freshIp() }),
   'POST /api/mobileuser/{id}': async ({ owner }) => jsonPost(`/api/mobileuser/${owner.userId}`, { name: 'Anna Svensson', allowMarketing: false }),
   'POST /api/mobileuser': async () => jsonPost('/api/mobileuser', { name: 'Anna Svensson' }),
+
+  // A fresh draft of the owner's for every cell (a delete or a send uses one up); the other caller
+  // names it too and gets 404, the visitor 401.
+  'GET /api/greetie/{id}': async (ctx) => ({ method: 'GET', url: `/api/greetie/${await ownersDraft(ctx)}`, remoteAddress: freshIp() }),
+  'PATCH /api/greetie/{id}': async (ctx) => ({ ...jsonPost(`/api/greetie/${await ownersDraft(ctx)}`, { message: 'Grattis!' }), method: 'PATCH' }),
+  'DELETE /api/greetie/{id}': async (ctx) => ({ method: 'DELETE', url: `/api/greetie/${await ownersDraft(ctx)}`, remoteAddress: freshIp() }),
+  'GET /api/greetie/{id}/info': async (ctx) => ({ method: 'GET', url: `/api/greetie/${await ownersDraft(ctx)}/info`, remoteAddress: freshIp() }),
+  'POST /api/greetie/{id}/send': async (ctx) =>
+    jsonPost(`/api/greetie/${await ownersDraft(ctx, { recipient: { mobileNumber: ctx.other.mobileNumber } })}/send`, {}),
 };
 
 /** The request for `op`: its fixture, or one built from the schema. */
