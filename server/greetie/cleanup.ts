@@ -5,8 +5,8 @@
  * too. After the commit, because the rows are the truth: a storage failure leaves unreachable
  * objects behind (logged), never a greetie whose files are gone.
  *
- * The default does nothing; the media resource (server/media, issue 12) provides the one that
- * deletes from the storage.
+ * server/app.ts provides the media resource's (createMediaCleanup, server/media/rules.ts), which
+ * deletes them from the storage; tests pass their own, or `noMediaCleanup`.
  */
 export interface GreetieMediaCleanup {
   deleteForGreetie(greetie: { greetieId: string; storageKeys: string[] }): Promise<void>;
