@@ -1,6 +1,6 @@
 import { PageStub } from '../../components/PageStub.tsx';
 
-export const GreetieListPage = () => <PageStub titleKey="greeties" />;
-export const GreetieNewPage = () => <PageStub titleKey="greetieNew" />;
-export const GreetieDetailsPage = () => <PageStub titleKey="greetieDetails" />;
+export { GreetieListPage } from './GreetieListPage.tsx';
+export { GreetieNewPage } from './GreetieNewPage.tsx';
+export { GreetieDetailsPage } from './GreetieDetailsPage.tsx';
 export const GreetieViewPage = () => <PageStub titleKey="greetieView" />;

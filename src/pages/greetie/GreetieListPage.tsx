@@ -1,0 +1,89 @@
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { Greetie } from '../../../contract/greetie.ts';
+import { useLoader } from '../../components/useLoader.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
+import { useSessionUser } from '../../components/session.ts';
+import { button } from '../../components/ui.css.ts';
+import { formatDate } from '../../format/dates.ts';
+import { formatKr } from '../../format/money.ts';
+import { greetieListLoader } from './loaders.ts';
+import * as css from './greetie.css.ts';
+
+/** /greetie and /greetie/list: the greeties the person sent and received, newest first, with status. */
+export function GreetieListPage() {
+  const { t, i18n } = useTranslation('greetie');
+  usePageTitle(t('list.title'));
+  const me = useSessionUser()?.id ?? null;
+  const { status, data, error, retry } = useLoader(greetieListLoader, { cursor: null });
+  const items = data?.items ?? [];
+  const sent = items.filter((g) => g.sender.id === me);
+  const received = items.filter((g) => g.sender.id !== me);
+
+  return (
+    <section className={css.widePage} aria-labelledby="page-title">
+      <h1 id="page-title" className={css.title}>
+        {t('list.title')}
+      </h1>
+      <p>
+        <Link className={button} to="/greetie/new">
+          {t('list.new')}
+        </Link>
+      </p>
+      {status === 'loading' && (
+        <div aria-busy="true">
+          <p role="status">{t('list.loading')}</p>
+          <div className={css.skeleton} />
+        </div>
+      )}
+      {(status === 'failed' || status === 'notFound') && (
+        <div role="alert" className={css.alert}>
+          <h2 className={css.alertTitle}>{t('list.failed')}</h2>
+          <p>{error?.message}</p>
+          <button type="button" className={button} onClick={retry}>
+            {t('new.retry')}
+          </button>
+        </div>
+      )}
+      {status === 'loaded' && (
+        <>
+          <Group title={t('list.sent')} empty={t('list.noneSent')} items={sent} language={i18n.language} who={(g) => g.recipient?.name ?? g.recipient?.mobileNumber ?? t('list.noRecipient')} />
+          <Group title={t('list.received')} empty={t('list.noneReceived')} items={received} language={i18n.language} who={(g) => g.sender.name ?? t('list.someone')} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Group({ title, empty, items, language, who }: { title: string; empty: string; items: Greetie[]; language: string; who: (g: Greetie) => string }) {
+  const { t } = useTranslation('greetie');
+  return (
+    <section>
+      <h2>{title}</h2>
+      {items.length === 0 ? (
+        <p className={css.notice}>{empty}</p>
+      ) : (
+        <ul className={css.cards}>
+          {items.map((g) => (
+            <li key={g.id}>
+              <Link className={css.card} to={g.status === 'draft' ? `/greetie/new?draft=${g.id}` : `/greetie/details/${g.id}`}>
+                {g.media?.overlayUrl || g.media?.thumbnailUrl ? (
+                  <img className={css.thumb} src={g.media.overlayUrl ?? g.media.thumbnailUrl ?? ''} alt="" />
+                ) : (
+                  <span className={css.thumb} aria-hidden="true" />
+                )}
+                <span>
+                  <span className={css.rowTitle}>{who(g)}</span>
+                  <span className={css.rowMeta} style={{ display: 'block' }}>
+                    <span className={css.status}>{t(`status.${g.status}`)}</span> · {formatDate(g.createdAt, language)}
+                    {g.total > 0 && ` · ${formatKr(g.total)}`}
+                  </span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,199 @@
+import { useEffect, useRef } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { isUuid } from '../../../contract/common.ts';
+import { STEPS, type ComposeStep } from '../../../machines/compose.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
+import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
+import { composeWithServer } from './compose.ts';
+import { useCompose, type ComposeView } from './useCompose.ts';
+import { MediaStep } from './MediaStep.tsx';
+import { ContentStep } from './ContentStep.tsx';
+import { GiftsStep } from './GiftsStep.tsx';
+import { RecipientStep } from './RecipientStep.tsx';
+import { ReviewStep } from './ReviewStep.tsx';
+import * as css from './greetie.css.ts';
+
+/**
+ * /greetie/new: making a greetie, one step at a time (the compose machine, machines/compose.ts).
+ * `?draft={id}` continues a draft; `?productId=…&amount=…` starts one with that gift. Once the
+ * draft exists its id goes into the address, so a reload continues where the person was.
+ */
+export function GreetieNewPage() {
+  const { t } = useTranslation('greetie');
+  const [params, setParams] = useSearchParams();
+  const compose = useCompose(composeWithServer);
+  const { screen, context, send } = compose;
+  usePageTitle(t('new.title'));
+
+  // The address says what to open, once.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current) return;
+    opened.current = true;
+    const draft = params.get('draft');
+    const productId = params.get('productId');
+    const amount = Number(params.get('amount'));
+    send({
+      type: 'user.opened',
+      draftId: draft && isUuid(draft) ? draft : draft ? '00000000-0000-0000-0000-000000000000' : null,
+      gift: productId && isUuid(productId) ? { productId, ...(Number.isInteger(amount) && amount > 0 ? { amount } : {}) } : null,
+    });
+  }, [params, send]);
+
+  // The draft's id in the address: a reload (or another tab) continues it.
+  useEffect(() => {
+    if (context.draftId && params.get('draft') !== context.draftId) setParams({ draft: context.draftId }, { replace: true });
+  }, [context.draftId, params, setParams]);
+
+  // Focus follows the step: its heading, so a screen reader hears where the person is.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    heading.current?.focus();
+  }, [screen]);
+
+  const stepIndex = STEPS.indexOf(screen as ComposeStep);
+  return (
+    <section className={css.page} aria-labelledby="page-title">
+      <h1 id="page-title" className={css.title}>
+        {t('new.title')}
+      </h1>
+      {stepIndex >= 0 && <Stepper current={stepIndex} />}
+      {stepIndex >= 0 && <SaveStatus compose={compose} />}
+      <Screen compose={compose} heading={heading} />
+    </section>
+  );
+}
+
+function Stepper({ current }: { current: number }) {
+  const { t } = useTranslation('greetie');
+  return (
+    <nav aria-label={t('new.stepsLabel')}>
+      <ol className={css.stepper}>
+        {STEPS.map((s, i) => (
+          <li
+            key={s}
+            className={`${css.stepItem} ${i < current ? css.stepDone : ''} ${i === current ? css.stepCurrent : ''}`}
+            aria-current={i === current ? 'step' : undefined}
+          >
+            <span className={visuallyHidden}>{t('new.stepOf', { n: i + 1, count: STEPS.length })} </span>
+            {t(`steps.${s}`)}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function SaveStatus({ compose }: { compose: ComposeView }) {
+  const { t } = useTranslation('greetie');
+  if (compose.save === 'failed') {
+    return (
+      <div role="alert" className={css.alert}>
+        <p className={css.alertTitle}>{t('save.failed')}</p>
+        <p>{compose.context.error?.message}</p>
+        <button type="button" className={button} onClick={() => compose.send({ type: 'user.retrySave' })}>
+          {t('save.retry')}
+        </button>
+      </div>
+    );
+  }
+  const text = !compose.context.draftId ? '' : compose.save === 'saved' ? t('save.saved') : t('save.saving');
+  return (
+    <p role="status" className={css.saveStatus} data-save={compose.save}>
+      {text}
+    </p>
+  );
+}
+
+function Screen({ compose, heading }: { compose: ComposeView; heading: React.RefObject<HTMLHeadingElement | null> }) {
+  const { t } = useTranslation('greetie');
+  const { screen, context, send } = compose;
+  const title = (key: string) => (
+    <h2 ref={heading} className={css.stepTitle} tabIndex={-1}>
+      {t(key)}
+    </h2>
+  );
+  switch (screen) {
+    case 'loading':
+      return (
+        <div aria-busy="true">
+          <p role="status">{t('new.loading')}</p>
+          <div className={css.skeleton} />
+        </div>
+      );
+    case 'loadFailed':
+    case 'createFailed':
+      return (
+        <div role="alert" className={css.alert}>
+          <h2 ref={heading} className={css.alertTitle} tabIndex={-1}>
+            {t(screen === 'loadFailed' ? 'new.loadFailed' : 'new.createFailed')}
+          </h2>
+          <p>{context.error?.message}</p>
+          <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
+            {t('new.retry')}
+          </button>
+        </div>
+      );
+    case 'notFound':
+      return (
+        <div className={css.notice}>
+          {title('new.notFound')}
+          <p>{t('new.notFoundText')}</p>
+          <Link className={button} to="/greetie/list">
+            {t('new.toList')}
+          </Link>
+        </div>
+      );
+    case 'notEditable':
+      return (
+        <div className={css.notice}>
+          {title('new.notEditable')}
+          <p>{t('new.notEditableText')}</p>
+          <Link className={button} to={`/greetie/details/${context.draftId ?? ''}`}>
+            {t('new.toDetails')}
+          </Link>
+        </div>
+      );
+    case 'media':
+      return <MediaStep compose={compose} title={title('media.title')} />;
+    case 'content':
+      return <ContentStep compose={compose} title={title('content.title')} />;
+    case 'gifts':
+      return <GiftsStep compose={compose} title={title('gifts.title')} />;
+    case 'recipient':
+      return <RecipientStep compose={compose} title={title('recipient.title')} />;
+    case 'review':
+      return <ReviewStep compose={compose} title={title('review.title')} />;
+    case 'payment':
+      return (
+        <div className={css.notice}>
+          {title('payment.title')}
+          <p>{t('payment.text')}</p>
+          <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.back' })}>
+            {t('nav.back')}
+          </button>
+        </div>
+      );
+    case 'sent':
+      return (
+        <div className={css.notice}>
+          {title('sent.title')}
+          <p>{context.draft.deliverAt ? t('sent.later') : t('sent.now')}</p>
+          <div className={css.actions}>
+            <Link className={button} to={`/greetie/details/${context.draftId ?? ''}`}>
+              {t('sent.details')}
+            </Link>
+            <Link className={buttonSecondary} to="/greetie/list">
+              {t('new.toList')}
+            </Link>
+          </div>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,146 @@
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { looksLikeSwedishMobile } from '../../../machines/auth.ts';
+import { MESSAGE_MAX_LENGTH, RECIPIENT_NAME_MAX_LENGTH } from '../../../contract/greetie.ts';
+import { formatDateTime } from '../../format/dates.ts';
+import { deliveryDays, deliveryProblem, stockholmToUtc, utcToStockholm } from './deliverAt.ts';
+import type { ComposeView } from './useCompose.ts';
+import * as css from './greetie.css.ts';
+
+/** Step 4: who gets it, a message, and optionally when (a day and time in Stockholm; UTC on the wire). */
+export function RecipientStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
+  const { t, i18n } = useTranslation('greetie');
+  const { context, send } = compose;
+  const { recipient, message, deliverAt } = context.draft;
+  const [later, setLater] = useState(deliverAt !== null);
+  const [when, setWhen] = useState(() => (deliverAt ? utcToStockholm(deliverAt) : { date: '', time: '' }));
+  const [touched, setTouched] = useState(false);
+  const now = new Date();
+  const days = deliveryDays(now);
+
+  const change = (fields: Partial<{ mobileNumber: string; name: string; message: string; deliverAt: string | null }>) =>
+    send({
+      type: 'user.changedRecipient',
+      recipient: { mobileNumber: fields.mobileNumber ?? recipient.mobileNumber, name: fields.name ?? recipient.name },
+      message: fields.message ?? message,
+      deliverAt: fields.deliverAt !== undefined ? fields.deliverAt : deliverAt,
+    });
+  const pick = (next: { date: string; time: string }, on = later) => {
+    setWhen(next);
+    const iso = on ? stockholmToUtc(next.date, next.time) : null;
+    change({ deliverAt: on && iso && !deliveryProblem(iso, new Date()) ? iso : null });
+  };
+
+  const numberOk = looksLikeSwedishMobile(recipient.mobileNumber);
+  const picked = later ? stockholmToUtc(when.date, when.time) : null;
+  const problem = later ? deliveryProblem(picked, now) : null;
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        setTouched(true);
+        if (numberOk && !problem) send({ type: 'user.next' });
+      }}
+    >
+      {title}
+      <div className={css.field}>
+        <label htmlFor="recipient-number" className={css.label}>
+          {t('recipient.number')}
+        </label>
+        <input
+          id="recipient-number"
+          className={css.input}
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          value={recipient.mobileNumber}
+          aria-invalid={touched && !numberOk}
+          aria-describedby="recipient-number-hint"
+          onChange={(e) => change({ mobileNumber: e.currentTarget.value })}
+          onBlur={() => setTouched(true)}
+        />
+        <p id="recipient-number-hint" className={touched && !numberOk ? css.fieldError : css.hint} role={touched && !numberOk ? 'alert' : undefined}>
+          {touched && !numberOk ? t('recipient.numberInvalid') : t('recipient.numberHint')}
+        </p>
+      </div>
+      <div className={css.field}>
+        <label htmlFor="recipient-name" className={css.label}>
+          {t('recipient.name')}
+        </label>
+        <input
+          id="recipient-name"
+          className={css.input}
+          autoComplete="off"
+          maxLength={RECIPIENT_NAME_MAX_LENGTH}
+          value={recipient.name}
+          onChange={(e) => change({ name: e.currentTarget.value })}
+        />
+      </div>
+      <div className={css.field}>
+        <label htmlFor="recipient-message" className={css.label}>
+          {t('recipient.message')}
+        </label>
+        <textarea
+          id="recipient-message"
+          className={css.textarea}
+          maxLength={MESSAGE_MAX_LENGTH}
+          value={message}
+          onChange={(e) => change({ message: e.currentTarget.value })}
+        />
+      </div>
+
+      <fieldset className={css.fieldset}>
+        <legend className={css.label}>{t('recipient.when')}</legend>
+        <label className={css.check}>
+          <input
+            type="checkbox"
+            checked={later}
+            onChange={(e) => {
+              const on = e.currentTarget.checked;
+              setLater(on);
+              pick(on && !when.date ? { date: days.min, time: '12:00' } : when, on);
+            }}
+          />
+          {t('recipient.later')}
+        </label>
+        {later && (
+          <>
+            <div className={css.field}>
+              <label htmlFor="deliver-date" className={css.label}>
+                {t('recipient.date')}
+              </label>
+              <input
+                id="deliver-date"
+                type="date"
+                className={css.input}
+                min={days.min}
+                max={days.max}
+                value={when.date}
+                onChange={(e) => pick({ ...when, date: e.currentTarget.value })}
+              />
+            </div>
+            <div className={css.field}>
+              <label htmlFor="deliver-time" className={css.label}>
+                {t('recipient.time')}
+              </label>
+              <input id="deliver-time" type="time" className={css.input} value={when.time} onChange={(e) => pick({ ...when, time: e.currentTarget.value })} />
+            </div>
+            <p className={problem ? css.fieldError : css.hint} role={problem ? 'alert' : undefined}>
+              {problem ? t(`recipient.problem.${problem}`) : t('recipient.whenShown', { when: formatDateTime(picked ?? '', i18n.language) })}
+            </p>
+          </>
+        )}
+      </fieldset>
+      <div className={css.actions}>
+        <button type="button" className={css.secondary} onClick={() => send({ type: 'user.back' })}>
+          {t('nav.back')}
+        </button>
+        <button type="submit" className={css.primary}>
+          {t('nav.next')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,71 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { button, buttonSecondary } from '../../components/ui.css.ts';
+import { formatDateTime } from '../../format/dates.ts';
+import { formatKr } from '../../format/money.ts';
+import { GreetieCard } from './GreetieCard.tsx';
+import type { ComposeView } from './useCompose.ts';
+import * as css from './greetie.css.ts';
+
+/** Step 5: the greetie as the recipient will see it, the gifts and the total; then payment or send. */
+export function ReviewStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
+  const { t, i18n } = useTranslation('greetie');
+  const { context, send, save, busy, sendFailed } = compose;
+  const { draft } = context;
+  const hasGifts = draft.gifts.length > 0;
+  const ready = save === 'saved' && !busy;
+  return (
+    <div>
+      {title}
+      <GreetieCard media={draft.media} content={draft.content} message={draft.message} />
+      <dl className={css.facts}>
+        <dt>{t('review.to')}</dt>
+        <dd>{draft.recipient.name.trim() ? `${draft.recipient.name.trim()} (${draft.recipient.mobileNumber})` : draft.recipient.mobileNumber}</dd>
+        <dt>{t('review.when')}</dt>
+        <dd>{draft.deliverAt ? formatDateTime(draft.deliverAt, i18n.language) : t('review.now')}</dd>
+      </dl>
+      <h3>{t('review.gifts')}</h3>
+      {hasGifts ? (
+        <ul className={css.list}>
+          {draft.gifts.map((g, i) => (
+            <li key={`${g.productId}-${i}`} className={css.row}>
+              <div>
+                <p className={css.rowTitle}>{g.productName}</p>
+                <p className={css.rowMeta}>{g.merchantName}</p>
+              </div>
+              <span>{formatKr(g.amount)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className={css.notice}>{t('review.noGifts')}</p>
+      )}
+      {hasGifts && <p className={css.total}>{t('gifts.total', { total: formatKr(context.total) })}</p>}
+      {sendFailed && (
+        <div role="alert" className={css.alert}>
+          <p className={css.alertTitle}>{t('review.sendFailed')}</p>
+          <p>{context.error?.message}</p>
+        </div>
+      )}
+      <div className={css.actions}>
+        <button type="button" className={buttonSecondary} disabled={busy} onClick={() => send({ type: 'user.back' })}>
+          {t('nav.back')}
+        </button>
+        <button
+          type="button"
+          className={button}
+          disabled={!ready && !sendFailed}
+          aria-describedby={!ready && !sendFailed ? 'review-wait' : undefined}
+          onClick={() => send({ type: sendFailed ? 'user.retry' : 'user.send' })}
+        >
+          {busy ? t('review.sending') : hasGifts ? t('review.toPayment') : t('review.send')}
+        </button>
+      </div>
+      {!ready && !busy && !sendFailed && (
+        <p id="review-wait" className={css.hint}>
+          {t('review.waitForSave')}
+        </p>
+      )}
+    </div>
+  );
+}

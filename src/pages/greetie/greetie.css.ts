@@ -1,0 +1,173 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '../../../styles/theme.css.ts';
+import { media } from '../../../styles/tokens.ts';
+import { button, buttonSecondary, container } from '../../components/ui.css.ts';
+
+// Phone first (390 px): one column, the actions at the bottom of each step; wider screens get a
+// narrow centred column, as a phone-shaped card.
+export const page = style([container, { paddingTop: vars.space.md, paddingBottom: vars.space.xxl, maxWidth: 640 }]);
+export const widePage = style([container, { paddingTop: vars.space.lg, paddingBottom: vars.space.xxl, maxWidth: 900 }]);
+
+export const title = style({ margin: `0 0 ${vars.space.sm}`, fontSize: 'clamp(1.5rem, 5vw, 2.25rem)', outline: 'none' });
+export const stepTitle = style({ margin: `${vars.space.md} 0 ${vars.space.sm}`, fontSize: '1.375rem', outline: 'none' });
+export const lead = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.textMuted });
+
+export const stepper = style({
+  display: 'flex',
+  gap: vars.space.xs,
+  listStyle: 'none',
+  margin: `0 0 ${vars.space.sm}`,
+  padding: 0,
+  counterReset: 'step',
+});
+export const stepItem = style({
+  flex: 1,
+  minWidth: 0,
+  paddingTop: vars.space.sm,
+  borderTop: `4px solid ${vars.color.border}`,
+  color: vars.color.textMuted,
+  fontSize: '0.8125rem',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+});
+export const stepDone = style({ borderTopColor: vars.color.primary, color: vars.color.text });
+export const stepCurrent = style({ borderTopColor: vars.color.primaryDark, color: vars.color.primaryText, fontWeight: 700 });
+
+export const saveStatus = style({ minHeight: '1.5em', margin: `0 0 ${vars.space.sm}`, color: vars.color.textMuted, fontSize: '0.9375rem' });
+
+export const actions = style({
+  display: 'flex',
+  gap: vars.space.sm,
+  justifyContent: 'space-between',
+  flexWrap: 'wrap',
+  marginTop: vars.space.lg,
+});
+
+export const field = style({ display: 'grid', gap: vars.space.xs, marginBottom: vars.space.md });
+export const label = style({ fontWeight: 700, fontSize: '0.9375rem' });
+export const hint = style({ color: vars.color.textMuted, fontSize: '0.875rem', margin: 0 });
+export const input = style({
+  minHeight: 44,
+  padding: `0 ${vars.space.md}`,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  background: vars.color.background,
+  color: vars.color.text,
+  width: '100%',
+  font: 'inherit',
+});
+export const textarea = style([input, { minHeight: 96, padding: vars.space.sm, resize: 'vertical' }]);
+export const fieldError = style({ color: vars.color.danger, fontSize: '0.9375rem', margin: 0 });
+export const check = style({ display: 'flex', gap: vars.space.sm, alignItems: 'center', minHeight: 44, marginBottom: vars.space.sm });
+
+export const alert = style({
+  padding: vars.space.md,
+  margin: `${vars.space.md} 0`,
+  borderRadius: vars.radius.base,
+  background: vars.color.dangerSoft,
+  color: vars.color.danger,
+});
+export const alertTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: '1.0625rem' });
+export const notice = style({ padding: vars.space.md, borderRadius: vars.radius.large, background: vars.color.surface, margin: `${vars.space.md} 0` });
+
+export const frame = style({
+  position: 'relative',
+  width: '100%',
+  aspectRatio: '4 / 5',
+  borderRadius: vars.radius.large,
+  overflow: 'hidden',
+  background: vars.color.surface,
+  display: 'grid',
+  placeItems: 'center',
+});
+export const frameMedia = style({ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' });
+export const frameEmpty = style({ color: vars.color.textMuted, textAlign: 'center', padding: vars.space.lg });
+
+export const fileInput = style({ width: '100%', minHeight: 44, padding: vars.space.sm, border: `2px dashed ${vars.color.primary}`, borderRadius: vars.radius.base, background: vars.color.primarySoft, font: 'inherit' });
+export const progress = style({ width: '100%', height: 12, accentColor: vars.color.primaryDark });
+export const uploadBox = style({ display: 'grid', gap: vars.space.sm, margin: `${vars.space.md} 0` });
+
+export const list = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: vars.space.sm });
+export const row = style({
+  display: 'grid',
+  gridTemplateColumns: '1fr auto',
+  gap: vars.space.sm,
+  alignItems: 'center',
+  padding: vars.space.md,
+  borderRadius: vars.radius.base,
+  background: vars.color.background,
+  boxShadow: vars.shadow.card,
+});
+export const rowTitle = style({ margin: 0, fontSize: '1rem', fontWeight: 700 });
+export const rowMeta = style({ margin: `${vars.space.xs} 0 0`, color: vars.color.textMuted, fontSize: '0.9375rem' });
+export const total = style({ fontSize: '1.25rem', fontWeight: 700, color: vars.color.primaryText, margin: `${vars.space.md} 0` });
+export const linkButton = style({
+  background: 'none',
+  border: 'none',
+  padding: 0,
+  minHeight: 44,
+  color: vars.color.primaryText,
+  textDecoration: 'underline',
+  cursor: 'pointer',
+  font: 'inherit',
+});
+
+export const cards = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'grid',
+  gap: vars.space.md,
+  '@media': { [media.tablet]: { gridTemplateColumns: 'repeat(2, 1fr)' } },
+});
+export const card = style({
+  display: 'grid',
+  gridTemplateColumns: '72px 1fr',
+  gap: vars.space.md,
+  alignItems: 'center',
+  padding: vars.space.md,
+  borderRadius: vars.radius.large,
+  background: vars.color.background,
+  boxShadow: vars.shadow.card,
+  color: vars.color.text,
+  textDecoration: 'none',
+});
+export const thumb = style({ width: 72, height: 90, borderRadius: vars.radius.base, objectFit: 'cover', background: vars.color.surface });
+export const status = style({
+  display: 'inline-block',
+  padding: `2px ${vars.space.sm}`,
+  borderRadius: vars.radius.pill,
+  background: vars.color.primarySoft,
+  color: vars.color.primaryText,
+  fontSize: '0.8125rem',
+  fontWeight: 700,
+});
+export const message = style({ whiteSpace: 'pre-wrap', fontSize: '1.0625rem', margin: `${vars.space.md} 0` });
+export const skeleton = style({ height: 96, borderRadius: vars.radius.large, background: vars.color.surface });
+
+export const dialogOverlay = style({ position: 'fixed', inset: 0, background: vars.color.overlay });
+export const dialog = style({
+  position: 'fixed',
+  top: '50%',
+  left: '50%',
+  transform: 'translate(-50%, -50%)',
+  width: 'min(90vw, 420px)',
+  padding: vars.space.lg,
+  borderRadius: vars.radius.large,
+  background: vars.color.background,
+  boxShadow: vars.shadow.menu,
+});
+export const dialogTitle = style({ margin: `0 0 ${vars.space.sm}`, fontSize: '1.25rem' });
+export const danger = style({ background: vars.color.danger, selectors: { '&:hover': { background: vars.color.danger } } });
+export const pickButton = style({ width: '100%', border: 'none', textAlign: 'left', font: 'inherit', cursor: 'pointer', color: vars.color.text });
+export const fieldset = style({ border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.base, padding: vars.space.md, margin: 0 });
+export const primary = button;
+export const secondary = buttonSecondary;
+export const facts = style({
+  display: 'grid',
+  gridTemplateColumns: 'auto 1fr',
+  gap: `${vars.space.xs} ${vars.space.md}`,
+  margin: `${vars.space.md} 0`,
+  selectors: { '& dt': { fontWeight: 700 }, '& dd': { margin: 0 } },
+});
