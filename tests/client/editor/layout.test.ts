@@ -140,6 +140,10 @@ describe('artwork in public/', () => {
     const svg = readFileSync(resolve(root, `stickers/${id}.svg`), 'utf8');
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="200" height="200" viewBox="0 0 200 200">/);
     expect(svg).not.toMatch(/<script|on\w+=|href=|<foreignObject|url\(/i);
+    // Well-formed XML (a duplicate attribute makes the browser refuse the whole image).
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    expect(doc.querySelector('parsererror')).toBeNull();
+    expect(doc.documentElement.nodeName).toBe('svg');
   });
 
   it.each(ANIMATIONS)('animation %s is a small Lottie document without expressions or images', (id) => {

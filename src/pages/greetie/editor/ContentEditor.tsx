@@ -253,7 +253,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
             onLoadedMetadata={(e) => e.currentTarget.videoWidth > 0 && setAspect(e.currentTarget.videoWidth / e.currentTarget.videoHeight)}
           />
         )}
-        {!mediaUrl && <p className={css.emptyFrameText}>{t('media.none')}</p>}
+        {!mediaUrl && elements.length === 0 && <p className={css.emptyFrameText}>{t('media.none')}</p>}
         <div
           ref={layerRef}
           className={css.editLayer}
