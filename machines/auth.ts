@@ -74,7 +74,9 @@ export type AuthEvent =
   | { type: 'user.submitCode'; code: string }
   | { type: 'user.resendCode' }
   | { type: 'user.changeNumber' }
-  | { type: 'user.signOut' };
+  | { type: 'user.signOut' }
+  /** The person saved their profile (my pages, the name prompt): the session shows the new name at once. */
+  | { type: 'user.profileSaved'; user: AuthUser };
 
 /** Seconds before "send a new code" is offered. */
 export const RESEND_AFTER_SECONDS = 30;
@@ -170,6 +172,12 @@ export const authMachine = setup({
     tickCountdown: assign(({ context }) => ({ resendIn: Math.max(0, context.resendIn - 1) })),
     clearVerification: assign(() => ({ ...noSignIn })),
     clearError: assign({ error: null }),
+    /** The saved profile replaces the session's user, when it is the same person. */
+    assignSavedProfile: assign(({ context, event }) =>
+      event.type === 'user.profileSaved' && context.user && event.user.id === context.user.id
+        ? { user: { id: event.user.id, mobileNumber: event.user.mobileNumber, name: event.user.name } }
+        : {},
+    ),
   },
   guards: {
     isSignedIn: (_, p: { session: SessionData | null }) => p.session !== null,
@@ -218,6 +226,7 @@ export const authMachine = setup({
       initial: 'active',
       on: {
         'user.signOut': { target: 'signingOut', description: 'The person signs out.' },
+        'user.profileSaved': { actions: 'assignSavedProfile', description: 'The person saved their profile: the header shows the new name.' },
       },
       states: {
         active: {

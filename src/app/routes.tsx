@@ -42,6 +42,8 @@ export const routes: RouteObject[] = [
         // Layout 1: the user's areas (its header shows a visitor only the user entries). Signed-in only.
         element: <RequireAuth><MainLayout /></RequireAuth>,
         children: [
+          { path: 'my/profile', lazy: page(my, 'MyProfilePage') },
+          { path: 'my/settings', lazy: page(my, 'MySettingsPage') },
           { path: 'my/:section', lazy: page(my, 'MyPage') },
           { path: 'redeem', lazy: page(redeem, 'RedeemPage') },
           { path: 'redeem/voucher/:id', lazy: page(redeem, 'RedeemVoucherPage') },

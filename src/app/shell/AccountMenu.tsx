@@ -21,7 +21,8 @@ function PersonIcon() {
 
 /**
  * The signed-in user's menu (200 px wide), opened by the avatar button labelled 'Konto'. Shows the
- * name, or the mobile number when there is no name; 'Hem' goes to '/', 'Logga ut' signs out.
+ * name, or the mobile number when there is no name; 'Hem' goes to '/', 'Mina sidor' to
+ * /my/profile, 'Logga ut' signs out. The name is also shown beside the avatar.
  */
 export function AccountMenu() {
   const { t } = useTranslation();
@@ -29,29 +30,40 @@ export function AccountMenu() {
   const { user, signOut } = useSession();
   if (!user) return null;
   const initial = initialOf(user.name);
+  const name = user.name?.trim();
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className={css.avatar} aria-label={t('account.label')}>
-        {initial ? <span aria-hidden="true">{initial}</span> : <PersonIcon />}
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className={css.menu} align="end" sideOffset={8}>
-          <DropdownMenu.Label className={css.menuLabel}>{user.name?.trim() || user.mobileNumber}</DropdownMenu.Label>
-          <DropdownMenu.Separator className={css.menuSeparator} />
-          <DropdownMenu.Item className={css.menuItem} asChild>
-            <Link to="/">{t('account.home')}</Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className={css.menuItem}
-            onSelect={() => {
-              signOut();
-              void navigate('/');
-            }}
-          >
-            {t('account.signOut')}
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <>
+      {name && (
+        <span className={css.accountName} data-testid="header-user-name">
+          {name}
+        </span>
+      )}
+      <DropdownMenu.Root modal={false}>
+        <DropdownMenu.Trigger className={css.avatar} aria-label={t('account.label')}>
+          {initial ? <span aria-hidden="true">{initial}</span> : <PersonIcon />}
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className={css.menu} align="end" sideOffset={8}>
+            <DropdownMenu.Label className={css.menuLabel}>{user.name?.trim() || user.mobileNumber}</DropdownMenu.Label>
+            <DropdownMenu.Separator className={css.menuSeparator} />
+            <DropdownMenu.Item className={css.menuItem} asChild>
+              <Link to="/">{t('account.home')}</Link>
+            </DropdownMenu.Item>
+            <DropdownMenu.Item className={css.menuItem} asChild>
+              <Link to="/my/profile">{t('menu.myPages', { ns: 'my' })}</Link>
+            </DropdownMenu.Item>
+            <DropdownMenu.Item
+              className={css.menuItem}
+              onSelect={() => {
+                signOut();
+                void navigate('/');
+              }}
+            >
+              {t('account.signOut')}
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </>
   );
 }

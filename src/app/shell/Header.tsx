@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../components/session.ts';
 import { header as headerSizes } from '../../../styles/tokens.ts';
@@ -16,6 +16,8 @@ import * as css from './shell.css.ts';
 const loadNavDrawer = () => import('./NavDrawer.tsx');
 const NavDrawer = lazy(() => loadNavDrawer().then((m) => ({ default: m.NavDrawer })));
 const AccountMenu = lazy(() => import('./AccountMenu.tsx').then((m) => ({ default: m.AccountMenu })));
+// Asks a signed-in person with no name for one (my pages' chunk, loaded only for them).
+const NamePrompt = lazy(() => import('../../pages/my/routes.tsx').then((m) => ({ default: m.NamePrompt })));
 
 /** The labelled menu button (below the desktop breakpoint) and the drawer it opens. */
 function DrawerMenu({ items, showLogin }: { items: NavItem[]; showLogin: boolean }) {
@@ -26,27 +28,27 @@ function DrawerMenu({ items, showLogin }: { items: NavItem[]; showLogin: boolean
   const preload = () => void loadNavDrawer();
   return (
     <>
-      <button
-        ref={button}
-        type="button"
-        className={css.iconButton}
-        aria-label={t('nav.openMenu')}
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        onPointerEnter={preload}
-        onFocus={preload}
-        onClick={() => {
-          setWanted(true);
-          setOpen(true);
-        }}
-      >
-        <MenuIcon />
-      </button>
-      {wanted && (
-        <Suspense fallback={null}>
-          <NavDrawer open={open} onOpenChange={setOpen} items={items} showLogin={showLogin} triggerRef={button} />
-        </Suspense>
-      )}
+        <button
+          ref={button}
+          type="button"
+          className={css.iconButton}
+          aria-label={t('nav.openMenu')}
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          onPointerEnter={preload}
+          onFocus={preload}
+          onClick={() => {
+            setWanted(true);
+            setOpen(true);
+          }}
+        >
+          <MenuIcon />
+        </button>
+        {wanted && (
+          <Suspense fallback={null}>
+            <NavDrawer open={open} onOpenChange={setOpen} items={items} showLogin={showLogin} triggerRef={button} />
+          </Suspense>
+        )}
     </>
   );
 }
@@ -66,7 +68,8 @@ function useScrolledPastHeader(): boolean {
 /**
  * The site header: the logo (→ '/'), the navigation (in a drawer below the desktop breakpoint),
  * the language switch, and the account menu or 'Logga in'.
- * `variant="user"` (layout 1) shows a visitor only the two user entries.
+ * `variant="user"` (layout 1) shows a visitor only the two user entries. Below it, a signed-in
+ * person with no name yet is asked for one (src/pages/my/NamePrompt.tsx).
  */
 export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
   const { t } = useTranslation();
@@ -76,34 +79,44 @@ export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
   const offset = useScrolledPastHeader();
   const items = navItemsFor(signedIn, variant);
   const login = showsLogin(signedIn, variant);
+  const { pathname } = useLocation();
+  // My pages ask for the name themselves.
+  const askName = signedIn && session.user?.name === null && !pathname.startsWith('/my/');
 
   return (
-    <header className={css.header} data-offset={offset ? 'true' : 'false'} data-variant={variant}>
-      <div className={css.headerInner}>
-        {!isDesktop && <DrawerMenu items={items} showLogin={login} />}
-        <Link to="/" className={css.logo} aria-label={t('nav.home')}>
-          <LogoMark />
-          <span aria-hidden="true">Greetie</span>
-        </Link>
-        {isDesktop && (
-          <nav aria-label={t('nav.label')} className={css.desktopNav}>
-            <NavLinks items={items} />
-          </nav>
-        )}
-        <div className={css.headerActions}>
-          {isDesktop && <LanguageSwitch />}
-          {isDesktop && login && (
-            <Link to={loginPath} className={css.button}>
-              {t('nav.login')}
-            </Link>
+    <>
+      <header className={css.header} data-offset={offset ? 'true' : 'false'} data-variant={variant}>
+        <div className={css.headerInner}>
+          {!isDesktop && <DrawerMenu items={items} showLogin={login} />}
+          <Link to="/" className={css.logo} aria-label={t('nav.home')}>
+            <LogoMark />
+            <span aria-hidden="true">Greetie</span>
+          </Link>
+          {isDesktop && (
+            <nav aria-label={t('nav.label')} className={css.desktopNav}>
+              <NavLinks items={items} />
+            </nav>
           )}
-          {signedIn && (
-            <Suspense fallback={<span className={css.avatar} aria-hidden="true" />}>
-              <AccountMenu />
-            </Suspense>
-          )}
+          <div className={css.headerActions}>
+            {isDesktop && <LanguageSwitch />}
+            {isDesktop && login && (
+              <Link to={loginPath} className={css.button}>
+                {t('nav.login')}
+              </Link>
+            )}
+            {signedIn && (
+              <Suspense fallback={<span className={css.avatar} aria-hidden="true" />}>
+                <AccountMenu />
+              </Suspense>
+            )}
+          </div>
         </div>
-      </div>
-    </header>
+      </header>
+      {askName && (
+        <Suspense fallback={null}>
+          <NamePrompt />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -137,6 +137,17 @@ export const avatar = style({
   cursor: 'pointer',
 });
 
+/** The signed-in user's name beside the avatar: one line, cut short on a phone. */
+export const accountName = style({
+  maxWidth: '7.5rem',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  fontWeight: 700,
+  color: vars.color.text,
+  '@media': { [media.tablet]: { maxWidth: '14rem' } },
+});
+
 export const languageSwitch = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.xs, fontSize: '0.875rem' });
 
 export const languageSelect = style({

@@ -1,3 +1,8 @@
 import { PageStub } from '../../components/PageStub.tsx';
 
+export { ProfilePage as MyProfilePage } from './ProfilePage.tsx';
+export { SettingsPage as MySettingsPage } from './SettingsPage.tsx';
+export { NamePrompt } from './NamePrompt.tsx';
+
+/** The sections of my pages not built yet (notifications, account). */
 export const MyPage = () => <PageStub titleKey="my" />;

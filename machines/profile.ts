@@ -1,0 +1,237 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { MobileUser } from '../contract/auth.ts';
+import { checkName, type NameProblem } from '../contract/mobileuser.ts';
+
+/**
+ * One's own profile on my pages (/my/profile, /my/settings) and in the name prompt after the first
+ * sign-in: load it (or start from the session's user), save a name, turn the marketing consent on
+ * or off.
+ *
+ * A name is checked here with the server's own rule (contract/mobileuser.ts) before anything is
+ * sent. The consent switch shows the new value at once and goes back if saving fails.
+ *
+ * Side effects are named: the actors `loadProfile`, `saveName`, `saveMarketing` (the HTTP calls),
+ * the actions `announceProfile` (tell the session, so the header shows the new name),
+ * `notifyNameSaved`, `notifyMarketingSaved`, `notifyMarketingFailed` (toasts) and `rememberSkip`
+ * (the name prompt was answered with "not now"). The app provides them with `.provide()`.
+ *
+ * Tags say what the page shows: `loading`, `failed`, `ready`, `busy`, `busy:name`,
+ * `busy:marketing`, `skipped`.
+ */
+
+export type Profile = Pick<MobileUser, 'id' | 'mobileNumber' | 'name' | 'allowMarketing'>;
+
+export interface ProfileInput {
+  /** Whose profile (the signed-in user's own id). */
+  userId: string;
+  /** Known already (the session's user): no load. */
+  known?: Profile | null;
+}
+
+export interface ProfileError {
+  /** Where the page shows it: under the name field, by the consent switch, or as the page's load failure. */
+  field: 'name' | 'marketing' | 'load';
+  /** A NameProblem, the server's code, or 'UNKNOWN'. */
+  code: string;
+  /** The server's text (already in the request's language), when there is one. */
+  message?: string;
+}
+
+export interface ProfileContext {
+  userId: string;
+  profile: Profile | null;
+  /** The name being saved (trimmed). */
+  pendingName: string;
+  /** The consent as it was before the switch was turned (restored when saving fails). */
+  previousMarketing: boolean;
+  error: ProfileError | null;
+}
+
+export type ProfileEvent =
+  | { type: 'user.saveName'; name: string }
+  | { type: 'user.setMarketing'; allowed: boolean }
+  | { type: 'user.skip' }
+  | { type: 'user.retry' };
+
+export type ProfileTag = 'loading' | 'failed' | 'ready' | 'busy' | 'busy:name' | 'busy:marketing' | 'skipped';
+
+/** Turns whatever an actor rejected with into a ProfileError for `field`. */
+export function toProfileError(field: ProfileError['field'], error: unknown): ProfileError {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; userMessage?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'UNKNOWN';
+  const message =
+    typeof e.userMessage === 'string' && e.userMessage !== '' ? e.userMessage : typeof e.message === 'string' && e.message !== '' ? e.message : undefined;
+  return message === undefined ? { field, code } : { field, code, message };
+}
+
+const nameProblem = (name: string): NameProblem | null => {
+  const checked = checkName(name);
+  return checked.ok ? null : checked.problem;
+};
+
+export const profileMachine = setup({
+  types: {
+    context: {} as ProfileContext,
+    events: {} as ProfileEvent,
+    input: {} as ProfileInput,
+    tags: {} as ProfileTag,
+  },
+  actors: {
+    /** GET /mobileuser/{id}. */
+    loadProfile: fromPromise<Profile, { userId: string }>(async () => {
+      throw new Error('loadProfile is not provided');
+    }),
+    /** POST /mobileuser/{id} with the name. */
+    saveName: fromPromise<Profile, { userId: string; name: string }>(async () => {
+      throw new Error('saveName is not provided');
+    }),
+    /** POST /mobileuser/allowmarketing?isAllowed=. */
+    saveMarketing: fromPromise<Profile, { allowed: boolean }>(async () => {
+      throw new Error('saveMarketing is not provided');
+    }),
+  },
+  actions: {
+    storeProfile: assign((_, p: { profile: Profile }) => ({ profile: p.profile, error: null })),
+    storeLoadError: assign((_, p: { error: unknown }) => ({ error: toProfileError('load', p.error) })),
+    clearError: assign({ error: null }),
+    assignPendingName: assign(({ event }) => (event.type === 'user.saveName' ? { pendingName: checkName(event.name).ok ? event.name.normalize('NFC').trim() : '', error: null } : {})),
+    assignNameProblem: assign(({ event }) =>
+      event.type === 'user.saveName' ? { error: { field: 'name', code: nameProblem(event.name) ?? 'UNKNOWN' } satisfies ProfileError } : {},
+    ),
+    assignNameError: assign((_, p: { error: unknown }) => ({ error: toProfileError('name', p.error) })),
+    /** Shows the new consent at once; the old one is kept to go back to. */
+    assignMarketing: assign(({ context, event }) =>
+      event.type === 'user.setMarketing' && context.profile
+        ? { previousMarketing: context.profile.allowMarketing, profile: { ...context.profile, allowMarketing: event.allowed }, error: null }
+        : {},
+    ),
+    restoreMarketing: assign(({ context }, p: { error: unknown }) => ({
+      profile: context.profile ? { ...context.profile, allowMarketing: context.previousMarketing } : null,
+      error: toProfileError('marketing', p.error),
+    })),
+    /** Tell the session the profile changed (the header shows the name). Provided by the app. */
+    announceProfile: (_, _p: { profile: Profile }) => {},
+    /** A toast: the name is saved. Provided by the app. */
+    notifyNameSaved: () => {},
+    /** A toast: the consent is saved (on or off). Provided by the app. */
+    notifyMarketingSaved: (_, _p: { allowed: boolean }) => {},
+    /** A toast: the consent could not be saved. Provided by the app. */
+    notifyMarketingFailed: () => {},
+    /** Remember that the person does not want to give a name now. Provided by the app. */
+    rememberSkip: () => {},
+  },
+  guards: {
+    isKnown: ({ context }) => context.profile !== null,
+    isValidName: ({ event }) => event.type === 'user.saveName' && nameProblem(event.name) === null,
+    isChange: ({ context, event }) => event.type === 'user.setMarketing' && context.profile !== null && context.profile.allowMarketing !== event.allowed,
+  },
+}).createMachine({
+  id: 'profile',
+  description: "One's own profile: loaded (or known from the session), a name saved, the marketing consent turned on or off.",
+  context: ({ input }) => ({ userId: input.userId, profile: input.known ?? null, pendingName: '', previousMarketing: false, error: null }),
+  initial: 'starting',
+  states: {
+    starting: {
+      description: 'Is the profile known already (the name prompt has the session’s user)?',
+      always: [
+        { guard: 'isKnown', target: 'ready', description: 'Known: nothing to load.' },
+        { target: 'loading', description: 'Not known: load it.' },
+      ],
+    },
+    loading: {
+      description: 'Loading the profile from the server.',
+      tags: ['loading'],
+      entry: 'clearError',
+      invoke: {
+        id: 'loadProfile',
+        src: 'loadProfile',
+        input: ({ context }) => ({ userId: context.userId }),
+        onDone: { target: 'ready', actions: { type: 'storeProfile', params: ({ event }) => ({ profile: event.output }) }, description: 'The profile arrived.' },
+        onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }) => ({ error: event.error }) }, description: 'It could not be loaded; the reason is shown.' },
+      },
+    },
+    failed: {
+      description: 'The profile could not be loaded; the page offers to try again.',
+      tags: ['failed'],
+      on: {
+        'user.retry': { target: 'loading', description: 'Try loading again.' },
+      },
+    },
+    ready: {
+      description: 'The profile is shown and can be changed.',
+      tags: ['ready'],
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'Waiting for the person to save a name or turn the consent switch.',
+          on: {
+            'user.saveName': [
+              { guard: 'isValidName', target: 'savingName', actions: 'assignPendingName', description: 'A name the server will take: save it.' },
+              { actions: 'assignNameProblem', description: 'Empty, too long or with control characters: said under the field, nothing is sent.' },
+            ],
+            'user.setMarketing': {
+              guard: 'isChange',
+              target: 'savingMarketing',
+              actions: 'assignMarketing',
+              description: 'The switch was turned: shown at once, saved at once.',
+            },
+            'user.skip': { target: '#profile.skipped', actions: 'rememberSkip', description: 'Not now: the prompt goes away and does not come back.' },
+          },
+        },
+        savingName: {
+          description: 'Saving the name.',
+          tags: ['busy', 'busy:name'],
+          invoke: {
+            id: 'saveName',
+            src: 'saveName',
+            input: ({ context }) => ({ userId: context.userId, name: context.pendingName }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'storeProfile', params: ({ event }) => ({ profile: event.output }) },
+                { type: 'announceProfile', params: ({ event }) => ({ profile: event.output }) },
+                'notifyNameSaved',
+              ],
+              description: 'Saved: the session learns the name, a toast says so.',
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'assignNameError', params: ({ event }) => ({ error: event.error }) },
+              description: 'Not saved: the reason is shown under the field.',
+            },
+          },
+        },
+        savingMarketing: {
+          description: 'Saving the consent.',
+          tags: ['busy', 'busy:marketing'],
+          invoke: {
+            id: 'saveMarketing',
+            src: 'saveMarketing',
+            input: ({ context }) => ({ allowed: context.profile?.allowMarketing ?? false }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'storeProfile', params: ({ event }) => ({ profile: event.output }) },
+                { type: 'announceProfile', params: ({ event }) => ({ profile: event.output }) },
+                { type: 'notifyMarketingSaved', params: ({ event }) => ({ allowed: event.output.allowMarketing }) },
+              ],
+              description: 'Saved: a toast says so.',
+            },
+            onError: {
+              target: 'idle',
+              actions: [{ type: 'restoreMarketing', params: ({ event }) => ({ error: event.error }) }, 'notifyMarketingFailed'],
+              description: 'Not saved: the switch goes back, and the reason is shown.',
+            },
+          },
+        },
+      },
+    },
+    skipped: {
+      description: 'The person chose not to give a name now.',
+      tags: ['skipped'],
+      type: 'final',
+    },
+  },
+});
+
+export type ProfileMachine = typeof profileMachine;
