@@ -6,7 +6,7 @@
  *
  * Settings (environment): BENCH_DURATION seconds per round (5), BENCH_ROUNDS alternating rounds
  * per endpoint (2), BENCH_CONNECTIONS (50), BENCH_LH_RUNS Lighthouse runs per page (3),
- * CHROME_PATH (/usr/bin/chromium), BENCH_SKIP=lighthouse,api,… to leave parts out,
+ * CHROME_PATH (/usr/bin/chromium), BENCH_SKIP=lighthouse,api,media,… to leave parts out,
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings.
  */
 import { execFileSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import { capture, ceilingServer, load, summarise, type Endpoint, type EndpointRe
 import { bundleReport, lighthouseRuns, type BundleReport, type LighthouseRun } from './frontend.ts';
 import { ROOT, nodePid, postgresPids, rss, serve, stop, sumRss, type Served } from './server.ts';
 import { removeDataDir } from '../server/db/datadir.ts';
+import { benchMediaUpload, type MediaUploadResult } from './media.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -204,6 +205,18 @@ async function main(): Promise<void> {
 
     const api = SKIP.has('api') ? { results: [], rssUnderLoad: { node: 0, postgres: 0 } } : await benchApi(server, dataDir);
 
+    // Media: a 100 MB video upload must not raise the server's memory by more than 50 MB.
+    let media: MediaUploadResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
+    if (!SKIP.has('media')) {
+      log('media: a 100 MB video upload, RSS sampled every 50 ms');
+      try {
+        media = await benchMediaUpload(server.baseUrl, pid ?? 0, await signIn(server.baseUrl));
+        log(`  ${(media.growth / MB).toFixed(1)} MiB RSS growth (${(media.rssBefore / MB).toFixed(0)} → ${(media.rssPeak / MB).toFixed(0)} MiB) in ${media.seconds.toFixed(1)} s`);
+      } catch (err) {
+        media = { available: false, why: (err as Error).message };
+      }
+    }
+
     let lh: LighthouseRun[] | { unavailable: string } = { unavailable: 'skipped (BENCH_SKIP)' };
     if (!SKIP.has('lighthouse')) {
       if (!existsSync(CHROME_PATH)) lh = { unavailable: `no Chromium at ${CHROME_PATH} (apt-get install chromium)` };
@@ -224,6 +237,7 @@ async function main(): Promise<void> {
       if (r.endpoint.startsWith('GET /api/merchant')) check(`${r.endpoint}: share of the ceiling`, r.summary.ratio * 100, 50, 'min', ' %');
       check(`${r.endpoint}: p99 at ${CONNECTIONS} connections`, r.summary.p99, 10, 'max', ' ms');
     }
+    if (media.available) check('RSS growth of the server during a 100 MB upload', media.growth / MB, 50, 'max', ' MiB');
     check('initial JavaScript of / (gzip)', bundle.totals.initialJs.gzip / 1024, 120, 'max', ' KiB');
     if (Array.isArray(lh)) {
       for (const page of lh) {
@@ -246,11 +260,15 @@ async function main(): Promise<void> {
         startup: 'spawn of `npm run serve` (npm start after its build) until GET /api/health answers 200, polled every 25 ms; first start (initdb + migrations + seed) and a later start on the same DATA_DIR',
         memory: 'RSS from /proc: the node process, and the embedded PostgreSQL (postmaster + backends) summed; idle 2 s after start, under load the peak sampled every 250 ms during the server rounds',
         bundle: 'files index.html loads (script, modulepreload, stylesheet) plus their static imports, transitively; gzip -9 and brotli q11 of each file; lazy chunks are the other .js in assets/',
+        media:
+          'one POST /api/greetie/{id}/media of a generated 100 MiB MP4 (movie header first, 30 s), streamed over node:http as one multipart body with its Content-Length, after a 2 MiB warm-up upload; ' +
+          'the node process RSS from /proc sampled every 50 ms from 1 s before the upload until its answer; growth = peak − before',
         lighthouse: 'lighthouse 12 npm package, default (mobile) config: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown; performance category only; median of the runs; Chromium headless',
       },
       buildMs,
       startup: { firstStartMs: cold.startMs, laterStartMs: server.startMs },
       memory: { idle, underLoad: api.rssUnderLoad },
+      media,
       api: api.results,
       bundle,
       lighthouse: lh,
@@ -288,6 +306,11 @@ async function main(): Promise<void> {
     lines.push(`Server: build ${(buildMs / 1000).toFixed(1)} s; npm run serve → /api/health 200: first start ${(cold.startMs / 1000).toFixed(2)} s (initdb), later start ${(server.startMs / 1000).toFixed(2)} s`);
     lines.push(
       `Memory (RSS): idle node ${(idle.node / MB).toFixed(0)} MiB + PostgreSQL ${(idle.postgres / MB).toFixed(0)} MiB; under load (peak) node ${(api.rssUnderLoad.node / MB).toFixed(0)} MiB + PostgreSQL ${(api.rssUnderLoad.postgres / MB).toFixed(0)} MiB`,
+    );
+    lines.push(
+      media.available
+        ? `Media upload: 100 MiB video in ${media.seconds.toFixed(1)} s; server RSS ${(media.rssBefore / MB).toFixed(0)} MiB before, ${(media.rssPeak / MB).toFixed(0)} MiB at its peak: +${(media.growth / MB).toFixed(1)} MiB`
+        : `Media upload: not available (${media.why})`,
     );
     lines.push('');
     lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');

@@ -41,6 +41,28 @@ async function ownersDraft(ctx: MatrixContext, body: Record<string, unknown> = {
   return (JSON.parse(res.body) as { id: string }).id;
 }
 
+/** A 1×1 PNG: the smallest photo (and overlay) the media calls take. */
+const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+/** A multipart/form-data upload of `file` to `url` (server/media). */
+function upload(url: string, file = ONE_PIXEL_PNG): Req {
+  const boundary = '----greetiefixture';
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { method: 'POST', url, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload, remoteAddress: freshIp() };
+}
+
+/** The signed URL of a photo in a fresh draft of the owner's (what its sender is given). */
+async function ownersMediaUrl(ctx: MatrixContext): Promise<string> {
+  const req = upload(`/api/greetie/${await ownersDraft(ctx)}/media`);
+  const res = await ctx.send({ ...req, headers: { ...req.headers, authorization: `Bearer ${ctx.owner.token}` } });
+  if (res.status !== 200) throw new Error(`POST /api/greetie/{id}/media answered ${res.status}: ${res.body.slice(0, 200)}`);
+  return (JSON.parse(res.body) as { media: { url: string } }).media.url;
+}
+
 /** A merchant that exists: the first one the public list shows. */
 async function aMerchantId(ctx: MatrixContext): Promise<string> {
   const res = await ctx.send({ method: 'GET', url: '/api/merchant' });
@@ -92,6 +114,13 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /api/greetie/{id}/info': async (ctx) => ({ method: 'GET', url: `/api/greetie/${await ownersDraft(ctx)}/info`, remoteAddress: freshIp() }),
   'POST /api/greetie/{id}/send': async (ctx) =>
     jsonPost(`/api/greetie/${await ownersDraft(ctx, { recipient: { mobileNumber: ctx.other.mobileNumber } })}/send`, {}),
+
+  // Uploads to a fresh draft of the owner's; the other caller names it and gets 404.
+  'POST /api/greetie/{id}/media': async (ctx) => upload(`/api/greetie/${await ownersDraft(ctx)}/media`),
+  'POST /api/greetie/{id}/mediaoverlay': async (ctx) => upload(`/api/greetie/${await ownersDraft(ctx)}/mediaoverlay`),
+  'POST /api/greetie/{id}/picture': async (ctx) => upload(`/api/greetie/${await ownersDraft(ctx)}/picture`),
+  // A draft's file by the signed URL its sender was given: whoever holds the URL reads it.
+  'GET /api/media/{storageKey}': async (ctx) => ({ method: 'GET', url: await ownersMediaUrl(ctx), remoteAddress: freshIp() }),
 };
 
 /** The request for `op`: its fixture, or one built from the schema. */
