@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
 import { button, buttonSecondary, container } from '../../components/ui.css.ts';
@@ -169,5 +169,6 @@ export const facts = style({
   gridTemplateColumns: 'auto 1fr',
   gap: `${vars.space.xs} ${vars.space.md}`,
   margin: `${vars.space.md} 0`,
-  selectors: { '& dt': { fontWeight: 700 }, '& dd': { margin: 0 } },
 });
+globalStyle(`${facts} dt`, { fontWeight: 700 });
+globalStyle(`${facts} dd`, { margin: 0 });
