@@ -4,8 +4,8 @@ import { checkName, type NameProblem } from '../contract/mobileuser.ts';
 
 /**
  * One's own profile on my pages (/my/profile, /my/settings) and in the name prompt after the first
- * sign-in: load it (or start from the session's user), save a name, turn the marketing consent on
- * or off.
+ * sign-in: load it, save a name, turn the marketing consent on or off, or (the prompt) say "not
+ * now".
  *
  * A name is checked here with the server's own rule (contract/mobileuser.ts) before anything is
  * sent. The consent switch shows the new value at once and goes back if saving fails.
@@ -24,8 +24,6 @@ export type Profile = Pick<MobileUser, 'id' | 'mobileNumber' | 'name' | 'allowMa
 export interface ProfileInput {
   /** Whose profile (the signed-in user's own id). */
   userId: string;
-  /** Known already (the session's user): no load. */
-  known?: Profile | null;
 }
 
 export interface ProfileError {
@@ -121,23 +119,15 @@ export const profileMachine = setup({
     rememberSkip: () => {},
   },
   guards: {
-    isKnown: ({ context }) => context.profile !== null,
     isValidName: ({ event }) => event.type === 'user.saveName' && nameProblem(event.name) === null,
     isChange: ({ context, event }) => event.type === 'user.setMarketing' && context.profile !== null && context.profile.allowMarketing !== event.allowed,
   },
 }).createMachine({
   id: 'profile',
   description: "One's own profile: loaded (or known from the session), a name saved, the marketing consent turned on or off.",
-  context: ({ input }) => ({ userId: input.userId, profile: input.known ?? null, pendingName: '', previousMarketing: false, error: null }),
-  initial: 'starting',
+  context: ({ input }) => ({ userId: input.userId, profile: null, pendingName: '', previousMarketing: false, error: null }),
+  initial: 'loading',
   states: {
-    starting: {
-      description: 'Is the profile known already (the name prompt has the session’s user)?',
-      always: [
-        { guard: 'isKnown', target: 'ready', description: 'Known: nothing to load.' },
-        { target: 'loading', description: 'Not known: load it.' },
-      ],
-    },
     loading: {
       description: 'Loading the profile from the server.',
       tags: ['loading'],

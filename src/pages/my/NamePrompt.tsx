@@ -18,12 +18,13 @@ export function NamePrompt() {
   return <Prompt key={user.id} user={user} />;
 }
 
-function Prompt({ user }: { user: { id: string; mobileNumber: string } }) {
+function Prompt({ user }: { user: { id: string } }) {
   const { t } = useTranslation('my');
-  const p = useProfile({ userId: user.id, known: { id: user.id, mobileNumber: user.mobileNumber, name: null, allowMarketing: false } });
+  // Loaded first: the prompt asks only when the server, too, has no name (and says nothing when it cannot tell).
+  const p = useProfile({ userId: user.id });
   const [name, setName] = useState('');
   const errorText = useNameErrorText(p.error);
-  if (p.status === 'skipped') return null;
+  if (p.status !== 'ready' || !p.profile || p.profile.name !== null) return null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     p.saveName(name);

@@ -192,17 +192,22 @@ describe('the account menu and the name prompt', () => {
   });
 
   it('a person with no name is asked for one; saved, the header shows it and the prompt is gone', async () => {
+    stored = { ...me, name: null };
     const { user } = renderRoute('/', { session: signedIn({ ...me, name: null }) });
     const prompt = await screen.findByRole('region', { name: 'Välkommen till Greetie!' });
     await user.type(within(prompt).getByRole('textbox', { name: 'Vad heter du?' }), 'Cecilia');
     await user.click(within(prompt).getByRole('button', { name: 'Klar' }));
     await waitFor(() => expect(within(banner()).getByText('Cecilia')).toBeInTheDocument());
     expect(screen.queryByRole('region', { name: 'Välkommen till Greetie!' })).not.toBeInTheDocument();
-    expect(apiCalls()).toEqual([{ method: 'POST', url: '/api/mobileuser/u1', body: { name: 'Cecilia' } }]);
+    expect(apiCalls()).toEqual([
+      { method: 'GET', url: '/api/mobileuser/u1', body: undefined },
+      { method: 'POST', url: '/api/mobileuser/u1', body: { name: 'Cecilia' } },
+    ]);
     expect(await screen.findByText('Ditt namn är sparat.')).toBeInTheDocument();
   });
 
   it("'Inte nu' puts the prompt away, and it stays away on other pages", async () => {
+    stored = { ...me, name: null };
     const { user, navigate } = renderRoute('/', { session: signedIn({ ...me, name: null }) });
     const prompt = await screen.findByRole('region', { name: 'Välkommen till Greetie!' });
     await user.click(within(prompt).getByRole('button', { name: 'Inte nu' }));
@@ -211,15 +216,23 @@ describe('the account menu and the name prompt', () => {
     await navigate('/voucher');
     expect(await screen.findByText('Den här delen av Greetie byggs just nu. Titta tillbaka snart!')).toBeInTheDocument();
     expect(screen.queryByText('Välkommen till Greetie!')).not.toBeInTheDocument();
-    expect(apiCalls()).toEqual([]);
+    expect(apiCalls().filter((c) => c.method === 'POST')).toEqual([]);
   });
 
   it('an empty answer is refused under the field, nothing is sent', async () => {
+    stored = { ...me, name: null };
     const { user } = renderRoute('/', { session: signedIn({ ...me, name: null }) });
     const prompt = await screen.findByRole('region', { name: 'Välkommen till Greetie!' });
     await user.click(within(prompt).getByRole('button', { name: 'Klar' }));
     expect(await within(prompt).findByRole('alert')).toHaveTextContent('Skriv ditt namn.');
-    expect(apiCalls()).toEqual([]);
+    expect(apiCalls().filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('asks only when the server, too, has no name', async () => {
+    renderRoute('/', { session: signedIn({ ...me, name: null }) });
+    await waitFor(() => expect(apiCalls()).toEqual([{ method: 'GET', url: '/api/mobileuser/u1', body: undefined }]));
+    await within(await findBanner()).findByRole('button', { name: 'Konto' });
+    expect(screen.queryByText('Välkommen till Greetie!')).not.toBeInTheDocument();
   });
 
   it('my pages do not show the prompt (they ask for the name themselves)', async () => {

@@ -29,6 +29,8 @@ export default defineHooks({
     'xstate.error.actor.refreshSession': [serverError('INVALID_REFRESH_TOKEN', 'Sessionen har gått ut.')],
     'xstate.done.actor.revokeSession': [{ output: undefined }],
     'xstate.error.actor.revokeSession': [serverError('NETWORK', 'Kunde inte nå servern.')],
+    // The profile page (machines/profile.ts) tells the session a name was saved.
+    'user.profileSaved': [{ user: { id: 'u1', mobileNumber: '+46701234567', name: 'Bertil Berg' } }],
   },
   states: {
     authenticated: (s: AnyMachineSnapshot) => {

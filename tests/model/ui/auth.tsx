@@ -72,6 +72,10 @@ export default defineUi({
       sessionEnded = true;
       env.fakes.reject('refreshSession', (event as EventObject & { error: unknown }).error);
     },
+    // Sent by the profile page's machine when a name is saved (its own binding, tests/model/ui/profile.tsx, clicks 'Spara').
+    'user.profileSaved': (env, event: EventObject) => {
+      env.actor!.send(event);
+    },
     'user.signOut': async () => {
       await user().click(await within(screen.getByRole('banner')).findByRole('button', { name: 'Konto' }));
       await user().click(await screen.findByRole('menuitem', { name: 'Logga ut' }));
@@ -81,7 +85,11 @@ export default defineUi({
     loading: () => {
       expect(screen.getByRole('status')).toHaveTextContent('Laddar');
     },
-    authenticated: signedInHeader,
+    authenticated: async (_env, s) => {
+      await signedInHeader();
+      const name = ctx(s).user?.name;
+      if (name) expect(await within(screen.getByRole('banner')).findByText(name)).toBeInTheDocument();
+    },
     signingOut: signedOut,
     unauthenticated: async () => {
       await signedOut();
