@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -59,9 +59,9 @@ export const tempName = (tmpDir: string, suffix = '') => path.join(tmpDir, `${ra
 export async function receive(stream: Readable, rules: ReceiveRules): Promise<Received> {
   await mkdir(rules.tmpDir, { recursive: true });
   const file = tempName(rules.tmpDir, '.upload');
-  const out = createWriteStream(file, { flags: 'wx' });
+  // Opened once the type is accepted: a refused file never touches the disk.
+  let out: WriteStream | undefined;
   let outError: Error | undefined;
-  out.on('error', (err) => (outError = err));
   let size = 0;
   let head: Buffer[] = [];
   let headBytes = 0;
@@ -73,11 +73,13 @@ export async function receive(stream: Readable, rules: ReceiveRules): Promise<Re
     const max = found ? rules.maxBytes(found.mime) : undefined;
     if (!found || max === undefined) throw rules.typeError();
     type = { mime: found.mime, max };
+    out = createWriteStream(file, { flags: 'wx' });
+    out.on('error', (err) => (outError = err));
   };
   const write = async (chunk: Buffer) => {
     if (size > type!.max) throw rules.sizeError(type!.mime);
     if (outError) throw outError;
-    if (!out.write(chunk)) await once(out, 'drain');
+    if (!out!.write(chunk)) await once(out!, 'drain');
   };
 
   try {
@@ -114,13 +116,45 @@ export async function receive(stream: Readable, rules: ReceiveRules): Promise<Re
       await write(all);
     }
     if (failure) throw failure;
-    out.end();
-    await once(out, 'finish');
+    const done = once(out!, 'close');
+    out!.end();
+    await done;
     if (outError) throw outError;
     return { path: file, size, mime: type!.mime };
   } catch (err) {
-    out.destroy();
+    if (out && !out.closed) {
+      // The file may still be opening: remove it only once the stream has let go of it.
+      const closed = once(out, 'close').catch(() => {});
+      out.destroy();
+      await closed;
+    }
     await rm(file, { force: true });
     throw err;
   }
+}
+
+/**
+ * Removes temporary files older than `olderThanMs` (left by a crash or a kill mid-upload). Run at
+ * start; an upload in flight in another process is younger than that.
+ */
+export async function sweepTemp(tmpDir: string, olderThanMs: number, now = Date.now()): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(tmpDir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(tmpDir, name);
+    try {
+      if (now - (await stat(file)).mtimeMs > olderThanMs) {
+        await rm(file, { force: true });
+        removed++;
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return removed;
 }

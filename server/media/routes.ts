@@ -16,7 +16,8 @@ import {
 import { access, publicAccess } from '../access.ts';
 import { HttpError } from '../errors.ts';
 import { StorageMissing } from '../providers/storage/index.ts';
-import { checkUploadTarget, readableFile, uploadMedia, uploadOverlay, uploadPicture, type UploadPart } from './rules.ts';
+import { sweepTemp } from './receive.ts';
+import { checkUploadTarget, readableFile, uploadTmpDir, uploadMedia, uploadOverlay, uploadPicture, type UploadPart } from './rules.ts';
 
 /**
  * Media (API.md "Greetie": media, mediaoverlay, picture) and the files themselves
@@ -66,6 +67,9 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 
 export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, config: app.config, services: app.services };
+  // Temporary files a crash left behind (an upload in flight elsewhere is younger than an hour).
+  const swept = await sweepTemp(uploadTmpDir(app.config.dataDir), 3600_000);
+  if (swept > 0) app.log.info({ swept }, 'removed temporary upload files left by an earlier run');
 
   // Only here: the other resources keep answering 415 to multipart bodies.
   await app.register(multipart, {

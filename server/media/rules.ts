@@ -49,7 +49,9 @@ export interface UploadPart {
 const DURATION_SLACK_MS = 500;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
-const tmpDirOf = (deps: MediaDeps) => path.join(deps.config.dataDir, 'tmp', 'uploads');
+/** Where uploads wait while they are checked: on the same disk as DATA_DIR/media, so a rename keeps them. */
+export const uploadTmpDir = (dataDir: string) => path.join(dataDir, 'tmp', 'uploads');
+const tmpDirOf = (deps: MediaDeps) => uploadTmpDir(deps.config.dataDir);
 
 const isOneOf = <T extends string>(list: readonly T[], mime: string): mime is T => (list as readonly string[]).includes(mime);
 

@@ -3,9 +3,10 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Greetie, MEDIA_URL_PATTERN } from '../../../contract/greetie.ts';
-import { draftOf, mediaTestApp, mp4, person, upload, webm, type Person } from './support.ts';
+import { draftOf, mediaTestApp, mp4, multipart, person, upload, webm, type Person } from './support.ts';
 
 /**
  * Media uploads and media files on real PostgreSQL and the real local storage (API.md "Greetie":
@@ -379,5 +380,25 @@ describe('GET /api/media/{key}', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/media/AAAAAAAAAAAAAAAAAAAAAA.jpg' })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/api/media/short' })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/media/..%2F..%2Fetc%2Fpasswd' })).statusCode).toBe(400);
+  });
+});
+
+describe('an upload cut off mid-way', () => {
+  it('leaves no partial file and no row', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const id = await draftOf(t.app, alice);
+    const { payload, headers } = multipart([{ name: 'file', data: mp4(20, { padTo: 8 * 1024 * 1024 }) }]);
+    const req = request(`${address}/api/greetie/${id}/media`, {
+      method: 'POST',
+      headers: { ...alice.auth, ...headers, 'content-length': String(payload.length) },
+    });
+    req.on('error', () => {});
+    req.write(payload.subarray(0, 2 * 1024 * 1024));
+    // The server is writing the video to a temporary file…
+    await vi.waitFor(() => expect(uploadsLeft().length).toBe(1), { timeout: 10_000, interval: 20 });
+    // …when the phone loses its connection.
+    req.destroy();
+    await vi.waitFor(() => expect(uploadsLeft()).toEqual([]), { timeout: 10_000, interval: 20 });
+    expect(await filesOf(id)).toEqual([]);
   });
 });
