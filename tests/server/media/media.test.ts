@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import sharp from 'sharp';
@@ -119,6 +119,18 @@ describe('POST /api/greetie/{id}/media: a photo', () => {
     const id = await draftOf(t.app, alice);
     const g = await accepted(await upload(t.app, alice, `/api/greetie/${id}/media`, [{ name: 'file', data: await png() }]));
     expect(g.media!.url).toMatch(/\.webp\?/);
+  });
+
+  it('decodes an iPhone HEIC (WebAssembly libheif) and stores it as JPEG', async () => {
+    const heic = readFileSync(path.join(import.meta.dirname, 'fixtures', 'green-64x48.heic'));
+    const id = await draftOf(t.app, alice);
+    const g = await accepted(await upload(t.app, alice, `/api/greetie/${id}/media`, [{ name: 'file', data: heic, filename: 'IMG_0002.HEIC', contentType: 'image/heic' }]));
+    expect(g.media!.url).toMatch(/\.jpg\?/);
+    const file = await t.app.inject({ method: 'GET', url: g.media!.url });
+    const { data, info } = await sharp(file.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([64, 48]);
+    const [r, gr, b] = [data[0]!, data[1]!, data[2]!];
+    expect(Math.abs(r - 40) + Math.abs(gr - 160) + Math.abs(b - 90)).toBeLessThan(30);
   });
 
   it('refuses an .exe named photo.jpg (the bytes decide, not the name or type)', async () => {
