@@ -60,6 +60,10 @@ async function readBody(res: Response): Promise<unknown> {
   return text;
 }
 
+function isAbort(cause: unknown): boolean {
+  return (cause instanceof DOMException || cause instanceof Error) && cause.name === 'AbortError';
+}
+
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
   const credentials = options.credentials ?? 'omit';
@@ -84,10 +88,20 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     try {
       res = await doFetch(url, { method, headers, body, credentials, signal: opts.signal });
     } catch (cause) {
-      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      // An aborted request never answers. Whoever aborted it has stopped listening: the actor that
+      // made the call was stopped. @xstate/react stops and restores a page's actor when React
+      // reconnects its effects, and fromPromise would then report an AbortError from the stopped
+      // call as the restored actor's failure ("signal is aborted without reason" on the page).
+      if (isAbort(cause)) return new Promise<T>(() => {});
       throw new ApiError({ url, status: 0, statusText: '', body: undefined, language: language() });
     }
-    const data = await readBody(res);
+    let data: unknown;
+    try {
+      data = await readBody(res);
+    } catch (cause) {
+      if (isAbort(cause)) return new Promise<T>(() => {});
+      throw cause;
+    }
     if (!res.ok) {
       throw new ApiError({ url, status: res.status, statusText: res.statusText, body: data, language: language() });
     }

@@ -25,6 +25,18 @@ async function failure(p: Promise<unknown>): Promise<ApiError> {
 }
 
 describe('API client', () => {
+  it('never settles an aborted call: whoever aborted it has stopped listening', async () => {
+    const controller = new AbortController();
+    const f = vi.fn<typeof fetch>(
+      (_url, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+    );
+    const api = createApiClient({ fetch: f });
+    const call = api.get('/api/merchant', { signal: controller.signal });
+    controller.abort();
+    const outcome = await Promise.race([call.then(() => 'answered', () => 'failed'), new Promise((r) => setTimeout(() => r('still waiting'), 50))]);
+    expect(outcome).toBe('still waiting');
+  });
+
   it('has no base URL by default and calls the path as given', async () => {
     const f = fakeFetch(200, { ok: true });
     const api = createApiClient({ fetch: f });

@@ -153,6 +153,26 @@ describe('the merchant list (/merchant)', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Visar 2 handlare');
   });
 
+  it('survives React reconnecting its effects (StrictMode): the stopped first call is not a failure', async () => {
+    // fetch as a browser does it: an aborted call rejects with an AbortError.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        (input: RequestInfo | URL, init?: RequestInit) =>
+          new Promise<Response>((resolve, reject) => {
+            const url = new URL(String(input), 'http://localhost');
+            init?.signal?.addEventListener('abort', () => reject(new DOMException('signal is aborted without reason', 'AbortError')));
+            const reply = catalogue(url) as { status: number; body: unknown } | undefined;
+            setTimeout(() => resolve(new Response(JSON.stringify(reply?.body ?? {}), { status: reply?.status ?? 404, headers: { 'content-type': 'application/json' } })), 20);
+          }),
+      ),
+    );
+    renderRoute('/merchant', { strict: true });
+    expect(await screen.findByRole('link', { name: /Café Kanelbullen/ }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByText(/aborted/)).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Visar 3 handlare');
+  });
+
   it("searches with the field labelled 'Sök', case- and accent-insensitively on the server's side", async () => {
     const { merchantCalls } = stubFetch(catalogue);
     const { user, router } = renderRoute('/merchant/list');
@@ -270,12 +290,12 @@ describe('a merchant (/merchant/details/:id)', () => {
     expect(send).toHaveAttribute('href', `/greetie/new?productId=${products[2]!.id}`);
   });
 
-  it('leads to /greetie/new with the product chosen', async () => {
+  it('leads to /greetie/new with the product chosen (a value voucher at its smallest amount)', async () => {
     stubFetch(catalogue);
     const { user, router } = renderRoute(`/merchant/details/${cafe.id}`);
     await user.click(await screen.findByRole('link', { name: 'Skicka med en greetie: Presentkort' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/greetie/new'));
-    expect(router.state.location.search).toBe(`?productId=${products[1]!.id}`);
+    expect(router.state.location.search).toBe(`?productId=${products[1]!.id}&amount=10000`);
   });
 
   it('shows a not-found state for an unknown merchant, and for an id that is not one', async () => {

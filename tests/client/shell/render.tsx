@@ -1,3 +1,4 @@
+import { StrictMode } from 'react';
 import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
@@ -108,6 +109,8 @@ export interface RenderRouteOptions {
   language?: Language;
   routes?: RouteObject[];
   actor?: AppActor;
+  /** Inside <StrictMode>, as src/main.tsx renders the app: React mounts, unmounts and remounts every effect once. */
+  strict?: boolean;
 }
 
 export function renderRoute(path: string, options: RenderRouteOptions = {}) {
@@ -116,11 +119,12 @@ export function renderRoute(path: string, options: RenderRouteOptions = {}) {
   if (options.actor && options.session) throw new Error('renderRoute: give a session or an actor (whose auth has its own), not both');
   const fake = options.actor ? undefined : fakeSessionActor(options.session ?? visitor);
   const actor = options.actor ?? fake!.actor;
-  const utils = render(
+  const tree = (
     <AppProviders i18n={i18n} actor={actor}>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </AppProviders>
   );
+  const utils = render(options.strict ? <StrictMode>{tree}</StrictMode> : tree);
   return {
     ...utils,
     router,
