@@ -54,17 +54,18 @@ async function probeMp4(fh: FileHandle, size: number): Promise<VideoFacts> {
   const track = movie.videoTracks[0];
   if (!track) throw new VideoUnreadable('no video track');
   let durationMs = movie.timescale > 0 ? (movie.duration / movie.timescale) * 1000 : 0;
-  if (durationMs === 0 && movie.fragment_duration && movie.fragment_duration.den > 0) {
-    durationMs = (movie.fragment_duration.num / movie.fragment_duration.den) * 1000;
+  if (movie.fragment_duration && movie.fragment_duration.den > 0) {
+    durationMs = Math.max(durationMs, (movie.fragment_duration.num / movie.fragment_duration.den) * 1000);
   }
-  if (durationMs === 0) durationMs = await fragmentedDurationMs(fh, size, track.id, track.timescale);
+  // Fragments: what mp4box saw is only the part it was given before the header was ready.
+  if (movie.isFragmented) durationMs = Math.max(durationMs, await fragmentedDurationMs(fh, size, track.id, track.timescale));
   if (!Number.isFinite(durationMs) || durationMs <= 0) throw new VideoUnreadable('the video has no length');
   return { durationMs: Math.round(durationMs), width: track.video?.width ?? track.track_width ?? null, height: track.video?.height ?? track.track_height ?? null };
 }
 
 /**
  * A fragmented MP4 (Safari's MediaRecorder) may say 0 in its movie header: its length is the end of
- * its last fragment. Walks the top-level boxes; in each moof, the video track's tfdt (where the
+ * its last fragment (the whole file is walked, box header by box header; the frames are skipped). Walks the top-level boxes; in each moof, the video track's tfdt (where the
  * fragment starts) plus the sample durations of its trun boxes (or tfhd's default duration).
  */
 async function fragmentedDurationMs(fh: FileHandle, size: number, trackId: number, timescale: number): Promise<number> {

@@ -214,6 +214,23 @@ describe('POST /api/greetie/{id}/media: a video', () => {
     expect(file.rawPayload.equals(video)).toBe(true);
   });
 
+  it('a MOV whose movie header comes after 3 MB of frames (as a camera writes it) is measured', async () => {
+    const id = await draftOf(t.app, alice);
+    await accepted(await upload(t.app, alice, `/api/greetie/${id}/media`, [{ name: 'file', data: mp4(42, { brand: 'qt  ', moovLast: true, padTo: 3 * 1024 * 1024 }) }]));
+    const [media] = await filesOf(id);
+    expect(media).toMatchObject({ content_type: 'video/quicktime', duration_ms: 42000, width: 320, height: 240 });
+    const tooLong = mp4(61.5, { moovLast: true, padTo: 1024 * 1024 });
+    await refused(id, () => upload(t.app, alice, `/api/greetie/${id}/media`, [{ name: 'file', data: tooLong }]), 400, 'VIDEO_TOO_LONG');
+  });
+
+  it('a fragmented MP4 with no length in its movie header (Safari recording) is measured from its fragments', async () => {
+    const id = await draftOf(t.app, alice);
+    await accepted(await upload(t.app, alice, `/api/greetie/${id}/media`, [{ name: 'file', data: mp4(20, { fragmented: true }) }]));
+    const [media] = await filesOf(id);
+    expect(media).toMatchObject({ content_type: 'video/mp4', duration_ms: 20000 });
+    await refused(id, () => upload(t.app, alice, `/api/greetie/${id}/media`, [{ name: 'file', data: mp4(70, { fragmented: true }) }]), 400, 'VIDEO_TOO_LONG');
+  });
+
   it('a MOV without a poster gets a plain one', async () => {
     const id = await draftOf(t.app, alice);
     const g = await accepted(await upload(t.app, alice, `/api/greetie/${id}/media`, [{ name: 'file', data: mp4(5, { brand: 'qt  ', width: 360, height: 640 }) }]));

@@ -89,9 +89,13 @@ const MATRIX = Buffer.concat([u32(0x10000), u32(0), u32(0), u32(0), u32(0x10000)
  * An MP4 (or MOV with `brand` 'qt  ') whose movie header says `seconds` long, with one video
  * track of `width`×`height`: the boxes a real file has, around a few bytes of "media data".
  */
-export function mp4(seconds: number, opts: { brand?: string; width?: number; height?: number; padTo?: number } = {}): Buffer {
+export function mp4(
+  seconds: number,
+  opts: { brand?: string; width?: number; height?: number; padTo?: number; moovLast?: boolean; fragmented?: boolean } = {},
+): Buffer {
   const timescale = 1000;
-  const duration = Math.round(seconds * timescale);
+  // A fragmented MP4 (Safari's MediaRecorder) says 0 here: its length is in its fragments.
+  const duration = opts.fragmented ? 0 : Math.round(seconds * timescale);
   const w = opts.width ?? 320;
   const h = opts.height ?? 240;
   const brand = opts.brand ?? 'isom';
@@ -110,10 +114,23 @@ export function mp4(seconds: number, opts: { brand?: string; width?: number; hei
     full('stco', 0, 0, u32(0)),
   );
   const minf = box('minf', full('vmhd', 0, 1, Buffer.alloc(8)), box('dinf', full('dref', 0, 0, u32(1), full('url ', 0, 1))), stbl);
-  const moov = box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)));
+  const mvex = opts.fragmented ? [box('mvex', full('trex', 0, 0, u32(1), u32(1), u32(0), u32(0), u32(0)))] : [];
+  const moov = box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)), ...mvex);
+  if (opts.fragmented) {
+    // One fragment per second: tfdt says where it starts, trun has 25 samples of tfhd's default 40 ms.
+    const fragments: Buffer[] = [];
+    for (let i = 0; i < Math.round(seconds); i++) {
+      const tfhd = full('tfhd', 0, 0x20008, u32(1), u32(40));
+      const tfdt = full('tfdt', 1, 0, Buffer.concat([u32(0), u32(i * 1000)]));
+      const trun = full('trun', 0, 0, u32(25));
+      fragments.push(box('moof', full('mfhd', 0, 0, u32(i + 1)), box('traf', tfhd, tfdt, trun)), box('mdat', Buffer.alloc(100_000)));
+    }
+    return Buffer.concat([ftyp, moov, ...fragments]);
+  }
   const head = Buffer.concat([ftyp, moov]);
-  const mdatSize = Math.max(16, (opts.padTo ?? 0) - head.length - 8);
-  return Buffer.concat([head, box('mdat', Buffer.alloc(mdatSize))]);
+  const mdat = box('mdat', Buffer.alloc(Math.max(16, (opts.padTo ?? 0) - head.length - 8)));
+  // A camera writes the movie header after the frames; an encoder made for streaming, before.
+  return opts.moovLast ? Buffer.concat([ftyp, mdat, moov]) : Buffer.concat([head, mdat]);
 }
 
 // EBML (WebM)
