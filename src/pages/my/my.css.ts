@@ -4,7 +4,7 @@ import { media } from '../../../styles/tokens.ts';
 
 /** My pages: a narrow column of cards (the layout gives the container and its padding). */
 
-export const page = style({ maxWidth: 640, margin: '0 auto', display: 'grid', gap: vars.space.lg });
+export const page = style({ maxWidth: 640, margin: `${vars.space.md} auto 0`, display: 'grid', gap: vars.space.lg });
 
 export const heading = style({ display: 'grid', gap: vars.space.sm });
 
