@@ -77,22 +77,19 @@ export interface UploadOptions {
   client?: ApiClient;
 }
 
-function abortError(): DOMException {
-  return new DOMException('The upload was cancelled.', 'AbortError');
-}
-
 /**
  * A multipart POST through XMLHttpRequest: fetch cannot report upload progress. Answers the JSON
  * body; fails with ApiError as the app's client does (status 0 when the network failed).
+ *
+ * An aborted upload never settles, as the app's client's calls do (client.ts): whoever aborted it
+ * has stopped listening. @xstate/react stops and restores a page's actor when React reconnects its
+ * effects; a rejection from the stopped upload would be reported as the restored actor's failure.
  */
 export function uploadForm<T>(url: string, form: FormData, options: UploadOptions = {}): Promise<T> {
   const client = options.client ?? api;
   const full = `${client.baseUrl}${url}`;
   return new Promise<T>((resolve, reject) => {
-    if (options.signal?.aborted) {
-      reject(abortError());
-      return;
-    }
+    if (options.signal?.aborted) return;
     const xhr = new XMLHttpRequest();
     xhr.open('POST', full);
     xhr.setRequestHeader('Accept', 'application/json');
@@ -120,10 +117,7 @@ export function uploadForm<T>(url: string, form: FormData, options: UploadOption
       done();
       reject(new ApiError({ url: full, status: 0, statusText: '', body: undefined, language: currentLanguage() }));
     });
-    xhr.addEventListener('abort', () => {
-      done();
-      reject(abortError());
-    });
+    xhr.addEventListener('abort', done);
     xhr.send(form);
   });
 }
