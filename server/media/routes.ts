@@ -154,6 +154,50 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  /** GET and HEAD /media/{key}: bytes from the storage, not a serialized body (the plain reply type). */
+  async function serveFile(req: Pick<FastifyRequest, 'headers' | 'method' | 'log'> & { params: MediaFileParams; query: MediaFileQuery }, reply: FastifyReply) {
+    const key = req.params.storageKey;
+    const file = await readableFile(deps, key, req.query);
+    const etag = `"${key}"`;
+    reply
+      .header('etag', etag)
+      .header('cache-control', file.draft ? PRIVATE_IMMUTABLE : IMMUTABLE)
+      .header('accept-ranges', 'bytes')
+      .header('x-content-type-options', 'nosniff')
+      // A file is shown by the app, never run as a page of its own.
+      .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox")
+      .header('cross-origin-resource-policy', 'same-origin');
+    if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send();
+
+    const ifRange = req.headers['if-range'];
+    const range = ifRange && ifRange !== etag ? undefined : parseRange(req.headers.range, file.size);
+    if (range === 'unsatisfiable') {
+      throw new HttpError(416, 'RANGE_NOT_SATISFIABLE', {}, undefined, { 'content-range': `bytes */${file.size}` });
+    }
+    reply.type(file.contentType);
+    if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+    reply.header('content-length', range ? range.end - range.start + 1 : file.size);
+    if (req.method === 'HEAD') return reply.send();
+    try {
+      return reply.send(await app.services.storage.read(key, range));
+    } catch (err) {
+      if (err instanceof StorageMissing) {
+        req.log.error({ storageKey: key }, 'a media_file row names an object the storage does not have');
+        reply.removeHeader('content-length').removeHeader('content-range');
+        throw new HttpError(404, 'NOT_FOUND');
+      }
+      throw err;
+    }
+  }
+
+  // HEAD by hand, before GET: Fastify's automatic one would read the whole file to throw it away,
+  // and answer Content-Length 0 when no body is sent.
+  app.head(
+    '/media/:storageKey',
+    { schema: { ...publicAccess(200), hide: true, params: MediaFileParams, querystring: MediaFileQuery } },
+    async (req, reply) => serveFile(req, reply as unknown as FastifyReply),
+  );
+
   app.get(
     '/media/:storageKey',
     {
@@ -175,41 +219,6 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (req, typedReply) => {
-      // Bytes from the storage, not a serialized body: the plain reply type.
-      const reply = typedReply as unknown as FastifyReply;
-      const key = req.params.storageKey;
-      const file = await readableFile(deps, key, req.query);
-      const etag = `"${key}"`;
-      reply
-        .header('etag', etag)
-        .header('cache-control', file.draft ? PRIVATE_IMMUTABLE : IMMUTABLE)
-        .header('accept-ranges', 'bytes')
-        .header('x-content-type-options', 'nosniff')
-        // A file is shown by the app, never run as a page of its own.
-        .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox")
-        .header('cross-origin-resource-policy', 'same-origin');
-      if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send();
-
-      const ifRange = req.headers['if-range'];
-      const range = ifRange && ifRange !== etag ? undefined : parseRange(req.headers.range, file.size);
-      if (range === 'unsatisfiable') {
-        throw new HttpError(416, 'RANGE_NOT_SATISFIABLE', {}, undefined, { 'content-range': `bytes */${file.size}` });
-      }
-      reply.type(file.contentType);
-      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
-      reply.header('content-length', range ? range.end - range.start + 1 : file.size);
-      if (req.method === 'HEAD') return reply.send();
-      try {
-        return reply.send(await app.services.storage.read(key, range));
-      } catch (err) {
-        if (err instanceof StorageMissing) {
-          req.log.error({ storageKey: key }, 'a media_file row names an object the storage does not have');
-          reply.removeHeader('content-length').removeHeader('content-range');
-          throw new HttpError(404, 'NOT_FOUND');
-        }
-        throw err;
-      }
-    },
+    async (req, reply) => serveFile(req, reply as unknown as FastifyReply),
   );
 };

@@ -370,6 +370,14 @@ describe('GET /api/media/{key}', () => {
     expect(beyond.json()).toMatchObject({ code: 'RANGE_NOT_SATISFIABLE' });
   });
 
+  it('answers HEAD with the length and type, and no body', async () => {
+    const head = await t.app.inject({ method: 'HEAD', url });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe('10000');
+    expect(head.headers['content-type']).toBe('video/mp4');
+    expect(head.rawPayload.length).toBe(0);
+  });
+
   it('answers If-None-Match with 304, and a changed If-Range with the whole file', async () => {
     const first = await t.app.inject({ method: 'GET', url });
     const etag = first.headers.etag as string;
