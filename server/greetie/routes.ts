@@ -19,7 +19,7 @@ import { createDraft, deleteOwn, greetieInfo, listGreeties, readGreetie, sendDra
  * resource's (server/media).
  */
 export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const deps = { db: app.db, services: app.services };
+  const deps = { db: app.db, config: app.config, services: app.services };
   const signedIn = access({ visitor: 401, owner: 200, other: 200, note: "The caller's own: nothing of anybody else is named" });
   const senders = (owner: 200 | 204) =>
     access({ visitor: 401, owner, other: 404, note: "The sender's own greetie; anybody else's is 404, never a hint that it exists" });

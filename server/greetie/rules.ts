@@ -37,6 +37,7 @@ import {
   type GreetieRow,
   type Keyset,
 } from './queries.ts';
+import { mediaPath, mediaUrl } from '../media/urls.ts';
 
 /**
  * Greeties' rules (API.md "Greetie"): what a draft may hold, who may read and change one, and
@@ -54,7 +55,17 @@ import {
  */
 
 type Db_ = Pick<Deps, 'db'>;
-type DbClock = Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'now'> };
+type DbClock = Pick<Deps, 'db' | 'config'> & { services: Pick<Deps['services'], 'now'> };
+
+/**
+ * How a stored file is addressed in an answer: while the greetie is a draft, with a signature only
+ * its sender is given (decision 071); after, by its unguessable key alone.
+ */
+type UrlOf = (storageKey: string, draft: boolean) => string;
+function urlsFor(deps: Pick<Deps, 'config'> & { services: Pick<Deps['services'], 'now'> }): UrlOf {
+  const now = deps.services.now();
+  return (storageKey, draft) => mediaUrl(deps.config.tokenSigningKey, storageKey, { draft, now });
+}
 
 /** 128 random bits, base64url: the unguessable reference in the recipient's link. */
 export function newRefId(): string {
@@ -160,9 +171,7 @@ export async function priceGifts(db: Db | Tx, gifts: GiftInput[]): Promise<{ row
 
 // ---- Answers ----
 
-const mediaUrl = (key: string) => `/api/media/${key}`;
-
-function toMedia(files: { role: string; kind: 'photo' | 'video'; storage_key: string }[]): GreetieMedia | null {
+function toMedia(files: { role: string; kind: 'photo' | 'video'; storage_key: string }[], draft: boolean, urlOf: UrlOf): GreetieMedia | null {
   const latest = (role: string) => files.filter((f) => f.role === role).at(-1);
   const media = latest('media');
   if (!media) return null;
@@ -170,14 +179,14 @@ function toMedia(files: { role: string; kind: 'photo' | 'video'; storage_key: st
   const overlay = latest('overlay');
   return {
     kind: media.kind,
-    url: mediaUrl(media.storage_key),
-    thumbnailUrl: thumbnail ? mediaUrl(thumbnail.storage_key) : null,
-    overlayUrl: overlay ? mediaUrl(overlay.storage_key) : null,
+    url: urlOf(media.storage_key, draft),
+    thumbnailUrl: thumbnail ? urlOf(thumbnail.storage_key, draft) : null,
+    overlayUrl: overlay ? urlOf(overlay.storage_key, draft) : null,
   };
 }
 
 /** Greetie rows as the contract shapes them, with their gifts and media (three queries for any number). */
-export async function toGreeties(db: Db | Tx, rows: GreetieRow[]): Promise<Greetie[]> {
+export async function toGreeties(db: Db | Tx, rows: GreetieRow[], urlOf: UrlOf): Promise<Greetie[]> {
   const ids = rows.map((r) => r.id);
   const [gifts, media] = await Promise.all([giftsOf(db, ids), mediaOf(db, ids)]);
   return rows.map((r) => ({
@@ -188,7 +197,7 @@ export async function toGreeties(db: Db | Tx, rows: GreetieRow[]): Promise<Greet
     recipient: r.recipient_number ? { name: r.recipient_name, mobileNumber: r.recipient_number } : null,
     message: r.message,
     content: r.content as ContentElement[],
-    media: toMedia(media.filter((m) => m.greetie_id === r.id)),
+    media: toMedia(media.filter((m) => m.greetie_id === r.id), r.status === 'draft', urlOf),
     gifts: gifts
       .filter((g) => g.greetie_id === r.id)
       .map((g) => ({
@@ -210,10 +219,10 @@ export async function toGreeties(db: Db | Tx, rows: GreetieRow[]): Promise<Greet
   }));
 }
 
-async function greetieById(db: Db | Tx, id: string): Promise<Greetie> {
+async function greetieById(db: Db | Tx, id: string, urlOf: UrlOf): Promise<Greetie> {
   const row = await findGreetie(db, id);
   if (!row) throw notFound('GREETIE_NOT_FOUND');
-  return (await toGreeties(db, [row]))[0]!;
+  return (await toGreeties(db, [row], urlOf))[0]!;
 }
 
 // ---- Calls ----
@@ -239,7 +248,7 @@ export async function createDraft(deps: DbClock, userId: string, body: GreetieCr
       now,
     });
     if (gifts) await replaceGifts(tx, id, gifts.rows, gifts.total, now);
-    return greetieById(tx, id);
+    return greetieById(tx, id, urlsFor(deps));
   });
 }
 
@@ -274,7 +283,7 @@ export async function updateDraft(deps: DbClock, userId: string, id: string, bod
     const gifts = body.gifts ? await priceGifts(tx, body.gifts) : undefined;
     await updateGreetie(tx, id, changes, now);
     if (gifts) await replaceGifts(tx, id, gifts.rows, gifts.total, now);
-    return greetieById(tx, id);
+    return greetieById(tx, id, urlsFor(deps));
   });
 }
 
@@ -287,7 +296,7 @@ export async function sendDraft(deps: DbClock, userId: string, id: string): Prom
     if (!row.recipient_number) throw badRequest('GREETIE_NO_RECIPIENT', {}, field('recipient', 'required'));
     if (row.deliver_at && row.deliver_at.getTime() <= now.getTime()) throw badRequest('DELIVER_AT_PAST', {}, field('deliverAt', 'past'));
     await markScheduled(tx, id, now);
-    return greetieById(tx, id);
+    return greetieById(tx, id, urlsFor(deps));
   });
 }
 
@@ -328,9 +337,9 @@ export async function readGreetie(deps: DbClock, userId: string, id: string, mar
   if (!isSender && !isRecipient) throw notFound('GREETIE_NOT_FOUND');
   if (isRecipient && markAsViewed && row.viewed_at === null) {
     await markViewed(deps.db, id, deps.services.now());
-    return greetieById(deps.db, id);
+    return greetieById(deps.db, id, urlsFor(deps));
   }
-  return (await toGreeties(deps.db, [row]))[0]!;
+  return (await toGreeties(deps.db, [row], urlsFor(deps)))[0]!;
 }
 
 /** GET /greetie/{id}/info: the public summary. */
@@ -344,7 +353,8 @@ export async function greetieInfo(deps: Db_, id: string): Promise<GreetieInfo> {
     senderName: row.sender_name,
     recipientName: row.recipient_name,
     hasGifts: gifts.length > 0,
-    thumbnailUrl: thumbnail ? mediaUrl(thumbnail.storage_key) : null,
+    // A draft's files are its sender's alone: the public summary shows none until it is sent.
+    thumbnailUrl: thumbnail && row.status !== 'draft' ? mediaPath(thumbnail.storage_key) : null,
   };
 }
 
@@ -376,7 +386,7 @@ export function decodeCursor(cursor: string): Keyset {
 
 /** GET /greetie: one page, newest first, and the cursor of the next when there is one. */
 export async function listGreeties(
-  deps: Db_,
+  deps: DbClock,
   userId: string,
   query: { limit?: number; cursor?: string },
 ): Promise<{ items: Greetie[]; nextCursor: string | null; limit: number }> {
@@ -387,7 +397,7 @@ export async function listGreeties(
   const ids = page.slice(0, limit);
   const rows = new Map((await findGreeties(deps.db, ids.map((p) => p.id))).map((r) => [r.id, r]));
   // A row deleted between the two reads is left out; the cursor still follows the page's keyset.
-  const items = await toGreeties(deps.db, ids.map((p) => rows.get(p.id)).filter((r): r is GreetieRow => r !== undefined));
+  const items = await toGreeties(deps.db, ids.map((p) => rows.get(p.id)).filter((r): r is GreetieRow => r !== undefined), urlsFor(deps));
   const last = ids.at(-1);
   return { items, nextCursor: page.length > limit && last ? encodeCursor({ at: last.at, id: last.id }) : null, limit };
 }

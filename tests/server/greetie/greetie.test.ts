@@ -379,14 +379,24 @@ describe('GET /api/greetie/{id}', () => {
     expect((await read(alice, g.id)).json().media).toBeNull();
     await mediaRow(t.db.db, g.id, 'media', 'VideoKey000000000000000.mp4', 'video');
     await mediaRow(t.db.db, g.id, 'picture', 'PictKey0000000000000000.jpg');
+    // A draft's files are addressed with a signature only its sender gets (decision 071).
+    const signed = (key: string) => new RegExp(`^/api/media/${key.replace('.', '\\.')}\\?exp=\\d+&sig=[\\w-]{43}$`);
+    expect((await read(alice, g.id)).json().media).toEqual({
+      kind: 'video',
+      url: expect.stringMatching(signed('VideoKey000000000000000.mp4')),
+      thumbnailUrl: expect.stringMatching(signed('ThumbKey000000000000000.webp')),
+      overlayUrl: null,
+    });
+    await mediaRow(t.db.db, g.id, 'overlay', 'OverlayKey0000000000000.png');
+    expect((await read(alice, g.id)).json().media.overlayUrl).toMatch(signed('OverlayKey0000000000000.png'));
+    // Once it has left draft, the unguessable key alone serves it (the recipient's link, previews).
+    await setStatus(t.db.db, g.id, 'scheduled', t.clock.now());
     expect((await read(alice, g.id)).json().media).toEqual({
       kind: 'video',
       url: '/api/media/VideoKey000000000000000.mp4',
       thumbnailUrl: '/api/media/ThumbKey000000000000000.webp',
-      overlayUrl: null,
+      overlayUrl: '/api/media/OverlayKey0000000000000.png',
     });
-    await mediaRow(t.db.db, g.id, 'overlay', 'OverlayKey0000000000000.png');
-    expect((await read(alice, g.id)).json().media.overlayUrl).toBe('/api/media/OverlayKey0000000000000.png');
   });
 });
 
@@ -448,7 +458,11 @@ describe('GET /api/greetie/{id}/info', () => {
     const info = res.json() as GreetieInfo;
     expect(Value.Check(GreetieInfo, info)).toBe(true);
     const name = (await call(t.app, alice, 'GET', '/api/auth/my')).json().name as string | null;
-    expect(info).toEqual({ id: g.id, senderName: name, recipientName: 'Bob', hasGifts: true, thumbnailUrl: '/api/media/InfoThumbKey00000000000.webp' });
+    // A draft's thumbnail is its sender's alone: none in the public summary until it has left draft.
+    expect(info).toEqual({ id: g.id, senderName: name, recipientName: 'Bob', hasGifts: true, thumbnailUrl: null });
+    await setStatus(t.db.db, g.id, 'scheduled', t.clock.now());
+    const sent = (await call(t.app, undefined, 'GET', `/api/greetie/${g.id}/info`)).json() as GreetieInfo;
+    expect(sent.thumbnailUrl).toBe('/api/media/InfoThumbKey00000000000.webp');
     expect(res.body).not.toContain(bob.mobileNumber);
     expect(res.body).not.toContain('hemligt');
     expect(res.body).not.toContain(g.refId);
