@@ -32,8 +32,11 @@ function Details({ id }: { id: string }) {
   );
   if (status === 'loading') {
     return (
-      <section className={css.page} aria-busy="true">
+      <section className={css.page} aria-busy="true" aria-labelledby="page-title">
         {back}
+        <h1 id="page-title" className={css.title}>
+          {t('details.title')}
+        </h1>
         <p role="status">{t('details.loading')}</p>
         <div className={css.skeleton} />
       </section>
