@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { X509Certificate, createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { dataDirFrom } from './db/datadir.ts';
@@ -43,6 +43,12 @@ export interface Config {
   };
   /** Media bytes: a folder (DATA_DIR/media) or an S3-compatible bucket (server/providers/storage). */
   storage: { provider: 'local'; dir: string } | { provider: 's3'; s3: S3Options };
+  /** Payments: the sandbox provider or Swish's Commerce API (server/providers/payment, decision 080). */
+  payment: {
+    provider: 'sandbox' | 'swish';
+    /** Read and checked at start when the provider is swish; empty strings otherwise. Never logged. */
+    swish: { baseUrl: string; payeeAlias: string; cert: string; key: string; passphrase: string | undefined; ca: string };
+  };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -144,6 +150,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
   const staticDir = path.resolve(cwd, env.STATIC_DIR && env.STATIC_DIR !== '' ? env.STATIC_DIR : 'dist');
 
   const storage = parseStorage(env, dataDir, errors);
+  const payment = parsePayment(env, { sandbox, publicUrl, cwd }, errors);
 
   if (errors.length > 0) return { ok: false, errors };
   return {
@@ -168,8 +175,104 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
         elksBaseUrl: elksBaseUrl.replace(/\/+$/, ''),
       },
       storage,
+      payment,
     },
   };
+}
+
+export const SWISH_PRODUCTION_URL = 'https://cpc.getswish.net/swish-cpcapi';
+
+/**
+ * PAYMENT_PROVIDER and the SWISH_* settings; each problem is one line in `errors`. For Swish the
+ * certificate files are read and checked here, so a wrong file stops the start instead of the
+ * first payment: the client certificate and its key (PEM, the key may be encrypted with
+ * SWISH_KEY_PASSPHRASE) must belong together and be valid now, the CA file must hold the
+ * certificate(s) Swish's server is checked against, and callbacks need PUBLIC_URL on HTTPS port 443.
+ */
+function parsePayment(env: Env, at: { sandbox: boolean; publicUrl: string; cwd: string }, errors: string[]): Config['payment'] {
+  let provider: Config['payment']['provider'] = at.sandbox ? 'sandbox' : 'swish';
+  if (env.PAYMENT_PROVIDER !== undefined && env.PAYMENT_PROVIDER !== '') {
+    if (env.PAYMENT_PROVIDER === 'sandbox' || env.PAYMENT_PROVIDER === 'swish') provider = env.PAYMENT_PROVIDER;
+    else errors.push(`PAYMENT_PROVIDER must be "sandbox" or "swish" (got "${env.PAYMENT_PROVIDER}")`);
+  }
+  const swish: Config['payment']['swish'] = { baseUrl: SWISH_PRODUCTION_URL, payeeAlias: env.SWISH_PAYEE_ALIAS ?? '', cert: '', key: '', passphrase: undefined, ca: '' };
+  if (provider === 'sandbox') {
+    if (!at.sandbox) errors.push('PAYMENT_PROVIDER=sandbox needs SANDBOX on');
+    return { provider, swish };
+  }
+
+  const when = '(SANDBOX=off or PAYMENT_PROVIDER=swish)';
+  if (env.SWISH_BASE_URL !== undefined && env.SWISH_BASE_URL !== '') {
+    let ok = false;
+    try {
+      ok = new URL(env.SWISH_BASE_URL).protocol === 'https:';
+    } catch {
+      ok = false;
+    }
+    if (ok) swish.baseUrl = env.SWISH_BASE_URL.replace(/\/+$/, '');
+    else errors.push('SWISH_BASE_URL must be an https:// URL (Swish production or MSS, its test environment)');
+  }
+  if (!/^123\d{7}$/.test(swish.payeeAlias)) errors.push(`SWISH_PAYEE_ALIAS must be the merchant's Swish number, 10 digits starting 123 ${when}`);
+
+  const publicUrl = new URL(at.publicUrl);
+  if (publicUrl.protocol !== 'https:' || (publicUrl.port !== '' && publicUrl.port !== '443')) {
+    errors.push(`PUBLIC_URL must be https:// on port 443 when payments go through Swish: Swish only calls back there (got "${at.publicUrl}")`);
+  }
+
+  const read = (name: 'SWISH_CERT' | 'SWISH_KEY' | 'SWISH_CA', what: string): string | undefined => {
+    const file = env[name];
+    if (file === undefined || file === '') {
+      errors.push(`${name} must name the ${what} file (PEM) ${when}`);
+      return undefined;
+    }
+    try {
+      return readFileSync(path.resolve(at.cwd, file), 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      errors.push(`${name}: cannot read "${file}" (${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? 'unreadable')})`);
+      return undefined;
+    }
+  };
+  const certText = read('SWISH_CERT', 'client certificate');
+  const keyText = read('SWISH_KEY', 'client certificate\'s private key');
+  const caText = read('SWISH_CA', 'Swish server CA certificate');
+  swish.passphrase = env.SWISH_KEY_PASSPHRASE || undefined;
+
+  let cert: X509Certificate | undefined;
+  if (certText !== undefined) {
+    try {
+      cert = new X509Certificate(certText);
+      const now = Date.now();
+      if (Date.parse(cert.validTo) <= now) errors.push(`SWISH_CERT: the certificate expired on ${cert.validTo}`);
+      else if (Date.parse(cert.validFrom) > now) errors.push(`SWISH_CERT: the certificate is not valid before ${cert.validFrom}`);
+      swish.cert = certText;
+    } catch {
+      errors.push('SWISH_CERT does not hold a PEM certificate ("-----BEGIN CERTIFICATE-----"; convert a .p12 with openssl pkcs12)');
+    }
+  }
+  let key: KeyObject | undefined;
+  if (keyText !== undefined) {
+    try {
+      key = createPrivateKey({ key: keyText, format: 'pem', passphrase: swish.passphrase });
+      swish.key = keyText;
+    } catch {
+      errors.push(
+        swish.passphrase === undefined && /ENCRYPTED/.test(keyText)
+          ? 'SWISH_KEY is encrypted: set SWISH_KEY_PASSPHRASE'
+          : 'SWISH_KEY does not hold a PEM private key that opens (with SWISH_KEY_PASSPHRASE when it is encrypted)',
+      );
+    }
+  }
+  if (cert && key && !cert.checkPrivateKey(key)) errors.push('SWISH_KEY is not the private key of the certificate in SWISH_CERT');
+  if (caText !== undefined) {
+    try {
+      new X509Certificate(caText);
+      swish.ca = caText;
+    } catch {
+      errors.push('SWISH_CA does not hold a PEM certificate (Swish\'s root CA for its server)');
+    }
+  }
+  return { provider, swish };
 }
 
 /** MEDIA_STORAGE and the S3_* settings; each problem is one line in `errors`. */

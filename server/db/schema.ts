@@ -143,6 +143,41 @@ export interface MediaFileTable {
   created_at: Generated<Timestamp>;
 }
 
+/** 005_payment: one attempt to pay for a greetie (API.md's Payment). */
+export interface PaymentTable {
+  id: Generated<string>;
+  greetie_id: string;
+  provider: 'sandbox' | 'swish';
+  status: Generated<'created' | 'pending' | 'paid' | 'declined' | 'error' | 'cancelled' | 'expired'>;
+  amount: number;
+  instruction_id: string;
+  payer_alias: string | null;
+  error_code: string | null;
+  swish_token: string | null;
+  swish_location: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** 005_payment: the sandbox provider's payment requests, kept in Swish's terms. */
+export interface SandboxPaymentRequestTable {
+  instruction_id: string;
+  payee_alias: string;
+  payer_alias: string | null;
+  amount: number;
+  payee_payment_reference: string;
+  message: string;
+  callback_url: string;
+  token: string | null;
+  status: Generated<'CREATED' | 'PAID' | 'DECLINED' | 'ERROR' | 'CANCELLED'>;
+  error_code: string | null;
+  error_message: string | null;
+  payment_reference: string | null;
+  date_created: Timestamp;
+  date_paid: Timestamp | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   app_meta: AppMetaTable;
   mobile_user: MobileUserTable;
@@ -155,4 +190,6 @@ export interface Database {
   greetie: GreetieTable;
   greetie_gift: GreetieGiftTable;
   media_file: MediaFileTable;
+  payment: PaymentTable;
+  sandbox_payment_request: SandboxPaymentRequestTable;
 }

@@ -3,6 +3,7 @@ import * as m001 from './001_foundation.ts';
 import * as m002 from './002_auth.ts';
 import * as m003 from './003_merchant.ts';
 import * as m004 from './004_greetie.ts';
+import * as m005 from './005_payment.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '002_auth': m002,
   '003_merchant': m003,
   '004_greetie': m004,
+  '005_payment': m005,
 };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers.ts';
 import { authTestApp, freshNumber, requestCode } from './support.ts';
+import { swishTestEnv } from '../payment/test-ca.ts';
 
 describe('GET /api/sandbox/sms', () => {
   let t: Awaited<ReturnType<typeof authTestApp>>;
@@ -31,7 +32,7 @@ describe('GET /api/sandbox/sms', () => {
 
 describe('with SANDBOX=off', () => {
   it('has no outbox (404)', async () => {
-    const t = await createTestApp({ env: { SANDBOX: 'off', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p' } });
+    const t = await createTestApp({ env: { SANDBOX: 'off', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p', ...(await swishTestEnv()) } });
     try {
       const res = await t.app.inject({ method: 'GET', url: '/api/sandbox/sms' });
       expect(res.statusCode).toBe(404);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig, resolveTokenSigningKey } from '../../../server/config.ts';
+import { swishTestEnv } from '../payment/test-ca.ts';
 
 describe('settings from the environment', () => {
   it('has working defaults: port 3000, ./data, sandbox on, embedded database', () => {
@@ -16,10 +17,12 @@ describe('settings from the environment', () => {
     expect(r.config.publicUrl).toBe('http://localhost:3000');
     expect(r.config.logLevel).toBe('info');
     expect(r.config.sms.provider).toBe('sandbox');
+    expect(r.config.payment.provider).toBe('sandbox');
   });
 
-  it('reads every setting', () => {
+  it('reads every setting', async () => {
     const r = parseConfig({
+      ...(await swishTestEnv()),
       PORT: '8080',
       HOST: '127.0.0.1',
       DATA_DIR: '/var/lib/greetie',
@@ -43,6 +46,7 @@ describe('settings from the environment', () => {
       logLevel: 'warn',
     });
     expect(r.config.sms.provider).toBe('46elks');
+    expect(r.config.payment.provider).toBe('swish');
   });
 
   it('reports one line per problem, naming the variable', () => {

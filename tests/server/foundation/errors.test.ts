@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
 import { loggerOptions } from '../../../server/app.ts';
 import { badRequest } from '../../../server/errors.ts';
+import { swishTestEnv } from '../payment/test-ca.ts';
 
 /** Error answers must have exactly the shape of API.md, with a JSON content type. */
 function expectErrorBody(res: { headers: Record<string, unknown>; json: () => unknown }, code: string) {
@@ -211,7 +212,7 @@ describe('the OpenAPI document', () => {
 
   it('/api/sandbox says the sandbox is on, and is gone when SANDBOX=off', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/sandbox' })).json()).toEqual({ enabled: true });
-    const off = await createTestApp({ env: { SANDBOX: 'off', SMS_PROVIDER: '46elks', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p' } });
+    const off = await createTestApp({ env: { SANDBOX: 'off', SMS_PROVIDER: '46elks', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p', ...(await swishTestEnv()) } });
     try {
       const res = await off.app.inject({ method: 'GET', url: '/api/sandbox' });
       expect(res.statusCode).toBe(404);

@@ -5,6 +5,7 @@ import { demoMerchants } from '../../../server/merchant/seed.ts';
 import { hashMerchantCode, verifyMerchantCode } from '../../../server/merchant/code.ts';
 import { findMerchantCodeHash } from '../../../server/merchant/queries.ts';
 import type { Merchant, MerchantPage } from '../../../contract/merchant.ts';
+import { swishTestEnv } from '../payment/test-ca.ts';
 
 /** Merchant codes: stored only as hashes, never in a public answer, listed by the sandbox only. */
 
@@ -94,7 +95,7 @@ describe('merchant codes and the public catalogue', () => {
 describe('the sandbox merchant list when the sandbox is off', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { SANDBOX: 'off', SMS_PROVIDER: '46elks', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p' } });
+    t = await createTestApp({ env: { SANDBOX: 'off', SMS_PROVIDER: '46elks', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p', ...(await swishTestEnv()) } });
   });
   afterAll(async () => {
     await t.close();
