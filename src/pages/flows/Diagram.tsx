@@ -1,7 +1,7 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import type { KeyboardEvent, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chart, ChartState, ChartTransition } from '../../../charts/chart.ts';
-import { layoutChart, type ChartLayout } from './layout.ts';
+import type { Box, ChartLayout } from './layout.ts';
 import * as css from './flows.css.ts';
 
 export type Selection = { kind: 'state'; id: string } | { kind: 'transition'; key: string } | null;
@@ -24,37 +24,34 @@ const activate = (fn: () => void) => (e: KeyboardEvent) => {
   }
 };
 
-/** The chart drawn as SVG from an ELK layout; states and transitions focusable and selectable. */
+/**
+ * The chart drawn as SVG from an ELK layout; states and transitions focusable and selectable.
+ * `viewBox` is the part of the chart the frame shows (the frame's zoom and pan); `size` the
+ * frame's size in pixels. Focusing a state or a transition reports its box, so the frame can
+ * bring into view what the keyboard reached.
+ */
 export function Diagram({
   chart,
+  layout: l,
   marks,
   selection,
   onSelect,
-  zoom = 1,
+  viewBox,
+  size,
+  onFocusBox,
+  svgRef,
 }: {
-  zoom?: number;
   chart: Chart;
+  layout: ChartLayout;
   marks: DiagramMarks;
   selection: Selection;
   onSelect: (s: Selection) => void;
+  viewBox: Box;
+  size: { width: number; height: number };
+  onFocusBox?: (box: Box) => void;
+  svgRef?: Ref<SVGSVGElement>;
 }) {
   const { t } = useTranslation('flows');
-  const [layout, setLayout] = useState<{ id: string; layout: ChartLayout } | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let live = true;
-    layoutChart(chart).then(
-      (l) => live && setLayout({ id: chart.id, layout: l }),
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [chart]);
-
-  if (failed) return <p role="alert">{t('layoutFailed')}</p>;
-  if (!layout || layout.id !== chart.id) return <p role="status">{t('drawing')}</p>;
-  const l = layout.layout;
   const byKey = new Map(chart.transitions.map((tr) => [tr.key, tr]));
   const stateLabel = (s: ChartState) =>
     `${t('state')} ${s.key}${s.type === 'final' ? ` (${t('final')})` : ''}: ${s.description ?? t('noDescription')}`;
@@ -63,10 +60,13 @@ export function Diagram({
 
   return (
     <svg
+      ref={svgRef}
       className={css.svg}
-      width={l.width * zoom}
-      height={l.height * zoom}
-      viewBox={`0 0 ${l.width} ${l.height}`}
+      width={size.width}
+      height={size.height}
+      viewBox={`${viewBox.x} ${viewBox.y} ${viewBox.width} ${viewBox.height}`}
+      data-chart-width={l.width}
+      data-chart-height={l.height}
       role="group"
       aria-label={t('diagramLabel', { title: chart.title })}
     >
@@ -91,7 +91,7 @@ export function Diagram({
           const select = () => onSelect({ kind: 'state', id: st.id });
           if (st.type === 'history') {
             return (
-              <g key={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)}>
+              <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
                 <title>{st.description ?? st.key}</title>
                 <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={s.width / 2} />
                 <text x={s.x + s.width / 2} y={s.y + s.height / 2 + 4} textAnchor="middle">
@@ -101,7 +101,7 @@ export function Diagram({
             );
           }
           return (
-            <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)}>
+            <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
               <title>{st.description ?? st.key}</title>
               <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={10} />
               {st.type === 'final' && <rect className="inner" x={s.x + 4} y={s.y + 4} width={s.width - 8} height={s.height - 8} rx={7} />}
@@ -134,9 +134,19 @@ export function Diagram({
         const d = e.points.map((p, j) => `${j ? 'L' : 'M'}${p.x},${p.y}`).join(' ');
         const select = () => onSelect({ kind: 'transition', key: e.key });
         return (
-          <g key={`${e.key}-${i}`} className={cls} tabIndex={0} role="button" aria-label={transitionLabel(tr)} onClick={select} onKeyDown={activate(select)}>
+          <g
+            key={`${e.key}-${i}`}
+            data-transition-key={e.key}
+            className={cls}
+            tabIndex={0}
+            role="button"
+            aria-label={transitionLabel(tr)}
+            onClick={select}
+            onKeyDown={activate(select)}
+            onFocus={() => onFocusBox?.(e.label)}
+          >
             <title>{tr.description ?? tr.label}</title>
-            <path d={d} markerEnd="url(#flows-arrow)" style={{ color: 'currentColor' }} />
+            <path d={d} markerEnd="url(#flows-arrow)" />
             <rect className="label" x={e.label.x} y={e.label.y} width={e.label.width} height={e.label.height} rx={4} />
             <text x={e.label.x + 5} y={e.label.y + 13}>
               {cov?.uncoveredTransitions.has(e.key) ? '⚠ ' : ''}

@@ -1,11 +1,12 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useMemo, useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { container, visuallyHidden } from '../../components/ui.css.ts';
 import { NotFoundPage } from '../../components/NotFoundPage.tsx';
 import type { Chart } from '../../../charts/chart.ts';
-import { Diagram, type DiagramMarks, type Selection } from './Diagram.tsx';
+import type { DiagramMarks, Selection } from './Diagram.tsx';
+import { ChartFrame } from './ChartFrame.tsx';
 import { charts, coverageOf } from './machines.ts';
 import { useLiveActors, type LiveActor } from './useLive.ts';
 import { useSandboxOn } from '../../components/useSandboxOn.ts';
@@ -90,26 +91,63 @@ export function FlowViewer() {
   );
 }
 
+/** What a link names: the selected state or transition, the test path and its step (both from 1). */
+function readLink(chart: Chart, params: URLSearchParams, paths: number) {
+  const stateId = params.get('state');
+  const transitionKey = params.get('transition');
+  const selection: Selection =
+    stateId && chart.states.some((s) => s.id === stateId)
+      ? { kind: 'state', id: stateId }
+      : transitionKey && chart.transitions.some((tr) => tr.key === transitionKey)
+        ? { kind: 'transition', key: transitionKey }
+        : null;
+  const pathNumber = Number(params.get('path'));
+  const pathIndex = Number.isInteger(pathNumber) && pathNumber >= 1 && pathNumber <= paths ? pathNumber - 1 : -1;
+  const stepNumber = Number(params.get('step'));
+  return { selection, pathIndex, step: Number.isInteger(stepNumber) && stepNumber >= 1 ? stepNumber - 1 : 0 };
+}
+
 function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
   const { t } = useTranslation('flows');
   const cov = coverageOf(chart.id);
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
   const [showCoverage, setShowCoverage] = useState(true);
-  const [pathIndex, setPathIndex] = useState(-1);
-  const [step, setStep] = useState(0);
-  const [selection, setSelection] = useState<Selection>(null);
-  const [zoom, setZoom] = useState(1);
+  const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
+  // The address holds what is selected (replaced, not pushed), so it can be copied at any time.
+  const { selection, pathIndex, step: askedStep } = readLink(chart, params, cov?.paths.length ?? 0);
   const path = cov?.paths[pathIndex];
+  const step = path ? Math.min(askedStep, path.steps.length - 1) : 0;
   const current = path?.steps[step];
   const mine = live.filter((a) => a.machineId === chart.root);
-  const canvas = useRef<HTMLDivElement>(null);
 
-  // Keep the step's innermost state in view while stepping through a path.
-  useEffect(() => {
-    const leaf = current?.states[current.states.length - 1];
-    if (!leaf) return;
-    const el = canvas.current?.querySelector(`[data-state-id="${CSS.escape(leaf)}"]`);
-    el?.scrollIntoView?.({ block: 'nearest', inline: 'center' });
-  }, [current]);
+  const setLink = (change: { selection?: Selection; pathIndex?: number; step?: number }) => {
+    const next = { selection, pathIndex, step, ...change };
+    const out = new URLSearchParams({ machine: chart.id });
+    if (next.selection?.kind === 'state') out.set('state', next.selection.id);
+    if (next.selection?.kind === 'transition') out.set('transition', next.selection.key);
+    if (next.pathIndex >= 0) {
+      out.set('path', String(next.pathIndex + 1));
+      if (next.step > 0) out.set('step', String(next.step + 1));
+    }
+    setCopied(null);
+    setParams(out, { replace: true });
+  };
+  const setSelection = (s: Selection) => setLink({ selection: s });
+  const setStep = (fn: (s: number) => number) => setLink({ step: fn(step) });
+  const link = new URL(`${location.pathname}${location.search}`, window.location.origin).href;
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied('copied');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
+  // The path's current step (its innermost state), else what is selected, is brought into view.
+  const leaf = current?.states[current.states.length - 1];
+  const reveal: Selection = leaf ? { kind: 'state', id: leaf } : selection;
 
   const marks: DiagramMarks = useMemo(() => {
     const l = liveKeys(chart, mine);
@@ -150,14 +188,7 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
         {cov && cov.paths.length > 0 && (
           <label className={css.pathLabel}>
             {t('path')}
-            <select
-              className={css.select}
-              value={pathIndex}
-              onChange={(e) => {
-                setPathIndex(Number(e.target.value));
-                setStep(0);
-              }}
-            >
+            <select className={css.select} value={pathIndex} onChange={(e) => setLink({ pathIndex: Number(e.target.value), step: 0 })}>
               <option value={-1}>{t('noPath')}</option>
               {cov.paths.map((p, i) => (
                 <option key={i} value={i} title={p.description}>
@@ -194,17 +225,20 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
         <li>▬ {t('legendStep')}</li>
         {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
       </ul>
+      <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} />
       <div className={css.toolbar}>
-        <button type="button" className={css.smallButton} onClick={() => setZoom((z) => Math.max(0.4, z / 1.25))} aria-label={t('zoomOut')}>
-          −
+        <button type="button" className={css.smallButton} onClick={() => void copyLink()}>
+          {t('copyLink')}
         </button>
-        <span aria-live="polite">{Math.round(zoom * 100)} %</span>
-        <button type="button" className={css.smallButton} onClick={() => setZoom((z) => Math.min(2, z * 1.25))} aria-label={t('zoomIn')}>
-          +
-        </button>
-      </div>
-      <div className={css.canvas} ref={canvas}>
-        <Diagram chart={chart} marks={marks} selection={selection} onSelect={setSelection} zoom={zoom} />
+        <span className={css.linkStatus} role="status">
+          {copied === 'copied' && t('linkCopied')}
+        </span>
+        {copied === 'failed' && (
+          <label className={css.pathLabel}>
+            {t('linkManual')}
+            <input className={css.select} readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+          </label>
+        )}
       </div>
       <div className={css.details} aria-live="polite">
         {selectedState && (

@@ -61,13 +61,47 @@ export const stepText = style({
   borderRadius: vars.radius.base,
 });
 
-export const canvas = style({
-  overflow: 'auto',
+export const buttonGroup = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm });
+
+// − and + are one character: square buttons, so the zoom row fits a phone's width.
+export const iconButton = style({ minWidth: 44, paddingInline: 0 });
+
+export const zoomValue = style({ minWidth: '3.5em', textAlign: 'center', fontVariantNumeric: 'tabular-nums' });
+
+export const frameWrap = style({ position: 'relative' });
+
+// The chart's frame: a fixed window onto the chart, which the frame's view moves and scales
+// (decision 043). Dragging pans it, so the browser's own touch panning is off inside it.
+export const frame = style({
+  height: 'clamp(320px, 65vh, 760px)',
+  overflow: 'hidden',
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.large,
   background: vars.color.background,
-  maxHeight: '70vh',
+  touchAction: 'none',
+  cursor: 'grab',
+  selectors: {
+    '&:focus-visible': { outline: `3px solid ${vars.color.focus}`, outlineOffset: 2 },
+    '&:active': { cursor: 'grabbing' },
+  },
 });
+
+export const overview = style({
+  position: 'absolute',
+  right: vars.space.sm,
+  bottom: vars.space.sm,
+  background: vars.color.background,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  boxShadow: '0 2px 8px rgba(0, 0, 0, 0.15)',
+  cursor: 'pointer',
+  touchAction: 'none',
+});
+globalStyle(`${overview} rect.state`, { fill: vars.color.surface, stroke: vars.color.textMuted, strokeWidth: 1, vectorEffect: 'non-scaling-stroke' });
+globalStyle(`${overview} rect.compound`, { fill: 'none', stroke: vars.color.textMuted, strokeWidth: 1, vectorEffect: 'non-scaling-stroke' });
+globalStyle(`${overview} rect.visible`, { fill: vars.color.primarySoft, fillOpacity: 0.45, stroke: vars.color.primaryDark, strokeWidth: 2, vectorEffect: 'non-scaling-stroke' });
+
+export const linkStatus = style({ fontSize: '0.9em', color: vars.color.textMuted });
 
 export const details = style({
   marginTop: vars.space.md,
@@ -79,7 +113,7 @@ export const details = style({
 export const legend = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.md, fontSize: '0.9em', color: vars.color.textMuted, listStyle: 'none', padding: 0 });
 
 // The SVG: colours by role. Classes rather than inline colours so the states read the same everywhere.
-export const svg = style({ display: 'block', maxWidth: 'none', height: 'auto', fontFamily: vars.font.body });
+export const svg = style({ display: 'block', maxWidth: 'none', fontFamily: vars.font.body, userSelect: 'none' });
 globalStyle(`${svg} .state rect.box`, { fill: vars.color.background, stroke: vars.color.textMuted, strokeWidth: 1.5 });
 globalStyle(`${svg} .state.compound > rect.box`, { fill: vars.color.surface });
 globalStyle(`${svg} .state.final rect.inner`, { fill: 'none', stroke: vars.color.textMuted, strokeWidth: 1 });

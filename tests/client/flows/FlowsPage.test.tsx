@@ -1,42 +1,20 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FLOWS_CHANNEL, type FlowsMessage } from '../../../src/inspect.ts';
-import { createI18n } from '../../../src/i18n.ts';
-import { FlowsPage } from '../../../src/pages/flows/FlowsPage.tsx';
 import { charts, coverage } from '../../../src/pages/flows/machines.ts';
-
-function renderFlows(path = '/flows', sandboxStatus = 200) {
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    const url = String(input);
-    if (url.endsWith('/api/sandbox')) {
-      return new Response(sandboxStatus === 200 ? '{"enabled":true}' : '{"message":"Hittades inte","code":"NOT_FOUND"}', {
-        status: sandboxStatus,
-        headers: { 'content-type': 'application/json' },
-      });
-    }
-    throw new Error(`unexpected fetch ${url}`);
-  });
-  const router = createMemoryRouter([{ path: '/flows', element: <FlowsPage /> }, { path: '*', element: <p>annan sida</p> }], {
-    initialEntries: [path],
-  });
-  render(
-    <I18nextProvider i18n={createI18n('sv')}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
-  );
-}
-
-const diagram = () => screen.findByRole('group', { name: /Diagram över/ }, { timeout: 10_000 });
+import { diagram, renderFlows, stubResizeObserver } from './render.tsx';
 
 describe('/flows', () => {
   beforeEach(() => {
     window.scrollTo = () => {};
+    stubResizeObserver();
   });
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
 
   it('shows a 404 page when the sandbox is off', async () => {
     renderFlows('/flows', 404);

@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, inject } from 'vitest';
+import type { Page } from 'playwright-core';
+import { journey, connectBrowser } from './harness/journey.ts';
+
+/**
+ * The flow viewer as a product owner uses it (issue 17): every machine's chart, after 'Anpassa',
+ * lies wholly inside its frame, on a phone and on a wide screen; a dragged chart moves; the chart
+ * exports as a PNG of its own size; a link to a state opens it selected and in view.
+ */
+
+connectBrowser();
+
+/** Everything drawn of the chart (states and transitions), measured against the frame. */
+async function outsideFrame(page: Page): Promise<{ frame: DOMRect; outside: string[]; count: number }> {
+  return page.evaluate(() => {
+    const frame = document.querySelector('[role="region"][aria-label^="Diagramyta"]')!;
+    const f = frame.getBoundingClientRect();
+    const parts = [...frame.querySelectorAll('svg[role="group"] g.state, svg[role="group"] g.edge')];
+    const outside = parts
+      .map((p) => ({ p, r: p.getBoundingClientRect() }))
+      .filter(({ r }) => r.left < f.left - 1 || r.top < f.top - 1 || r.right > f.right + 1 || r.bottom > f.bottom + 1)
+      .map(({ p, r }) => `${p.getAttribute('aria-label')?.slice(0, 60)} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`);
+    return { frame: f.toJSON() as DOMRect, outside, count: parts.length };
+  });
+}
+
+/** The width and height a PNG file says it has (its IHDR chunk). */
+function pngSize(file: string): { width: number; height: number } {
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+journey('flow viewer', async (j) => {
+  const { page } = j;
+  // Issue 17 asks for a 1400 × 1000 screen, wider than the harness's desktop.
+  if (j.viewport === 'desktop') await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.goto('/flows?machine=auth');
+  await page.getByRole('heading', { level: 1, name: 'Flöden' }).waitFor();
+  const chart = page.getByRole('group', { name: /^Diagram över/ });
+  await chart.waitFor();
+  const frame = page.getByRole('region', { name: /^Diagramyta/ });
+  // auth is too wide to read fitted: it opens at 100 % with the overview.
+  await expect.poll(() => frame.getAttribute('data-scale')).toBe('1');
+  await page.getByTestId('overview').waitFor();
+  await j.check('auth as it opens');
+
+  // Every machine, fitted: all of its chart inside the frame.
+  const nav = page.getByRole('navigation', { name: 'Maskiner' });
+  const titles = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.firstElementChild?.textContent?.trim() ?? ''));
+  expect(titles.length).toBeGreaterThanOrEqual(9);
+  for (const title of titles) {
+    await nav.getByRole('link', { name: new RegExp(`^${title}`) }).click();
+    await page.getByRole('heading', { level: 2, name: title, exact: true }).waitFor();
+    await page.getByRole('group', { name: `Diagram över ${title}` }).waitFor();
+    await page.getByRole('button', { name: 'Anpassa' }).click();
+    const { outside, count } = await outsideFrame(page);
+    expect(count, title).toBeGreaterThan(0);
+    expect(outside, `${title}: parts of the chart outside the frame`).toEqual([]);
+    if (title === 'Compose' || title === 'Auth') await j.check(`${title} fitted`);
+  }
+
+  // compose opens readable; dragging the chart moves it.
+  await nav.getByRole('link', { name: /^Compose/ }).click();
+  await page.getByRole('group', { name: 'Diagram över Compose' }).waitFor();
+  await expect.poll(() => frame.getAttribute('data-scale')).toBe('1');
+  await j.check('compose as it opens');
+  const viewBox = () => page.getByRole('group', { name: 'Diagram över Compose' }).getAttribute('viewBox');
+  const before = await viewBox();
+  await frame.scrollIntoViewIfNeeded();
+  const box = (await frame.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 150, box.y + box.height / 2 - 80, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(viewBox).not.toBe(before);
+
+  // Exported as a PNG of the chart's own size.
+  const width = Number(await page.getByRole('group', { name: 'Diagram över Compose' }).getAttribute('data-chart-width'));
+  const height = Number(await page.getByRole('group', { name: 'Diagram över Compose' }).getAttribute('data-chart-height'));
+  const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Ladda ner PNG' }).click()]);
+  expect(png.suggestedFilename()).toBe('greetie-compose.png');
+  const pngFile = path.join(inject('resultsDir'), `flow-viewer-${j.viewport}-export-compose.png`);
+  await png.saveAs(pngFile);
+  expect(pngSize(pngFile)).toEqual({ width: Math.ceil(width), height: Math.ceil(height) });
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Ladda ner SVG' }).click()]);
+  expect(svg.suggestedFilename()).toBe('greetie-compose.svg');
+
+  // A link to one state: opened selected, in view, described.
+  const stateId = 'compose.editing.steps.gifts';
+  await page.goto(`/flows?machine=compose&state=${encodeURIComponent(stateId)}`);
+  const gifts = page.locator(`[data-state-id="${stateId}"]`);
+  await gifts.waitFor();
+  await expect.poll(() => gifts.getAttribute('class')).toContain('selected');
+  await page.getByRole('heading', { level: 3, name: `Tillstånd ${stateId}` }).waitFor();
+  const f = (await frame.boundingBox())!;
+  const g = (await gifts.boundingBox())!;
+  expect(g.x).toBeGreaterThanOrEqual(f.x);
+  expect(g.y).toBeGreaterThanOrEqual(f.y);
+  expect(g.x + g.width).toBeLessThanOrEqual(f.x + f.width);
+  expect(g.y + g.height).toBeLessThanOrEqual(f.y + f.height);
+  await j.check('a link to a state');
+
+  // Selecting another state (by keyboard: it may lie outside the view) puts it in the address.
+  await page.locator('[data-state-id="compose.editing.steps.recipient"]').focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => new URL(page.url()).searchParams.get('state')).toBe('compose.editing.steps.recipient');
+});
