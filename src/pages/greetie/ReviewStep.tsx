@@ -58,7 +58,7 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
           aria-describedby={!ready && !sendFailed ? 'review-wait' : undefined}
           onClick={() => send({ type: sendFailed ? 'user.retry' : 'user.send' })}
         >
-          {busy ? t('review.sending') : hasGifts ? t('review.toPayment') : t('review.send')}
+          {busy ? t('review.sending') : sendFailed ? t('new.retry') : hasGifts ? t('review.toPayment') : t('review.send')}
         </button>
       </div>
       {!ready && !busy && !sendFailed && (

@@ -1,42 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient } from '../../../src/api/client.ts';
 import { uploadGreetieMedia } from '../../../src/api/greetie.ts';
-
-/** An XMLHttpRequest that does nothing until the test answers it (or aborts it). */
-class FakeXhr extends EventTarget {
-  static last: FakeXhr | null = null;
-  readonly upload = new EventTarget();
-  status = 0;
-  statusText = '';
-  responseText = '';
-  url = '';
-  headers: Record<string, string> = {};
-  sent: unknown = null;
-  constructor() {
-    super();
-    FakeXhr.last = this;
-  }
-  open(_method: string, url: string) {
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: unknown) {
-    this.sent = body;
-  }
-  abort() {
-    this.dispatchEvent(new Event('abort'));
-  }
-  answer(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.dispatchEvent(new Event('load'));
-  }
-  progress(loaded: number, total: number) {
-    this.upload.dispatchEvent(Object.assign(new Event('progress'), { lengthComputable: true, loaded, total }));
-  }
-}
+import { FakeXhr } from './fakeXhr.ts';
 
 const client = createApiClient({ token: 'tok' });
 /** Whether the promise has settled after the pending microtasks ran. */
@@ -53,17 +18,17 @@ const settled = async (p: Promise<unknown>) => {
 describe('uploadGreetieMedia (XMLHttpRequest, for the progress)', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
-    FakeXhr.last = null;
+    FakeXhr.reset();
   });
 
   it('sends the file with the token, reports progress and answers the greetie', async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     const onProgress = vi.fn();
     const p = uploadGreetieMedia('g1', new Blob(['x'], { type: 'image/jpeg' }), { client, onProgress });
-    const xhr = FakeXhr.last!;
+    const xhr = FakeXhr.all.at(-1)!;
     expect(xhr.url).toBe('/api/greetie/g1/media');
     expect(xhr.headers.Authorization).toBe('Bearer tok');
-    expect((xhr.sent as FormData).get('file')).toBeInstanceOf(Blob);
+    expect((xhr.body as FormData).get('file')).toBeInstanceOf(Blob);
     xhr.progress(50, 100);
     expect(onProgress).toHaveBeenCalledWith(50, 100);
     xhr.answer(200, { id: 'g1' });
@@ -73,7 +38,7 @@ describe('uploadGreetieMedia (XMLHttpRequest, for the progress)', () => {
   it("fails with the server's refusal as an ApiError", async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     const p = uploadGreetieMedia('g1', new Blob(['x']), { client });
-    FakeXhr.last!.answer(415, { message: 'Filen är varken en bild eller en video vi kan visa.', code: 'UNSUPPORTED_MEDIA' });
+    FakeXhr.all.at(-1)!.answer(415, { message: 'Filen är varken en bild eller en video vi kan visa.', code: 'UNSUPPORTED_MEDIA' });
     const error = await p.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(415);
@@ -94,7 +59,7 @@ describe('uploadGreetieMedia (XMLHttpRequest, for the progress)', () => {
     const controller = new AbortController();
     controller.abort();
     const p = uploadGreetieMedia('g1', new Blob(['x']), { client, signal: controller.signal });
-    expect(FakeXhr.last).toBeNull();
+    expect(FakeXhr.all).toHaveLength(0);
     expect(await settled(p)).toBe(false);
   });
 });

@@ -1,0 +1,323 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import { expect, vi } from 'vitest';
+import type { Greetie, GreetieGift } from '../../../contract/greetie.ts';
+import type { Merchant, MerchantPage, Product } from '../../../contract/merchant.ts';
+import { SAVE_DELAY_MS, type ChosenFile, type ComposeContext, type OpenedEvent, type RecipientFields } from '../../../machines/compose.ts';
+import { installDomStubs, renderRoute, signedIn } from '../../client/shell/render.tsx';
+import { FakeXhr } from '../../client/greetie/fakeXhr.ts';
+import { defineUi } from '../harness/types.ts';
+
+/**
+ * The compose machine as a person meets it on /greetie/new (the page runs its own machine with
+ * the real API calls). The server is at the edge: fetch for the JSON calls and XMLHttpRequest for
+ * the upload, both waiting until the path says how the server answers. The address the page
+ * opens with is the path's `user.opened`. The save's pause runs on fake timers that also follow
+ * real time (Testing Library's waiting needs them to), so a slow step may let the save start
+ * before the path moves the clock: the page shows waiting and saving alike ('Sparar…'), and
+ * both end in the same save.
+ */
+type Pending = { method: string; url: string; signal: AbortSignal | null; answer: (r: Response) => void; done: boolean };
+let pending: Pending[] = [];
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+type Matcher = { method: string; url: RegExp };
+const LOAD: Matcher = { method: 'GET', url: /\/api\/greetie\/[^/?]+(\?|$)/ };
+const CREATE: Matcher = { method: 'POST', url: /\/api\/greetie(\/createv2)?$/ };
+const SAVE: Matcher = { method: 'PATCH', url: /\/api\/greetie\/[^/?]+$/ };
+const SEND: Matcher = { method: 'POST', url: /\/api\/greetie\/[^/]+\/send$/ };
+const MERCHANTS: Matcher = { method: 'GET', url: /\/api\/merchant\/v2(\?|$)/ };
+const PRODUCTS: Matcher = { method: 'GET', url: /\/api\/merchant\/[^/]+\/products/ };
+
+/** Answers the latest call the page still waits for (an aborted one was left by a stopped actor). */
+const answer = async (m: Matcher, make: () => Response) => {
+  const open = () => [...pending].reverse().find((p) => !p.done && !p.signal?.aborted && p.method === m.method && m.url.test(p.url));
+  await waitFor(() => expect(open(), `a ${m.method} ${String(m.url)} call`).toBeDefined(), { timeout: 5000 });
+  const p = open()!;
+  p.done = true;
+  p.answer(make());
+};
+const errorOf = (event: EventObject) => {
+  const e = (event as EventObject & { error: { status: number; code: string; message: string } }).error;
+  return json(e.status, { code: e.code, message: e.message });
+};
+const outputOf = (event: EventObject) => (event as EventObject & { output: Greetie }).output;
+const ctx = (s: AnyMachineSnapshot) => s.context as ComposeContext;
+const user = () => userEvent.setup({ advanceTimers: vi.advanceTimersByTime, applyAccept: false });
+
+const merchantOf = (g: GreetieGift): Merchant => ({
+  id: g.merchantId,
+  name: g.merchantName,
+  description: '',
+  logoUrl: '/merchants/kanelbullen.svg',
+  category: 'cafe',
+  website: null,
+  sources: [g.source],
+  priceFrom: g.amount,
+});
+const productOf = (g: GreetieGift): Product => ({
+  id: g.productId,
+  merchantId: g.merchantId,
+  name: g.productName,
+  description: '',
+  imageUrl: '/merchants/kanelbullen.svg',
+  source: g.source,
+  price: g.amount,
+  validDays: 365,
+});
+
+/** A browser File of the size and type the path chose. */
+const fileOf = (f: ChosenFile) => new File([new Uint8Array(f.size)], f.name, { type: f.type });
+
+/** Types into a field as one change (a paste), so a field is one `user.changedRecipient`. */
+const fill = async (field: HTMLElement, value: string) => {
+  if ((field as HTMLInputElement).value === value) return;
+  await user().clear(field);
+  if (value) {
+    await user().click(field);
+    await user().paste(value);
+  }
+};
+
+const stepHeading = (name: string) => screen.findByRole('heading', { level: 2, name });
+const saveStatus = () => screen.getByRole('status', { name: (_n, el) => el.hasAttribute('data-save') });
+
+export default defineUi({
+  render(env) {
+    pending = [];
+    FakeXhr.reset();
+    installDomStubs({ viewport: 'mobile' });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    if (!URL.createObjectURL) {
+      vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:local', revokeObjectURL: () => {} }));
+    }
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      (input, init) =>
+        new Promise<Response>((resolve) =>
+          pending.push({ method: init?.method ?? 'GET', url: String(input), signal: init?.signal ?? null, answer: resolve, done: false }),
+        ),
+    );
+    // The address the person opens is what the path's first event says.
+    const opened = env.path!.events.find((e) => e.type === 'user.opened') as OpenedEvent | undefined;
+    const query = opened?.draftId
+      ? `?draft=${opened.draftId}`
+      : opened?.gift
+        ? `?productId=${opened.gift.productId}${opened.gift.amount ? `&amount=${opened.gift.amount}` : ''}`
+        : '';
+    renderRoute(`/greetie/new${query}`, { session: signedIn() });
+  },
+  events: {
+    // The page says what its address asks for as it opens (render chose the address).
+    'user.opened': async () => {
+      await screen.findByRole('heading', { level: 1, name: 'Skapa greetie' }, { timeout: 5000 });
+    },
+    'xstate.done.actor.loadDraft': (_env, event) => answer(LOAD, () => json(200, outputOf(event))),
+    'xstate.error.actor.loadDraft': (_env, event) => answer(LOAD, () => errorOf(event)),
+    'xstate.done.actor.createDraftWithGift': (_env, event) => answer(CREATE, () => json(201, outputOf(event))),
+    'xstate.error.actor.createDraftWithGift': (_env, event) => answer(CREATE, () => errorOf(event)),
+    'xstate.done.actor.createDraft': (_env, event) => answer(CREATE, () => json(201, outputOf(event))),
+    'xstate.error.actor.createDraft': (_env, event) => answer(CREATE, () => errorOf(event)),
+    'xstate.done.actor.saveDraft': (_env, event) => answer(SAVE, () => json(200, outputOf(event))),
+    'xstate.error.actor.saveDraft': (_env, event) => answer(SAVE, () => errorOf(event)),
+    'xstate.done.actor.sendGreetie': (_env, event) => answer(SEND, () => json(200, outputOf(event))),
+    'xstate.error.actor.sendGreetie': (_env, event) => answer(SEND, () => errorOf(event)),
+    // The upload: the bytes go out (progress), then the server answers.
+    'upload.progress': async (_env, event) => {
+      const e = event as EventObject & { loaded: number; total: number };
+      await waitFor(() => expect(FakeXhr.open()).toBeDefined());
+      FakeXhr.open()!.progress(e.loaded, e.total);
+    },
+    'xstate.done.actor.uploadMedia': async (_env, event) => {
+      await waitFor(() => expect(FakeXhr.open()).toBeDefined());
+      FakeXhr.open()!.answer(200, outputOf(event));
+    },
+    'xstate.error.actor.uploadMedia': async (_env, event) => {
+      const e = (event as EventObject & { error: { status: number; code: string; message: string } }).error;
+      await waitFor(() => expect(FakeXhr.open()).toBeDefined());
+      FakeXhr.open()!.answer(e.status, { code: e.code, message: e.message });
+    },
+    'xstate.after.saveDelay.compose.editing.save.waiting': () => {
+      vi.advanceTimersByTime(SAVE_DELAY_MS);
+    },
+    // The person picks a file from the phone (the camera's field is the same input with capture).
+    'user.choseFile': async (_env, event) => {
+      const file = fileOf((event as EventObject & { file: ChosenFile }).file);
+      await user().upload(screen.getByLabelText(/Välj från telefonen|Byt bild eller video/), file);
+    },
+    'user.cancelUpload': async () => {
+      await user().click(screen.getByRole('button', { name: 'Avbryt uppladdningen' }));
+    },
+    'user.retryUpload': async () => {
+      await user().click(screen.getByRole('button', { name: 'Försök igen' }));
+    },
+    'user.next': async () => {
+      await user().click(screen.getByRole('button', { name: 'Nästa' }));
+    },
+    'user.back': async () => {
+      await user().click(screen.getByRole('button', { name: 'Tillbaka' }));
+    },
+    // The content: the person adds a text with the editor.
+    'user.changedContent': async (_env, event) => {
+      const content = (event as EventObject & { content: Array<{ type: string; value: string }> }).content;
+      const text = content.find((c) => c.type === 'text');
+      if (!text) throw new Error('the compose binding adds texts only: give user.changedContent a text element');
+      await user().click(screen.getByRole('button', { name: 'Text' }));
+      await user().click(screen.getByRole('textbox', { name: 'Text' }));
+      await user().paste(text.value);
+      await user().click(screen.getByRole('button', { name: 'Lägg till text' }));
+    },
+    // The gifts: the person picks the merchant, then the product, from the catalogue.
+    'user.changedGifts': async (_env, event) => {
+      const gifts = (event as EventObject & { gifts: GreetieGift[] }).gifts;
+      for (const g of gifts) {
+        const list: MerchantPage = { items: [merchantOf(g)], nextCursor: null };
+        await answer(MERCHANTS, () => json(200, list));
+        await user().click(await screen.findByRole('button', { name: new RegExp(g.merchantName) }));
+        await answer(PRODUCTS, () => json(200, [productOf(g)]));
+        await user().click(await screen.findByRole('button', { name: `Lägg till: ${g.productName}` }));
+      }
+    },
+    'user.changedRecipient': async (_env, event) => {
+      const e = event as EventObject & { recipient: RecipientFields; message: string };
+      await fill(screen.getByRole('textbox', { name: 'Mobilnummer' }), e.recipient.mobileNumber);
+      await fill(screen.getByRole('textbox', { name: 'Namn (valfritt)' }), e.recipient.name);
+      await fill(screen.getByRole('textbox', { name: 'Meddelande' }), e.message);
+    },
+    'user.retrySave': async () => {
+      await user().click(screen.getByRole('button', { name: 'Spara igen' }));
+    },
+    'user.send': async () => {
+      await user().click(screen.getByRole('button', { name: /^(Skicka|Till betalning)$/ }));
+    },
+    'user.retry': async () => {
+      await user().click(screen.getByRole('button', { name: 'Försök igen' }));
+    },
+  },
+  states: {
+    opening: async () => {
+      expect(await screen.findByRole('heading', { level: 1, name: 'Skapa greetie' }, { timeout: 5000 })).toBeInTheDocument();
+    },
+    loading: async () => {
+      expect(await screen.findByText('Hämtar din greetie…')).toBeInTheDocument();
+    },
+    creatingWithGift: async () => {
+      expect(await screen.findByText('Hämtar din greetie…')).toBeInTheDocument();
+    },
+    loadFailed: async () => {
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Din greetie kunde inte hämtas');
+      expect(alert).toHaveTextContent('Något gick fel hos oss');
+    },
+    createFailed: async () => {
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Greetien kunde inte skapas med presenten');
+      expect(within(alert).getByRole('button', { name: 'Försök igen' })).toBeEnabled();
+    },
+    notFound: async () => {
+      expect(await stepHeading('Greetien finns inte')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Mina greeties' })).toHaveAttribute('href', '/greetie/list');
+    },
+    notEditable: async (_env, s) => {
+      expect(await stepHeading('Greetien är redan skickad')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Visa greetien' })).toHaveAttribute('href', `/greetie/details/${ctx(s).draftId}`);
+    },
+    // The steps: the stepper marks the one shown.
+    'editing.steps.media': async () => {
+      expect(await stepHeading('Välj en bild eller video')).toBeInTheDocument();
+      expect(screen.getByRole('listitem', { current: 'step' })).toHaveTextContent('Bild');
+    },
+    'editing.steps.media.ready.idle': (_env, s) => {
+      expect(screen.getByLabelText(/Välj från telefonen|Byt bild eller video/)).toHaveAttribute('type', 'file');
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      if (ctx(s).draft.media) expect(screen.getByRole('img', { name: 'Din bild' })).toHaveAttribute('src', ctx(s).draft.media!.url);
+      else expect(screen.getByText('Ingen bild eller video än')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Nästa' })).toHaveProperty('disabled', !ctx(s).draft.media);
+    },
+    'editing.steps.media.ready.refused': async () => {
+      expect(await screen.findByRole('alert')).toHaveTextContent('Filen går inte att använda.');
+      expect(FakeXhr.all).toHaveLength(0);
+    },
+    'editing.steps.media.ready.failed': async () => {
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Filen kunde inte laddas upp');
+      // The server's own words: its refusal of the file, or its failure.
+      expect(alert).toHaveTextContent(/Filen är varken en bild|Något gick fel hos oss/);
+    },
+    'editing.steps.media.ready.cancelled': async () => {
+      expect(await screen.findByText('Uppladdningen avbröts.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Försök igen' })).toBeEnabled();
+    },
+    'editing.steps.media.creatingDraft': async () => {
+      expect(await screen.findByText('Förbereder uppladdningen…')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Avbryt uppladdningen' })).toBeEnabled();
+    },
+    'editing.steps.media.uploading': async (_env, s) => {
+      const p = ctx(s).progress;
+      const percent = p ? Math.round((p.loaded / p.total) * 100) : 0;
+      expect(await screen.findByText(`Laddar upp… ${percent} %`)).toBeInTheDocument();
+      expect(screen.getByRole('progressbar')).toHaveAttribute('value', String(percent));
+    },
+    'editing.steps.content': async (_env, s) => {
+      expect(await stepHeading('Klä din greetie')).toBeInTheDocument();
+      for (const c of ctx(s).draft.content) if (c.type === 'text') expect(screen.getAllByRole('button', { name: `Text: ${c.value}` }).length).toBeGreaterThan(0);
+    },
+    'editing.steps.gifts': async (_env, s) => {
+      expect(await stepHeading('Lägg till presenter')).toBeInTheDocument();
+      const gifts = ctx(s).draft.gifts;
+      if (gifts.length === 0) expect(screen.getByText('Inga presenter valda. Det går bra att skicka utan.')).toBeInTheDocument();
+      else for (const g of gifts) expect(within(screen.getByRole('list', { name: 'Valda presenter' })).getAllByText(g.productName).length).toBeGreaterThan(0);
+      // The running total in kr (the tests under tests/client/greetie/ check its sums).
+      expect(screen.getByText(/^Summa:/)).toHaveTextContent(gifts.length === 0 ? /^Summa: 0\skr$/ : /^Summa: [1-9][\d\s]*(,\d\d)?\skr$/);
+    },
+    'editing.steps.recipient': async (_env, s) => {
+      expect(await stepHeading('Vem ska få den?')).toBeInTheDocument();
+      // The path's states stand for every draft alike in what the page shows: a number, or none.
+      const field = screen.getByRole('textbox', { name: 'Mobilnummer' });
+      if (ctx(s).draft.recipient.mobileNumber) expect(field).not.toHaveValue('');
+      else expect(field).toHaveValue('');
+    },
+    'editing.steps.review': async (_env, s) => {
+      expect(await stepHeading('Granska din greetie')).toBeInTheDocument();
+      const label = ctx(s).draft.gifts.length > 0 ? 'Till betalning' : 'Skicka';
+      // Sending waits until everything is saved.
+      expect(screen.getByRole('button', { name: label })).toHaveProperty('disabled', !s.matches({ editing: { save: 'saved' } }));
+    },
+    // The save beside the steps.
+    'editing.save.saved': (_env, s) => {
+      expect(saveStatus()).toHaveTextContent(ctx(s).draftId ? 'Sparat' : '');
+    },
+    'editing.save.waiting': () => {
+      expect(saveStatus()).toHaveTextContent('Sparar…');
+    },
+    'editing.save.saving': () => {
+      expect(saveStatus()).toHaveTextContent('Sparar…');
+    },
+    'editing.save.failed': async () => {
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Ändringarna kunde inte sparas');
+      expect(within(alert).getByRole('button', { name: 'Spara igen' })).toBeEnabled();
+    },
+    handingOver: async () => {
+      expect(await stepHeading('Betalning')).toBeInTheDocument();
+    },
+    sending: async () => {
+      expect(await screen.findByRole('button', { name: 'Skickar…' })).toBeDisabled();
+    },
+    sendFailed: async () => {
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Greetien kunde inte skickas');
+      expect(screen.getByRole('button', { name: 'Försök igen' })).toBeEnabled();
+    },
+    sent: async (_env, s) => {
+      expect(await stepHeading('Din greetie är skickad!')).toBeInTheDocument();
+      expect(screen.getByText(ctx(s).draft.deliverAt ? /vid den tid du valde/ : /med länken nu/)).toBeInTheDocument();
+    },
+  },
+  cleanup: () => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  },
+});
