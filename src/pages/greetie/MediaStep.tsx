@@ -74,8 +74,10 @@ export function MediaStep({ compose, title }: { compose: ComposeView; title: Rea
         {!running && (
           <>
             {/* Two ways in: the camera (capture) and the phone's own photos and files. */}
-            <FileField id="media-camera" label={media ? t('media.replaceCamera') : t('media.camera')} capture onFile={(f) => send({ type: 'user.choseFile', file: f })} />
-            <FileField id="media-file" label={media ? t('media.replace') : t('media.choose')} onFile={(f) => send({ type: 'user.choseFile', file: f })} />
+            <div className={css.fileFields}>
+              <FileField id="media-camera" label={media ? t('media.replaceCamera') : t('media.camera')} capture onFile={(f) => send({ type: 'user.choseFile', file: f })} />
+              <FileField id="media-file" label={media ? t('media.replace') : t('media.choose')} secondary onFile={(f) => send({ type: 'user.choseFile', file: f })} />
+            </div>
             <p className={css.hint}>{t('media.rules')}</p>
           </>
         )}
@@ -85,12 +87,10 @@ export function MediaStep({ compose, title }: { compose: ComposeView; title: Rea
   );
 }
 
-function FileField({ id, label, capture, onFile }: { id: string; label: string; capture?: boolean; onFile: (file: File) => void }) {
+/** A file input shown as a button: the label is what a person taps; the input keeps the keyboard focus (drawn on the label). */
+function FileField({ id, label, capture, secondary, onFile }: { id: string; label: string; capture?: boolean; secondary?: boolean; onFile: (file: File) => void }) {
   return (
-    <div className={css.field}>
-      <label htmlFor={id} className={css.label}>
-        {label}
-      </label>
+    <div>
       <input
         id={id}
         type="file"
@@ -103,6 +103,9 @@ function FileField({ id, label, capture, onFile }: { id: string; label: string; 
           if (chosen) onFile(chosen);
         }}
       />
+      <label htmlFor={id} className={`${css.fileButton} ${secondary ? css.fileButtonSecondary : ''}`}>
+        {label}
+      </label>
     </div>
   );
 }
