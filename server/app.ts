@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import pino from 'pino';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import helmet from '@fastify/helmet';
+import { createRequire } from 'node:module';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -13,6 +15,7 @@ import type { Services } from './services.ts';
 import { createSmsSender } from './providers/sms/index.ts';
 import { createStorage } from './providers/storage/index.ts';
 import { createMediaCleanup } from './media/rules.ts';
+import { CatalogueCache } from './merchant/cache.ts';
 import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, nonFiniteField, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
 import { ErrorBody } from '../contract/common.ts';
@@ -23,6 +26,11 @@ export interface AppDeps {
   services?: Partial<Services>;
   /** Extra pino options; tests pass a stream to read what was logged. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The database's connection string, for the catalogue cache's own LISTEN connection
+   * (docs/decisions/064). Without it every catalogue read checks the version itself.
+   */
+  databaseUrl?: string;
 }
 
 /** 1 MiB for JSON; uploads (media) set their own, larger limits per route. */
@@ -55,6 +63,43 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   };
 }
 
+/**
+ * Where request logs go when buildApp is given no logger: standard output through pino's
+ * asynchronous destination, batched (decision 064). Info and below wait until 4 KiB have gathered
+ * or a second has passed, one write for many lines instead of one per request; a warning or an
+ * error is written at once, with everything before it. Flushed synchronously on close and by pino
+ * at process exit, so a clean shutdown loses nothing; a `kill -9` can lose at most the last second
+ * of info lines.
+ */
+export function requestLogDestination(): { stream: { write(line: string): void }; flush(): Promise<void> } {
+  const dest = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 });
+  return {
+    stream: {
+      write(line: string) {
+        dest.write(line);
+        // pino writes the level first, `{"level":30,`: below 40 (warn) may wait; anything else,
+        // or a line of another shape, goes out now.
+        if (line.charCodeAt(9) >= 52 || line.charCodeAt(11) !== 44) dest.flush();
+      },
+    },
+    // Resolves once everything written so far is out (or after 2 s: a stuck stdout must not hold
+    // the shutdown up).
+    flush: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 2000);
+        try {
+          dest.flush(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        } catch {
+          clearTimeout(timer);
+          resolve();
+        }
+      }),
+  };
+}
+
 /** Hashed assets never change; index.html must be revalidated so a deploy reaches everyone. */
 export function cacheControlFor(relativePath: string): string {
   if (relativePath.startsWith('assets/')) return 'public, max-age=31536000, immutable';
@@ -66,67 +111,18 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
-export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: deps.logger ?? loggerOptions(config),
-    bodyLimit: BODY_LIMIT,
-    // A number of hops becomes proxy-addr's "trust the first n" function.
-    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
-    requestIdHeader: false,
-    // One log line per request (onResponse below) instead of Fastify's two: half the logging cost.
-    logController: new LogController({ disableRequestLogging: true }),
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
-    },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    frameworkErrors,
-    clientErrorHandler,
-  }).withTypeProvider<TypeBoxTypeProvider>();
-
-  app.decorate('config', config);
-  app.decorate('db', deps.db);
-  const services = { now: () => new Date(), ...deps.services } as Services;
-  // Reads the clock through `services` so a test that moves `now` moves the outbox's times too.
-  services.sms ??= createSmsSender(config, deps.db, () => services.now());
-  services.storage ??= createStorage(config);
-  services.media ??= createMediaCleanup(services.storage);
-  app.decorate('services', services);
-
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('x-request-id', req.id);
-  });
-  // Shutting down (decision 002): an answer still being made when close begins goes out with
-  // `Connection: close`, so its keep-alive connection ends with it. Otherwise that connection
-  // would stay open, idle, for the keep-alive timeout, and hold close() up long after the last
-  // request was answered.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', async (_req, reply) => {
-    if (closing) reply.header('connection', 'close');
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    req.log.info({ req, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
-  });
-
-  installErrorHandling(app);
-
-  // After validation (and Ajv's coercion), before any handler: no Infinity reaches a route.
-  app.addHook('preHandler', async (req) => {
-    const field = nonFiniteField(req.query, 'query') ?? nonFiniteField(req.params, 'params') ?? nonFiniteField(req.body, 'body');
-    if (field) throw new HttpError(400, 'VALIDATION_FAILED', {}, [{ field, problem: 'finite' }]);
-  });
-
+/**
+ * helmet's options for our answers: a CSP allowing only the app's own origin (decision 004), HSTS
+ * when PUBLIC_URL is https. Exported for the test that compares our headers with helmet's own.
+ */
+export function helmetOptions(config: Config): Record<string, unknown> {
   const https = config.publicUrl.startsWith('https:');
   // Google Analytics origins, only when a measurement id is configured (the SPA still loads the
   // tracker only after consent: src/app/analytics.ts).
   const ga = config.analyticsId
     ? { script: ['https://www.googletagmanager.com'], connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com'] }
     : { script: [], connect: [] };
-  await app.register(helmet, {
+  return {
     // The SPA loads only its own files: scripts, styles and the self-hosted font.
     contentSecurityPolicy: {
       useDefaults: false,
@@ -153,6 +149,113 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     hsts: https ? { maxAge: 15552000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
+  };
+}
+
+// helmet as @fastify/helmet resolves it (the same version; not a dependency of ours by name).
+const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (
+  options: Record<string, unknown>,
+) => (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/**
+ * The headers helmet sets for `options`, read once from a stand-in response: with static options
+ * (ours are: no nonces, no functions) they are the same for every request.
+ */
+export function securityHeaders(options: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+    getHeader: (name: string) => headers[name.toLowerCase()],
+  };
+  let failed: unknown;
+  helmet(options)({} as IncomingMessage, res as unknown as ServerResponse, (err) => (failed = err));
+  if (failed) throw failed instanceof Error ? failed : new Error(String(failed));
+  return headers;
+}
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const requestLog = deps.logger ? undefined : requestLogDestination();
+  const app = Fastify({
+    logger: deps.logger ?? { ...(loggerOptions(config) as object), ...(requestLog ? { stream: requestLog.stream } : {}) },
+    bodyLimit: BODY_LIMIT,
+    // A number of hops becomes proxy-addr's "trust the first n" function.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    requestIdHeader: false,
+    // One log line per request (onResponse below) instead of Fastify's two: half the logging cost.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors,
+    clientErrorHandler,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('db', deps.db);
+  const services = { now: () => new Date(), ...deps.services } as Services;
+  // Reads the clock through `services` so a test that moves `now` moves the outbox's times too.
+  services.sms ??= createSmsSender(config, deps.db, () => services.now());
+  services.storage ??= createStorage(config);
+  services.media ??= createMediaCleanup(services.storage);
+  app.decorate('services', services);
+
+  // The catalogue's answers, emptied by PostgreSQL notifications once listening (decision 064).
+  const catalogueCache = new CatalogueCache(deps.db, { listenUrl: deps.databaseUrl, log: app.log });
+  app.decorate('catalogueCache', catalogueCache);
+  app.addHook('onReady', async () => {
+    await catalogueCache.start();
+  });
+  app.addHook('onClose', async () => {
+    await catalogueCache.close();
+    await requestLog?.flush(); // the last request lines before the process goes
+  });
+
+  // Hooks run on every request: callback style (no promise per hook and request), no work a
+  // request does not need (decision 064).
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id);
+    done();
+  });
+  // Shutting down (decision 002): an answer still being made when close begins goes out with
+  // `Connection: close`, so its keep-alive connection ends with it. Otherwise that connection
+  // would stay open, idle, for the keep-alive timeout, and hold close() up long after the last
+  // request was answered.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    req.log.info({ req, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    done();
+  });
+
+  installErrorHandling(app);
+
+  // After validation (and Ajv's coercion), before any handler: no Infinity reaches a route.
+  // Only where Ajv can have made a number: a query string, a body, path parameters (a request
+  // without a query string has an empty query object; one without a body has none).
+  app.addHook('preHandler', (req, _reply, done) => {
+    const field =
+      (req.url.includes('?') ? nonFiniteField(req.query, 'query') : undefined) ??
+      nonFiniteField(req.params, 'params') ??
+      (req.body === undefined ? undefined : nonFiniteField(req.body, 'body'));
+    done(field ? new HttpError(400, 'VALIDATION_FAILED', {}, [{ field, problem: 'finite' }]) : undefined);
+  });
+
+  // Security headers (decision 004): the same headers helmet makes from these options, computed
+  // once at start instead of by @fastify/helmet on every request (decision 064).
+  const security = securityHeaders(helmetOptions(config));
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(security);
+    done();
   });
 
   await app.register(swagger, {

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     const applied = await migrateToLatest(handle.db);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
     await seed(handle.db);
-    app = await buildApp(config, { db: handle.db });
+    app = await buildApp(config, { db: handle.db, databaseUrl: url });
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await shutdown().catch(() => {});

@@ -1,17 +1,42 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import type { Db } from '../db/index.ts';
 
 /**
  * A read-through cache of catalogue answers, already serialized, with their ETag.
  *
- * Invalidation works across processes (docs/decisions/031-catalogue-cache.md): a statement
+ * Invalidation works across processes (docs/decisions/031-catalogue-cache.md, 064): a statement
  * trigger on merchant and product bumps `app_meta.catalogue_version` in the same transaction as
- * the change, whoever makes it (this server, the admin command, plain SQL). Each read first asks
- * for the version — one primary-key lookup — and empties the cache when it moved. The version is
- * read *before* the data, so an answer can only ever be stored under a version at most as new as
- * the data it holds; a change committed meanwhile moves the version and the next read reloads.
+ * the change, whoever makes it (this server, the admin command, plain SQL), and sends the new
+ * version with `pg_notify('greetie_catalogue', …)`, delivered when that transaction commits.
+ *
+ * Two modes:
+ * - **Listening** (the normal one, with `listenUrl`): one dedicated connection per process runs
+ *   `LISTEN greetie_catalogue`; a notification empties the cache. A read asks the database
+ *   nothing.
+ * - **Checking** (no `listenUrl`, before LISTEN is up, and whenever the listening connection is
+ *   gone): each read first asks for the version — one primary-key lookup — and empties the cache
+ *   when it moved. The version is read *before* the data, so an answer can only ever be stored
+ *   under a version at most as new as the data it holds.
+ * When the listening connection drops, reads check until it is back; once `LISTEN` runs again the
+ * version is read once (a change between the drop and the `LISTEN` sent no notification we heard)
+ * and only then does listening resume.
+ * An answer being loaded when a notification arrives is given to its caller but not kept: the
+ * notification empties the map it would have been kept in.
  */
+
+export const CATALOGUE_CHANNEL = 'greetie_catalogue';
+
+export interface CatalogueCacheOptions {
+  maxEntries?: number;
+  /** A connection string for the dedicated LISTEN connection; without it every read checks. */
+  listenUrl?: string;
+  /** Milliseconds before reconnecting a dropped listening connection (doubles up to 30 s). */
+  reconnectMs?: number;
+  /** Where the listening connection reports losing and regaining its LISTEN. */
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
 
 export interface CachedAnswer {
   /** The JSON text of the answer. */
@@ -25,6 +50,10 @@ export interface CacheStats {
   misses: number;
   size: number;
   version: string | null;
+  /** 'listening' (a notification empties the cache) or 'checking' (each read asks the version). */
+  mode: 'listening' | 'checking';
+  /** Times the listening connection was (re)established. */
+  listens: number;
 }
 
 export class CatalogueCache {
@@ -32,15 +61,89 @@ export class CatalogueCache {
   private readonly entries = new Map<string, Promise<CachedAnswer | null>>();
   private hits = 0;
   private misses = 0;
+  private readonly maxEntries: number;
+  private listening = false;
+  private listens = 0;
+  private client: pg.Client | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private delay: number;
+  private closed = false;
 
   constructor(
     private readonly db: Db,
-    private readonly maxEntries = 300,
-  ) {}
+    private readonly opts: CatalogueCacheOptions = {},
+  ) {
+    this.maxEntries = opts.maxEntries ?? 300;
+    this.delay = opts.reconnectMs ?? 500;
+  }
 
   async currentVersion(): Promise<string> {
     const { rows } = await sql<{ value: string }>`SELECT value FROM app_meta WHERE key = 'catalogue_version'`.execute(this.db);
     return rows[0]?.value ?? '0';
+  }
+
+  /**
+   * Opens the listening connection (when a `listenUrl` was given). Never throws: a failure leaves
+   * the cache checking per read and tries again later.
+   */
+  async start(): Promise<void> {
+    if (!this.opts.listenUrl || this.closed || this.client) return;
+    const client = new pg.Client({ connectionString: this.opts.listenUrl, keepAlive: true, application_name: 'greetie catalogue listener' });
+    this.client = client;
+    const lost = (err?: Error) => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      const was = this.listening;
+      this.listening = false; // reads check the version from now on
+      client.removeAllListeners('notification');
+      client.end().catch(() => {});
+      if (this.closed) return;
+      if (was) this.opts.log?.warn({ err: err?.message }, 'catalogue cache: listening connection lost; reads check the version until it is back');
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        void this.start();
+      }, this.delay);
+      this.retry.unref();
+      this.delay = Math.min(this.delay * 2, 30_000);
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', (msg) => {
+      if (msg.channel === CATALOGUE_CHANNEL) this.moveTo(msg.payload ?? null);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CATALOGUE_CHANNEL}`);
+      // A change committed before LISTEN took effect notified no one here: read the version once.
+      const { rows } = await client.query<{ value: string }>(`SELECT value FROM app_meta WHERE key = 'catalogue_version'`);
+      if (this.client !== client) return; // lost meanwhile
+      this.moveTo(rows[0]?.value ?? '0');
+      this.listening = true;
+      this.listens += 1;
+      this.delay = this.opts.reconnectMs ?? 500;
+      if (this.listens > 1) this.opts.log?.info({}, 'catalogue cache: listening again');
+    } catch (err) {
+      lost(err as Error);
+    }
+  }
+
+  /** Closes the listening connection; reads check the version from then on. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    this.listening = false;
+    if (client) await client.end().catch(() => {});
+  }
+
+  /** A version seen (notified or read): empties the cache when it differs from the one held. */
+  private moveTo(version: string | null): void {
+    // A notification without a payload still means "changed".
+    if (version === null || version !== this.version) {
+      this.entries.clear();
+      this.version = version;
+    }
   }
 
   /**
@@ -49,10 +152,13 @@ export class CatalogueCache {
    * key share one load.
    */
   async read(key: string, load: () => Promise<unknown>): Promise<CachedAnswer | null> {
-    const version = await this.currentVersion();
-    if (version !== this.version) {
-      this.entries.clear();
-      this.version = version;
+    if (!this.listening) {
+      const version = await this.currentVersion();
+      // The connection may have come back while we asked; its own read of the version decides.
+      if (!this.listening && version !== this.version) {
+        this.entries.clear();
+        this.version = version;
+      }
     }
     const cached = this.entries.get(key);
     if (cached) {
@@ -82,7 +188,7 @@ export class CatalogueCache {
   }
 
   stats(): CacheStats {
-    return { hits: this.hits, misses: this.misses, size: this.entries.size, version: this.version };
+    return { hits: this.hits, misses: this.misses, size: this.entries.size, version: this.version, mode: this.listening ? 'listening' : 'checking', listens: this.listens };
   }
 }
 
@@ -105,4 +211,11 @@ export function matchesIfNoneMatch(header: string | string[] | undefined, etag: 
   if (value.trim() === '*') return true;
   const opaque = etag.replace(/^W\//, '');
   return value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The catalogue's answers (server/merchant/cache.ts), made by buildApp, read by the routes. */
+    catalogueCache: CatalogueCache;
+  }
 }

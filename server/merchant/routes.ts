@@ -5,7 +5,7 @@ import { IdParams, errorResponses } from '../../contract/common.ts';
 import { Merchant, MerchantListQuery, MerchantPage, Product } from '../../contract/merchant.ts';
 import { notFound } from '../errors.ts';
 import { publicAccess } from '../access.ts';
-import { CatalogueCache, matchesIfNoneMatch, type CachedAnswer } from './cache.ts';
+import { matchesIfNoneMatch, type CachedAnswer } from './cache.ts';
 import { activeMerchant, allMerchants, merchantPage, merchantProducts, pageRequest } from './rules.ts';
 
 /**
@@ -25,7 +25,8 @@ function send(req: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): F
 const NotModified = Type.Null({ description: 'Not modified: the ETag in If-None-Match is still current' });
 
 export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const cache = new CatalogueCache(app.db);
+  // Made by buildApp, which opens its listening connection when ready and closes it on close.
+  const cache = app.catalogueCache;
 
   app.get(
     '/merchant',

@@ -4,6 +4,7 @@ import * as m002 from './002_auth.ts';
 import * as m003 from './003_merchant.ts';
 import * as m004 from './004_greetie.ts';
 import * as m005 from './005_payment.ts';
+import * as m006 from './006_catalogue_notify.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '003_merchant': m003,
   '004_greetie': m004,
   '005_payment': m005,
+  '006_catalogue_notify': m006,
 };

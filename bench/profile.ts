@@ -1,0 +1,176 @@
+/**
+ * `node --import tsx bench/profile.ts [path] [seconds]`: where one API read spends its time.
+ * Starts the real server (`node --cpu-prof --import tsx server/main.ts`, embedded PostgreSQL,
+ * default settings: LOG_LEVEL info to a file) on a fresh DATA_DIR, loads `path` (default
+ * /api/merchant) with autocannon at 50 connections, stops it with SIGTERM (V8 writes the profile
+ * on the way out) and prints the self time by function and by package/folder, and the inclusive
+ * time of a few frames worth knowing. PROFILE_ENV='LOG_LEVEL=warn' to profile other settings.
+ * Not part of `npm run bench` (a profile slows the server); see docs/decisions/064.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort } from '../server/net.ts';
+import { removeDataDir } from '../server/db/datadir.ts';
+import { ROOT, postgresPids } from './server.ts';
+
+/** CPU seconds (user + system) a process has used, from /proc; 0 when gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function area(url: string): string {
+  if (!url) return '(native/V8)';
+  const nm = url.lastIndexOf('node_modules/');
+  if (nm !== -1) {
+    const rest = url.slice(nm + 'node_modules/'.length).split('/');
+    return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+  }
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
+  const rel = url.replace(/^file:\/\//, '').replace(ROOT, '');
+  return rel.split('/').slice(0, 2).join('/');
+}
+
+export function summariseProfile(p: Profile, top = 25): string {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // Only the load: from the first to the last sample with a route handler of ours on the stack
+  // (start-up, module compilation and shutdown are not what a read costs).
+  const handles = (id: number) => {
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) if (/\/server\/[^/]+\/routes\.ts/.test(byId.get(cur)!.callFrame.url)) return true;
+    return false;
+  };
+  let first = p.samples.findIndex(handles);
+  let last = p.samples.findLastIndex(handles);
+  if (first === -1) [first, last] = [0, p.samples.length - 1];
+  const self = new Map<number, number>();
+  let total = 0;
+  for (let i = first; i <= last; i++) {
+    const dt = p.timeDeltas[i] ?? 0;
+    self.set(p.samples[i]!, (self.get(p.samples[i]!) ?? 0) + dt);
+    total += dt;
+  }
+  const byFn = new Map<string, number>();
+  const byArea = new Map<string, number>();
+  // Inclusive time of named frames (counted once per sample even when recursive).
+  const marks: Record<string, RegExp> = {
+    'pino + sonic-boom (request log line: serialize, redact, write)': /node_modules\/(pino|sonic-boom|@pinojs)\//,
+    'node:http response write (socket)': /node:_http_outgoing/,
+    'pg + kysely (queries)': /node_modules\/(pg|pg-protocol|kysely)\//,
+    '@fastify/helmet + helmet (security headers)': /node_modules\/(helmet|@fastify\/helmet)\//,
+    'fastify (routing, hooks, reply)': /node_modules\/fastify\//,
+    'server/ (our code)': /\/server\//,
+    'ajv + fast-json-stringify (validation, serialization)': /node_modules\/(ajv|fast-json-stringify)\//,
+    'the catalogue cache (version query included)': /\/server\/merchant\/cache\.ts/,
+  };
+  const inclusive = new Map<string, number>();
+  for (const [id, t] of self) {
+    const n = byId.get(id)!;
+    const name = n.callFrame.functionName || '(anonymous)';
+    const key = `${name}  ${n.callFrame.url.replace(/^file:\/\//, '').replace(ROOT, '')}:${n.callFrame.lineNumber + 1}`;
+    byFn.set(key, (byFn.get(key) ?? 0) + t);
+    const a = area(n.callFrame.url);
+    byArea.set(a, (byArea.get(a) ?? 0) + t);
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const url = byId.get(cur)!.callFrame.url;
+      for (const [label, re] of Object.entries(marks)) {
+        if (!seen.has(label) && re.test(url)) {
+          seen.add(label);
+          inclusive.set(label, (inclusive.get(label) ?? 0) + t);
+        }
+      }
+    }
+  }
+  const pct = (t: number) => `${((t / total) * 100).toFixed(1).padStart(5)} %`;
+  const lines = [`sampled during the load: ${(total / 1e6).toFixed(2)} s`, '', 'self time by package / folder:'];
+  for (const [k, t] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 20)) lines.push(`  ${pct(t)}  ${k}`);
+  lines.push('', 'inclusive time (a frame anywhere on the stack):');
+  for (const [k, t] of [...inclusive].sort((a, b) => b[1] - a[1])) lines.push(`  ${pct(t)}  ${k}`);
+  lines.push('', `self time, top ${top} functions:`);
+  for (const [k, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${pct(t)}  ${k}`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const target = process.argv[2] ?? '/api/merchant';
+  const seconds = Number(process.argv[3] ?? 10);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'greetie-profile-'));
+  const dataDir = path.join(work, 'data');
+  const profDir = path.join(work, 'prof');
+  const port = await freePort();
+  const extra = Object.fromEntries(
+    (process.env.PROFILE_ENV ?? '')
+      .split(/\s+/)
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  const fd = openSync(path.join(work, 'server.log'), 'a');
+  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: path.join(work, 'no-spa'), ...extra },
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/api/health`)).status === 200) break;
+      } catch {
+        /* not yet */
+      }
+      if (i > 1200) throw new Error('the server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    let url = target;
+    if (url.includes('{id}')) {
+      const [first] = (await (await fetch(`${base}/api/merchant`)).json()) as { id: string }[];
+      url = url.replace('{id}', first!.id);
+    }
+    await autocannon({ url: base + url, connections: 50, duration: 1 });
+    const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
+    const [node0, pg0] = [cpuSeconds(child.pid!), pgCpu()];
+    const r = await autocannon({ url: base + url, connections: 50, duration: seconds });
+    const [node1, pg1] = [cpuSeconds(child.pid!), pgCpu()];
+    const per = (s: number) => `${((s / r.requests.total) * 1e6).toFixed(0)} µs`;
+    console.log(`${url}: ${(r.requests.total / r.duration).toFixed(0)} req/s under the profiler, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, load average ${os.loadavg()[0]!.toFixed(2)}`);
+    console.log(`CPU per request: node ${per(node1 - node0)}, PostgreSQL (all backends) ${per(pg1 - pg0)}\n`);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error('no profile written');
+  const kept = path.join(os.tmpdir(), `greetie-${path.basename(target).replace(/\W+/g, '_')}-${Date.now()}.cpuprofile`);
+  const raw = readFileSync(path.join(profDir, file), 'utf8');
+  console.log(summariseProfile(JSON.parse(raw) as Profile));
+  await import('node:fs').then((fs) => fs.writeFileSync(kept, raw));
+  console.log(`\nprofile kept at ${kept} (open in Chrome DevTools → Performance)`);
+  removeDataDir(dataDir);
+  rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  console.error('profile failed:', err);
+  process.exit(1);
+});
