@@ -1,4 +1,4 @@
-import { and, assign, fromPromise, setup, stateIn } from 'xstate';
+import { and, assign, fromPromise, not, setup, stateIn } from 'xstate';
 import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieGift, GreetieMedia, GreetieStatus, GreetieUpdate } from '../contract/greetie.ts';
 import { GIFTS_MAX } from '../contract/greetie.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
@@ -18,6 +18,11 @@ import { loaderErrorOf, type LoaderError } from './loader.ts';
  * - The media step uploads in a child actor (`uploadMedia`) that reports `upload.progress`;
  *   leaving the upload (cancel) stops it. A file of the wrong type or too big is refused before
  *   anything is sent (`checkMediaFile`); the server's own refusal is shown too.
+ *
+ * - The content is also flattened to one image (the thumbnail, the link preview, the lists):
+ *   `uploadOverlay` draws and uploads it once a change of the content is saved, and before the
+ *   review hands over. A failed upload never holds the person up: it is tried again with the next
+ *   change of the content.
  *
  * The page reads tags, never state names: `step:<step>` (which step to show), `busy`,
  * `upload:<what>`, `save:<what>`, and `loading` / `loadFailed` / `notFound` / `notEditable` /
@@ -131,6 +136,8 @@ export interface ComposeContext {
   error: LoaderError | null;
   /** A change arrived while a save ran: save again after it. */
   unsaved: boolean;
+  /** The content changed since the server's overlay was drawn (or it has none): upload a new one. */
+  overlayStale: boolean;
 }
 
 /** What the upload actor needs; `progressTo` hears `upload.progress` as the bytes go out. */
@@ -138,6 +145,12 @@ export interface UploadInput {
   draftId: string;
   file: ChosenFile;
   progressTo: { send: (event: UploadProgressEvent) => void };
+}
+
+/** What the overlay actor flattens: the draft's content (drawn by the page, uploaded to the draft). */
+export interface OverlayInput {
+  draftId: string;
+  content: ContentElement[];
 }
 
 export interface SaveInput {
@@ -185,7 +198,8 @@ export type ComposeTag =
   | 'save:saved'
   | 'save:waiting'
   | 'save:saving'
-  | 'save:failed';
+  | 'save:failed'
+  | 'overlay:uploading';
 
 /** How long edits pause before the draft is saved. */
 export const SAVE_DELAY_MS = 800;
@@ -246,6 +260,10 @@ export const composeMachine = setup({
     saveDraft: fromPromise<Greetie, SaveInput>(async () => {
       throw new Error('The "saveDraft" actor is given by the page with composeMachine.provide().');
     }),
+    /** The content drawn to one image (renderOverlay) and POSTed to /greetie/{id}/mediaoverlay. */
+    uploadOverlay: fromPromise<Greetie, OverlayInput>(async () => {
+      throw new Error('The "uploadOverlay" actor is given by the page with composeMachine.provide().');
+    }),
     /** POST /greetie/{id}/send (a greetie without gifts). */
     sendGreetie: fromPromise<Greetie, { draftId: string }>(async () => {
       throw new Error('The "sendGreetie" actor is given by the page with composeMachine.provide().');
@@ -254,7 +272,14 @@ export const composeMachine = setup({
   actions: {
     storeOpened: assign((_, p: OpenedEvent) => ({ draftId: p.draftId, startGift: p.gift })),
     /** Everything the server has: a loaded draft, or one just created. */
-    takeDraft: assign((_, g: Greetie) => ({ draftId: g.id, status: g.status, draft: draftOf(g), total: g.total, error: null })),
+    takeDraft: assign((_, g: Greetie) => ({
+      draftId: g.id,
+      status: g.status,
+      draft: draftOf(g),
+      total: g.total,
+      error: null,
+      overlayStale: g.media !== null && g.content.length > 0 && g.media.overlayUrl === null,
+    })),
     /** After an upload: the new media (the rest stays as the person has it). */
     takeMedia: assign(({ context }, g: Greetie) => ({
       draftId: g.id,
@@ -264,6 +289,8 @@ export const composeMachine = setup({
       file: null,
       progress: null,
       error: null,
+      // New media comes without an overlay: the content is flattened again.
+      overlayStale: context.draft.content.length > 0,
     })),
     /** After a save: what only the server knows (the edits made meanwhile stay). */
     takeSaved: assign((_, g: Greetie) => ({ status: g.status, total: g.total, error: null })),
@@ -275,7 +302,11 @@ export const composeMachine = setup({
     }),
     storeProgress: assign((_, p: UploadProgress) => ({ progress: { loaded: p.loaded, total: p.total } })),
     clearProgress: assign({ progress: null }),
-    storeContent: assign(({ context }, p: { content: ContentElement[] }) => ({ draft: { ...context.draft, content: p.content } })),
+    storeContent: assign(({ context }, p: { content: ContentElement[] }) => ({ draft: { ...context.draft, content: p.content }, overlayStale: true })),
+    markOverlayCurrent: assign({ overlayStale: false }),
+    markOverlayStale: assign({ overlayStale: true }),
+    /** After an overlay upload: the media's new overlay (the rest stays as the person has it). */
+    takeOverlay: assign(({ context }, g: Greetie) => ({ draft: { ...context.draft, media: g.media } })),
     storeGifts: assign(({ context }, p: { gifts: GiftChoice[] }) => ({ draft: { ...context.draft, gifts: p.gifts } })),
     storeRecipient: assign(({ context }, p: { recipient: RecipientFields; message: string; deliverAt: string | null }) => ({
       draft: { ...context.draft, recipient: p.recipient, message: p.message, deliverAt: p.deliverAt },
@@ -302,7 +333,12 @@ export const composeMachine = setup({
     hasGifts: ({ context }) => context.draft.gifts.length > 0,
     hasUnsavedChanges: ({ context }) => context.unsaved,
     isSaved: stateIn('#compose.editing.save.saved'),
-    isSavedWithGifts: and(['isSaved', 'hasGifts']),
+    isOverlayUploading: stateIn('#compose.editing.overlay.uploading'),
+    /** Saved, and no overlay on its way (one that failed does not hold the person up). */
+    isSettled: and(['isSaved', not('isOverlayUploading')]),
+    isSettledWithGifts: and(['isSettled', 'hasGifts']),
+    isOverlayStale: ({ context }) => context.overlayStale && context.draftId !== null && context.draft.media !== null,
+    isOverlayDue: and(['isOverlayStale', 'isSaved']),
     onContentStep: stateIn('#compose.editing.steps.content'),
     onGiftsStep: stateIn('#compose.editing.steps.gifts'),
     onRecipientStep: stateIn('#compose.editing.steps.recipient'),
@@ -324,6 +360,7 @@ export const composeMachine = setup({
     refusal: null,
     error: null,
     unsaved: false,
+    overlayStale: false,
   },
   initial: 'opening',
   states: {
@@ -593,11 +630,11 @@ export const composeMachine = setup({
                 'user.back': { target: 'recipient', description: 'Back to the recipient.' },
                 'user.send': [
                   {
-                    guard: 'isSavedWithGifts',
+                    guard: 'isSettledWithGifts',
                     target: '#compose.handingOver',
-                    description: "'Till betalning': a greetie with gifts goes on to payment.",
+                    description: "'Till betalning': a greetie with gifts goes on to payment (once saved, its overlay uploaded).",
                   },
-                  { guard: 'isSaved', target: '#compose.sending', description: "'Skicka': a greetie without gifts is sent." },
+                  { guard: 'isSettled', target: '#compose.sending', description: "'Skicka': a greetie without gifts is sent (once saved, its overlay uploaded)." },
                 ],
               },
             },
@@ -682,6 +719,38 @@ export const composeMachine = setup({
               description: 'The last save failed: the message and a retry (the edits are kept here).',
               tags: ['save:failed'],
               on: { 'user.retrySave': { target: 'saving', description: 'The person tries the save again.' } },
+            },
+          },
+        },
+        overlay: {
+          description: 'Keeps the flattened image of the content (thumbnail, link preview, lists) in step with the content, after each save.',
+          initial: 'current',
+          states: {
+            current: {
+              description: "The server's overlay shows the content (or there is nothing to flatten).",
+              always: { guard: 'isOverlayDue', target: 'uploading', description: 'The changed content is saved: flatten it and upload the image.' },
+            },
+            uploading: {
+              description: 'The content is drawn to one image and uploaded; the review waits for it.',
+              tags: ['overlay:uploading'],
+              entry: 'markOverlayCurrent',
+              invoke: {
+                id: 'uploadOverlay',
+                src: 'uploadOverlay',
+                input: ({ context }) => ({ draftId: context.draftId ?? '', content: context.draft.content }),
+                onDone: {
+                  target: 'current',
+                  actions: { type: 'takeOverlay', params: ({ event }) => event.output },
+                  description: 'The server has the new overlay (a change meanwhile is flattened next).',
+                },
+                onError: { target: 'failed', actions: 'markOverlayStale', description: 'The upload failed: nothing is shown; it is tried again with the next change.' },
+              },
+            },
+            failed: {
+              description: 'The last overlay upload failed; the person goes on regardless.',
+              on: {
+                'user.changedContent': { guard: 'onContentStep', target: 'current', description: 'The content changed: flatten and upload it after the save.' },
+              },
             },
           },
         },

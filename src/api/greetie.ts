@@ -126,7 +126,7 @@ export function uploadForm<T>(url: string, form: FormData, options: UploadOption
 export function uploadGreetieMedia(id: string, file: Blob, options: UploadOptions = {}): Promise<Greetie> {
   const form = new FormData();
   form.append('file', file);
-  if (options.poster) form.append('poster', options.poster, 'poster.jpg');
+  if (options.poster) form.append('poster', options.poster, options.poster.type === 'image/png' ? 'poster.png' : 'poster.jpg');
   return uploadForm<Greetie>(path(id, '/media'), form, options);
 }
 

@@ -9,6 +9,7 @@ import {
   composeMachine,
   giftsTotal,
   type ComposeTag,
+  type OverlayInput,
   type SaveInput,
   type UploadInput,
 } from '../../machines/compose.ts';
@@ -32,14 +33,22 @@ function start() {
   const upload = manual<UploadInput, Greetie>();
   const save = manual<SaveInput, Greetie>();
   const send = manual<{ draftId: string }, Greetie>();
+  const overlay = manual<OverlayInput, Greetie>();
   const actor = createActor(
     composeMachine.provide({
-      actors: { loadDraft: load.logic, createDraft: create.logic, uploadMedia: upload.logic, saveDraft: save.logic, sendGreetie: send.logic },
+      actors: {
+        loadDraft: load.logic,
+        createDraft: create.logic,
+        uploadMedia: upload.logic,
+        saveDraft: save.logic,
+        sendGreetie: send.logic,
+        uploadOverlay: overlay.logic,
+      },
     }),
   ).start();
   const has = (tag: ComposeTag) => actor.getSnapshot().hasTag(tag);
   const step = () => [...actor.getSnapshot().tags].filter((t) => t.startsWith('step:'));
-  return { actor, load, create, upload, save, send, has, step };
+  return { actor, load, create, upload, save, send, overlay, has, step };
 }
 
 const jpeg = { name: 'foto.jpg', type: 'image/jpeg', size: 120_000 };
@@ -281,6 +290,106 @@ describe('compose machine', () => {
     expect(t.send.calls).toHaveLength(0);
     t.actor.send({ type: 'user.back' });
     expect(t.step()).toEqual(['step:review']);
+  });
+
+  describe('the overlay (the content flattened to one image)', () => {
+    const withOverlay = { ...photo, overlayUrl: '/api/media/BBBBBBBBBBBBBBBBBBBBBBBB.webp' };
+
+    it('is uploaded once a change of the content is saved, again after a change made meanwhile', async () => {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+      t.load.calls[0]!.resolve(greetie({ media: photo }));
+      await settle();
+      expect(t.overlay.calls).toHaveLength(0); // nothing to flatten yet
+
+      t.actor.send({ type: 'user.changedContent', content: [textElement] });
+      await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+      expect(t.overlay.calls).toHaveLength(0); // not before the content is saved
+      t.save.calls[0]!.resolve(greetie({ media: photo, content: [textElement] }));
+      await settle();
+      expect(t.overlay.calls).toHaveLength(1);
+      expect(t.overlay.calls[0]!.input).toEqual({ draftId: DRAFT_ID, content: [textElement] });
+      expect(t.has('overlay:uploading')).toBe(true);
+
+      // A change during the upload: saved, then flattened again.
+      const more = [textElement, { ...textElement, id: 'e2', value: 'Hurra' }];
+      t.actor.send({ type: 'user.changedContent', content: more });
+      t.overlay.calls[0]!.resolve(greetie({ media: withOverlay, content: [textElement] }));
+      await settle();
+      expect(t.actor.getSnapshot().context.draft.media?.overlayUrl).toBe(withOverlay.overlayUrl);
+      expect(t.actor.getSnapshot().context.draft.content).toEqual(more); // the edit stays
+      expect(t.overlay.calls).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+      t.save.calls[1]!.resolve(greetie({ media: withOverlay, content: more }));
+      await settle();
+      expect(t.overlay.calls).toHaveLength(2);
+      expect(t.overlay.calls[1]!.input.content).toEqual(more);
+    });
+
+    it('is uploaded before the review hands over: sending waits for it', async () => {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+      // A draft left at the review with content but no overlay (the tab closed during its upload).
+      t.load.calls[0]!.resolve(greetie({ media: photo, content: [textElement], gifts: [gift], recipient: { name: null, mobileNumber: '+46701234567' } }));
+      await settle();
+      expect(t.step()).toEqual(['step:review']);
+      expect(t.overlay.calls).toHaveLength(1);
+      t.actor.send({ type: 'user.send' });
+      expect(t.step()).toEqual(['step:review']); // not yet
+      t.overlay.calls[0]!.resolve(greetie({ media: withOverlay, content: [textElement], gifts: [gift] }));
+      await settle();
+      t.actor.send({ type: 'user.send' });
+      expect(t.step()).toEqual(['step:payment']);
+    });
+
+    it('a failed upload never holds the person up, and is tried again with the next change', async () => {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+      t.load.calls[0]!.resolve(greetie({ media: photo, content: [textElement], recipient: { name: null, mobileNumber: '+46701234567' } }));
+      await settle();
+      t.overlay.calls[0]!.reject(serverError);
+      await settle();
+      expect(t.has('overlay:uploading')).toBe(false);
+      expect(t.has('save:saved')).toBe(true);
+      expect(t.actor.getSnapshot().context.error).toBeNull(); // nothing for the person to see
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(t.overlay.calls).toHaveLength(1); // no retry loop
+
+      // Back to the content, a change: saved, then the overlay again.
+      t.actor.send({ type: 'user.back' });
+      t.actor.send({ type: 'user.back' });
+      t.actor.send({ type: 'user.back' });
+      expect(t.step()).toEqual(['step:content']);
+      t.actor.send({ type: 'user.changedContent', content: [{ ...textElement, value: 'Grattis igen!' }] });
+      await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+      t.save.calls[0]!.resolve(greetie({ media: photo }));
+      await settle();
+      expect(t.overlay.calls).toHaveLength(2);
+    });
+
+    it('a draft whose overlay is current, or without content, uploads none', async () => {
+      for (const g of [greetie({ media: withOverlay, content: [textElement] }), greetie({ media: photo })]) {
+        const t = start();
+        t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+        t.load.calls[0]!.resolve(g);
+        await settle();
+        expect(t.overlay.calls).toHaveLength(0);
+        t.actor.stop();
+      }
+    });
+
+    it("new media brings the content's overlay again", async () => {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+      t.load.calls[0]!.resolve(greetie({ media: withOverlay, content: [textElement] }));
+      await settle();
+      t.actor.send({ type: 'user.back' });
+      t.actor.send({ type: 'user.back' });
+      t.actor.send({ type: 'user.choseFile', file: jpeg });
+      t.upload.calls[0]!.resolve(greetie({ media: photo, content: [textElement] }));
+      await settle();
+      expect(t.overlay.calls).toHaveLength(1);
+    });
   });
 
   it('sums the gifts for the running total', () => {

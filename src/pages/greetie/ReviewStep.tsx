@@ -10,10 +10,10 @@ import * as css from './greetie.css.ts';
 /** Step 5: the greetie as the recipient will see it, the gifts and the total; then payment or send. */
 export function ReviewStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
   const { t, i18n } = useTranslation('greetie');
-  const { context, send, save, busy, sendFailed } = compose;
+  const { context, send, save, busy, sendFailed, overlayUploading } = compose;
   const { draft } = context;
   const hasGifts = draft.gifts.length > 0;
-  const ready = save === 'saved' && !busy;
+  const ready = save === 'saved' && !overlayUploading && !busy;
   return (
     <div>
       {title}

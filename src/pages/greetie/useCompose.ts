@@ -29,6 +29,8 @@ export interface ComposeView {
   upload: UploadView;
   save: SaveView;
   sendFailed: boolean;
+  /** The content's flattened image is on its way (the review waits for it). */
+  overlayUploading: boolean;
   context: ComposeContext;
   send: (event: ComposeEvent) => void;
 }
@@ -41,6 +43,10 @@ export function useCompose(machine: typeof composeMachine): ComposeView {
   const upload = useSelector(actor, (s) => UPLOADS.find((u) => s.hasTag(`upload:${u}` as ComposeTag)) ?? 'idle');
   const save = useSelector(actor, (s) => SAVES.find((v) => s.hasTag(`save:${v}` as ComposeTag)) ?? 'saved');
   const sendFailed = useSelector(actor, (s) => s.hasTag('sendFailed'));
+  const overlayUploading = useSelector(actor, (s) => s.hasTag('overlay:uploading'));
   const context = useSelector(actor, (s) => s.context);
-  return useMemo(() => ({ screen, busy, upload, save, sendFailed, context, send: actor.send }), [screen, busy, upload, save, sendFailed, context, actor]);
+  return useMemo(
+    () => ({ screen, busy, upload, save, sendFailed, overlayUploading, context, send: actor.send }),
+    [screen, busy, upload, save, sendFailed, overlayUploading, context, actor],
+  );
 }

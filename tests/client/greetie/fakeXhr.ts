@@ -8,9 +8,9 @@ export class FakeXhr extends EventTarget {
   static reset() {
     FakeXhr.all = [];
   }
-  /** The latest request neither answered nor aborted. */
-  static open(): FakeXhr | undefined {
-    return [...FakeXhr.all].reverse().find((x) => x.state === 'sent');
+  /** The latest request neither answered nor aborted (to a URL `url` matches, if given). */
+  static open(url?: RegExp): FakeXhr | undefined {
+    return [...FakeXhr.all].reverse().find((x) => x.state === 'sent' && (!url || url.test(x.url)));
   }
   readonly upload = new EventTarget();
   state: 'new' | 'sent' | 'answered' | 'aborted' = 'new';

@@ -90,10 +90,12 @@ export default defineHooks({
     'user.changedRecipient': [{ recipient, message: 'Grattis på födelsedagen!', deliverAt: null }],
     'xstate.done.actor.saveDraft': [{ output: greetie({ media: photo }) }],
     'xstate.error.actor.saveDraft': [{ error: serverError }],
+    'xstate.done.actor.uploadOverlay': [{ output: greetie({ media: { ...photo, overlayUrl: '/api/media/BBBBBBBBBBBBBBBBBBBBBBBB.webp' }, content: [textElement] }) }],
+    'xstate.error.actor.uploadOverlay': [{ error: serverError }],
     'xstate.done.actor.sendGreetie': [{ output: greetie({ status: 'scheduled', media: photo }) }],
     'xstate.error.actor.sendGreetie': [{ error: serverError }],
   },
-  limit: 20000,
+  limit: 80000,
   // What tells states apart for the paths: the state and what the page shows differently, not
   // every byte of the draft.
   serializeState: (s) => {
@@ -107,6 +109,7 @@ export default defineHooks({
       gifts: c.draft.gifts.length > 0,
       recipient: c.draft.recipient.mobileNumber !== '',
       unsaved: c.unsaved,
+      overlayStale: c.overlayStale,
       file: c.file !== null,
       progress: c.progress !== null,
       refusal: c.refusal,

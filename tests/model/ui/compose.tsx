@@ -67,6 +67,28 @@ const productOf = (g: GreetieGift): Product => ({
   validDays: 365,
 });
 
+const MEDIA_UPLOAD = /\/api\/greetie\/[^/]+\/media$/;
+const OVERLAY_UPLOAD = /\/api\/greetie\/[^/]+\/mediaoverlay$/;
+const openUpload = async (url: RegExp) => {
+  await waitFor(() => expect(FakeXhr.open(url), `an upload to ${String(url)}`).toBeDefined(), { timeout: 5000 });
+  return FakeXhr.open(url)!;
+};
+
+/**
+ * jsdom cannot draw: a 2D context that draws nothing (text measures 10 px a letter) and a canvas
+ * that encodes to a small WebP, so the page's overlay actor gets as far as the upload.
+ */
+function stubCanvas() {
+  const ctx = new Proxy({} as Record<string | symbol, unknown>, {
+    get: (target, key) => (key in target ? target[key] : key === 'measureText' ? (t: string) => ({ width: 10 * t.length }) : () => undefined),
+    set: (target, key, value) => ((target[key] = value), true),
+  });
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation((() => ctx) as never);
+  vi.spyOn(HTMLCanvasElement.prototype, 'toBlob').mockImplementation(function (callback: BlobCallback, type?: string) {
+    callback(new Blob(['overlay'], { type: type ?? 'image/png' }));
+  });
+}
+
 /** A browser File of the size and type the path chose. */
 const fileOf = (f: ChosenFile) => new File([new Uint8Array(f.size)], f.name, { type: f.type });
 
@@ -90,6 +112,7 @@ export default defineUi({
     installDomStubs({ viewport: 'mobile' });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    stubCanvas();
     if (!URL.createObjectURL) {
       vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:local', revokeObjectURL: () => {} }));
     }
@@ -126,17 +149,22 @@ export default defineUi({
     // The upload: the bytes go out (progress), then the server answers.
     'upload.progress': async (_env, event) => {
       const e = event as EventObject & { loaded: number; total: number };
-      await waitFor(() => expect(FakeXhr.open()).toBeDefined());
-      FakeXhr.open()!.progress(e.loaded, e.total);
+      (await openUpload(MEDIA_UPLOAD)).progress(e.loaded, e.total);
     },
     'xstate.done.actor.uploadMedia': async (_env, event) => {
-      await waitFor(() => expect(FakeXhr.open()).toBeDefined());
-      FakeXhr.open()!.answer(200, outputOf(event));
+      (await openUpload(MEDIA_UPLOAD)).answer(200, outputOf(event));
     },
     'xstate.error.actor.uploadMedia': async (_env, event) => {
       const e = (event as EventObject & { error: { status: number; code: string; message: string } }).error;
-      await waitFor(() => expect(FakeXhr.open()).toBeDefined());
-      FakeXhr.open()!.answer(e.status, { code: e.code, message: e.message });
+      (await openUpload(MEDIA_UPLOAD)).answer(e.status, { code: e.code, message: e.message });
+    },
+    // The content's flattened image (drawn on the stubbed canvas) goes up after a save.
+    'xstate.done.actor.uploadOverlay': async (_env, event) => {
+      (await openUpload(OVERLAY_UPLOAD)).answer(200, outputOf(event));
+    },
+    'xstate.error.actor.uploadOverlay': async (_env, event) => {
+      const e = (event as EventObject & { error: { status: number; code: string; message: string } }).error;
+      (await openUpload(OVERLAY_UPLOAD)).answer(e.status, { code: e.code, message: e.message });
     },
     'xstate.after.saveDelay.compose.editing.save.waiting': () => {
       vi.advanceTimersByTime(SAVE_DELAY_MS);
@@ -282,7 +310,8 @@ export default defineUi({
       expect(await stepHeading('Granska din greetie')).toBeInTheDocument();
       const label = ctx(s).draft.gifts.length > 0 ? 'Till betalning' : 'Skicka';
       // Sending waits until everything is saved.
-      expect(screen.getByRole('button', { name: label })).toHaveProperty('disabled', !s.matches({ editing: { save: 'saved' } }));
+      const settled = s.matches({ editing: { save: 'saved' } }) && !s.matches({ editing: { overlay: 'uploading' } });
+      expect(screen.getByRole('button', { name: label })).toHaveProperty('disabled', !settled);
     },
     // The save beside the steps.
     'editing.save.saved': (_env, s) => {
@@ -298,6 +327,11 @@ export default defineUi({
       const alert = await screen.findByRole('alert');
       expect(alert).toHaveTextContent('Ändringarna kunde inte sparas');
       expect(within(alert).getByRole('button', { name: 'Spara igen' })).toBeEnabled();
+    },
+    // The overlay is the server's business: the person sees nothing of it, and its failure
+    // never shows as one of theirs.
+    'editing.overlay.failed': () => {
+      expect(screen.queryByText('Ändringarna kunde inte sparas')).not.toBeInTheDocument();
     },
     handingOver: async () => {
       expect(await stepHeading('Betalning')).toBeInTheDocument();
