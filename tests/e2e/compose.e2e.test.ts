@@ -36,6 +36,8 @@ journey('compose', async (j) => {
   await next.click();
   await main.getByRole('heading', { name: 'Klä din greetie' }).waitFor();
   await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Klä din greetie');
+  // Once the content is saved, its flattened image goes up (the thumbnail and link preview).
+  const overlay = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/mediaoverlay'), { timeout: 20_000 });
   await main.getByRole('group', { name: 'Lägg till' }).getByRole('button', { name: 'Text' }).click();
   const textPanel = main.getByRole('region', { name: 'Ny text' });
   await textPanel.getByRole('textbox').fill('Grattis!');
@@ -68,6 +70,7 @@ journey('compose', async (j) => {
   const after = await emoji.boundingBox();
   expect(after && Math.round(after.y - before.y)).toBeGreaterThan(30);
   await main.getByRole('status').filter({ hasText: 'Sparat' }).waitFor();
+  expect((await overlay).status()).toBe(200);
   await j.check('compose: content with a text and an emoji');
 
   // 3. Gifts: a product of the first merchant; the running total in kr.
