@@ -1,0 +1,206 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Greetie } from '../../../contract/greetie.ts';
+import type { MerchantPage, Product } from '../../../contract/merchant.ts';
+import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
+import { DRAFT_ID, MERCHANT_ID, gift, greetie, photo, textElement } from '../../model/hooks/compose.ts';
+import { FakeXhr } from './fakeXhr.ts';
+
+/**
+ * The greetie pages' own logic, on the real routes: the server is fetch (answered at once from
+ * `server`, by method and path) and XMLHttpRequest (uploads), faked at the edge.
+ */
+type Answer = { status: number; body?: unknown };
+let server: Record<string, (body: unknown) => Answer>;
+let calls: { method: string; path: string; body: unknown }[];
+
+const json = ({ status, body }: Answer) =>
+  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const merchants: MerchantPage = {
+  items: [
+    {
+      id: MERCHANT_ID,
+      name: 'Café Kanelbullen',
+      description: '',
+      logoUrl: '/merchants/kanelbullen.svg',
+      category: 'cafe',
+      website: null,
+      sources: ['InStore'],
+      priceFrom: 6500,
+    },
+  ],
+  nextCursor: null,
+};
+const voucher: Product = {
+  id: '7b2e4d3f-0000-4000-8000-000000000003',
+  merchantId: MERCHANT_ID,
+  name: 'Presentkort',
+  description: '',
+  imageUrl: '/merchants/kanelbullen.svg',
+  source: 'InStore',
+  minAmount: 10000,
+  maxAmount: 100000,
+  validDays: 365,
+};
+
+function serve(draft: Greetie) {
+  server = {
+    [`GET /api/greetie/${DRAFT_ID}`]: () => ({ status: 200, body: draft }),
+    [`PATCH /api/greetie/${DRAFT_ID}`]: () => ({ status: 200, body: draft }),
+    'GET /api/merchant/v2': () => ({ status: 200, body: merchants }),
+    [`GET /api/merchant/${MERCHANT_ID}/products`]: () => ({ status: 200, body: [voucher] }),
+  };
+}
+
+beforeEach(() => {
+  installDomStubs({ viewport: 'mobile' });
+  calls = [];
+  server = {};
+  FakeXhr.reset();
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://app');
+    const method = init?.method ?? 'GET';
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    calls.push({ method, path: url.pathname, body });
+    const handler = server[`${method} ${url.pathname}`];
+    return json(handler ? handler(body) : { status: 404, body: { message: 'Finns inte.', code: 'NOT_FOUND' } });
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const stepHeading = (name: string) => screen.findByRole('heading', { level: 2, name });
+
+describe('/greetie/new', () => {
+  it('shows where the person is: the stepper marks the step, and focus goes to its heading', async () => {
+    serve(greetie({ media: photo, content: [textElement] }));
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    expect(await stepHeading('Lägg till presenter')).toBeInTheDocument();
+    const steps = within(screen.getByRole('navigation', { name: 'Steg' })).getAllByRole('listitem');
+    expect(steps.map((s) => s.textContent)).toEqual(['Steg 1 av 5: Bild', 'Steg 2 av 5: Innehåll', 'Steg 3 av 5: Presenter', 'Steg 4 av 5: Mottagare', 'Steg 5 av 5: Granska']);
+    expect(steps[2]).toHaveAttribute('aria-current', 'step');
+
+    await user.click(screen.getByRole('button', { name: 'Tillbaka' }));
+    const heading = await stepHeading('Klä din greetie');
+    expect(heading).toHaveFocus();
+    expect(steps[1]).toHaveAttribute('aria-current', 'step');
+  });
+
+  it.each([
+    ['a PDF', new File(['%PDF'], 'kvitto.pdf', { type: 'application/pdf' }), 'Filen går inte att använda. Välj ett foto (JPEG, PNG, WebP eller HEIC) eller en video (MP4, WebM eller MOV).'],
+    ['a 16 MB photo', Object.defineProperty(new File(['x'], 'stor.jpg', { type: 'image/jpeg' }), 'size', { value: 16 * 1024 * 1024 }), 'Fotot är större än 15 MB. Välj ett mindre foto.'],
+    ['a 101 MB video', Object.defineProperty(new File(['x'], 'lang.mp4', { type: 'video/mp4' }), 'size', { value: 101 * 1024 * 1024 }), 'Videon är större än 100 MB. Välj en kortare video.'],
+    ['an empty photo', new File([], 'tom.jpg', { type: 'image/jpeg' }), 'Filen är tom. Välj en annan.'],
+  ])('refuses %s before anything is sent, saying why in Swedish', async (_what, file, message) => {
+    const user = userEvent.setup({ applyAccept: false });
+    renderRoute('/greetie/new', { session: signedIn() });
+    await stepHeading('Välj en bild eller video');
+    await user.upload(screen.getByLabelText('Välj från telefonen'), file);
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(calls).toEqual([]);
+    expect(FakeXhr.all).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Nästa' })).toBeDisabled();
+  });
+
+  it('keeps a running total in kr while gifts and amounts change; an amount outside the limits stops the step', async () => {
+    serve(greetie({ media: photo, content: [textElement], gifts: [gift], total: gift.amount }));
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    // A draft with gifts continues at the recipient: back to the gifts.
+    await stepHeading('Vem ska få den?');
+    await user.click(screen.getByRole('button', { name: 'Tillbaka' }));
+    await stepHeading('Lägg till presenter');
+    const total = () => screen.getByText(/^Summa:/).textContent;
+    expect(total()).toBe('Summa: 149\u00a0kr');
+
+    await user.click(await screen.findByRole('button', { name: /Café Kanelbullen/ }));
+    await user.click(await screen.findByRole('button', { name: 'Lägg till: Presentkort' }));
+    expect(total()).toBe('Summa: 249\u00a0kr'); // a value voucher starts at its smallest amount
+
+    const amount = screen.getByRole('textbox', { name: 'Belopp i kr' });
+    await user.clear(amount);
+    await user.type(amount, '1250,50');
+    expect(total()).toBe('Summa: 1\u00a0399,50\u00a0kr');
+    expect(amount).toHaveAttribute('aria-invalid', 'true'); // over 1 000 kr
+    expect(screen.getByText(/^Välj ett belopp mellan/)).toHaveTextContent(/mellan 100–1\s000\skr/);
+    expect(screen.getByRole('button', { name: 'Nästa' })).toBeDisabled();
+
+    await user.clear(amount);
+    await user.type(amount, '500');
+    expect(amount).toHaveAttribute('aria-invalid', 'false');
+    expect(total()).toBe('Summa: 649\u00a0kr');
+    expect(screen.getByRole('button', { name: 'Nästa' })).toBeEnabled();
+
+    await user.click(screen.getByRole('button', { name: 'Ta bort: Fika för två' }));
+    expect(total()).toBe('Summa: 500\u00a0kr');
+  });
+
+  it('asks for a Swedish mobile number, and a delivery time ahead, before the review', async () => {
+    serve(greetie({ media: photo, message: 'Hej' }));
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Vem ska få den?');
+    const number = screen.getByRole('textbox', { name: 'Mobilnummer' });
+    expect(screen.getByText('Ett svenskt mobilnummer, t.ex. 070-123 45 67.')).toBeInTheDocument();
+
+    await user.type(number, '12345');
+    await user.click(screen.getByRole('button', { name: 'Nästa' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Skriv ett svenskt mobilnummer, t.ex. 070-123 45 67.');
+    expect(number).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('heading', { level: 2, name: 'Vem ska få den?' })).toBeInTheDocument();
+
+    await user.clear(number);
+    await user.type(number, '070-123 45 67');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Skicka vid en senare tidpunkt' }));
+    const date = screen.getByLabelText('Datum');
+    await user.clear(date);
+    await user.type(date, '2020-01-01');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Tiden har redan varit. Välj en tid framåt.');
+    await user.click(screen.getByRole('button', { name: 'Nästa' }));
+    expect(screen.getByRole('heading', { level: 2, name: 'Vem ska få den?' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Skicka vid en senare tidpunkt' }));
+    await user.click(screen.getByRole('button', { name: 'Nästa' }));
+    expect(await stepHeading('Granska din greetie')).toBeInTheDocument();
+  });
+});
+
+describe('/greetie/details/{id}', () => {
+  it('deletes a draft only after the confirmation, then shows the list', async () => {
+    serve(greetie({ media: photo }));
+    server[`DELETE /api/greetie/${DRAFT_ID}`] = () => ({ status: 204 });
+    const user = userEvent.setup();
+    const { router } = renderRoute(`/greetie/details/${DRAFT_ID}`, { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'Ta bort' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ta bort greetien?' });
+    expect(dialog).toHaveTextContent('Greetien och dess bild eller video tas bort. Det går inte att ångra.');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Behåll' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Ta bort' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Ta bort greetien' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/greetie/list'));
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/api/greetie/${DRAFT_ID}`]);
+  });
+
+  it("keeps the dialog open with the server's refusal", async () => {
+    serve(greetie({ media: photo }));
+    server[`DELETE /api/greetie/${DRAFT_ID}`] = () => ({ status: 409, body: { message: 'Greetien är redan skickad och kan inte tas bort.', code: 'CONFLICT' } });
+    const user = userEvent.setup();
+    const { router } = renderRoute(`/greetie/details/${DRAFT_ID}`, { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'Ta bort' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Ta bort greetien' }));
+    expect(await within(screen.getByRole('dialog')).findByRole('alert')).toHaveTextContent('Greetien är redan skickad och kan inte tas bort.');
+    expect(router.state.location.pathname).toBe(`/greetie/details/${DRAFT_ID}`);
+  });
+});
