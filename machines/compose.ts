@@ -1,6 +1,7 @@
 import { and, assign, fromPromise, not, setup, stateIn } from 'xstate';
 import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieGift, GreetieMedia, GreetieStatus, GreetieUpdate } from '../contract/greetie.ts';
 import { GIFTS_MAX } from '../contract/greetie.ts';
+import type { Product } from '../contract/merchant.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
 import { loaderErrorOf, type LoaderError } from './loader.ts';
 
@@ -19,6 +20,9 @@ import { loaderErrorOf, type LoaderError } from './loader.ts';
  *   leaving the upload (cancel) stops it. A file of the wrong type or too big is refused before
  *   anything is sent (`checkMediaFile`); the server's own refusal is shown too.
  *
+ * - The amounts of value vouchers stay editable within their limits: the server's draft names each
+ *   gift's product only, so the products of its merchants are read (`loadGiftLimits`) when a draft
+ *   with gifts arrives (resumed, or started from a product).
  * - The content is also flattened to one image (the thumbnail, the link preview, the lists):
  *   `uploadOverlay` draws and uploads it once a change of the content is saved, and before the
  *   review hands over. A failed upload never holds the person up: it is tried again with the next
@@ -138,6 +142,8 @@ export interface ComposeContext {
   unsaved: boolean;
   /** The content changed since the server's overlay was drawn (or it has none): upload a new one. */
   overlayStale: boolean;
+  /** The gifts' limits were read from their products (false for gifts that came from the server). */
+  giftLimitsKnown: boolean;
 }
 
 /** What the upload actor needs; `progressTo` hears `upload.progress` as the bytes go out. */
@@ -151,6 +157,20 @@ export interface UploadInput {
 export interface OverlayInput {
   draftId: string;
   content: ContentElement[];
+}
+
+/** Whose products tell the gifts' limits. */
+export interface GiftLimitsInput {
+  merchantIds: string[];
+}
+
+/** Each gift with the limits its product gives (a value voucher's min/max; null for a fixed price or a product gone). */
+export function withLimits(gifts: readonly GiftChoice[], products: readonly Product[]): GiftChoice[] {
+  return gifts.map((g) => {
+    const p = products.find((x) => x.id === g.productId);
+    const ranged = p !== undefined && p.price === undefined && p.minAmount !== undefined && p.maxAmount !== undefined;
+    return ranged ? { ...g, limits: { min: p.minAmount!, max: p.maxAmount! } } : g;
+  });
 }
 
 export interface SaveInput {
@@ -260,6 +280,10 @@ export const composeMachine = setup({
     saveDraft: fromPromise<Greetie, SaveInput>(async () => {
       throw new Error('The "saveDraft" actor is given by the page with composeMachine.provide().');
     }),
+    /** GET /merchant/{id}/products for each merchant of the gifts. */
+    loadGiftLimits: fromPromise<Product[], GiftLimitsInput>(async () => {
+      throw new Error('The "loadGiftLimits" actor is given by the page with composeMachine.provide().');
+    }),
     /** The content drawn to one image (renderOverlay) and POSTed to /greetie/{id}/mediaoverlay. */
     uploadOverlay: fromPromise<Greetie, OverlayInput>(async () => {
       throw new Error('The "uploadOverlay" actor is given by the page with composeMachine.provide().');
@@ -279,6 +303,7 @@ export const composeMachine = setup({
       total: g.total,
       error: null,
       overlayStale: g.media !== null && g.content.length > 0 && g.media.overlayUrl === null,
+      giftLimitsKnown: g.gifts.length === 0,
     })),
     /** After an upload: the new media (the rest stays as the person has it). */
     takeMedia: assign(({ context }, g: Greetie) => ({
@@ -304,6 +329,11 @@ export const composeMachine = setup({
     clearProgress: assign({ progress: null }),
     storeContent: assign(({ context }, p: { content: ContentElement[] }) => ({ draft: { ...context.draft, content: p.content }, overlayStale: true })),
     markOverlayCurrent: assign({ overlayStale: false }),
+    /** The limits of the gifts from their products (the amounts chosen stay). */
+    takeGiftLimits: assign(({ context }, products: Product[]) => ({
+      draft: { ...context.draft, gifts: withLimits(context.draft.gifts, products) },
+      giftLimitsKnown: true,
+    })),
     markOverlayStale: assign({ overlayStale: true }),
     /** After an overlay upload: the media's new overlay (the rest stays as the person has it). */
     takeOverlay: assign(({ context }, g: Greetie) => ({ draft: { ...context.draft, media: g.media } })),
@@ -339,6 +369,7 @@ export const composeMachine = setup({
     isSettledWithGifts: and(['isSettled', 'hasGifts']),
     isOverlayStale: ({ context }) => context.overlayStale && context.draftId !== null && context.draft.media !== null,
     isOverlayDue: and(['isOverlayStale', 'isSaved']),
+    needsGiftLimits: ({ context }) => !context.giftLimitsKnown && context.draft.gifts.length > 0,
     onContentStep: stateIn('#compose.editing.steps.content'),
     onGiftsStep: stateIn('#compose.editing.steps.gifts'),
     onRecipientStep: stateIn('#compose.editing.steps.recipient'),
@@ -361,6 +392,7 @@ export const composeMachine = setup({
     error: null,
     unsaved: false,
     overlayStale: false,
+    giftLimitsKnown: true,
   },
   initial: 'opening',
   states: {
@@ -720,6 +752,31 @@ export const composeMachine = setup({
               tags: ['save:failed'],
               on: { 'user.retrySave': { target: 'saving', description: 'The person tries the save again.' } },
             },
+          },
+        },
+        giftLimits: {
+          description: "Reads the limits of the gifts that came from the server, so a value voucher's amount stays editable.",
+          initial: 'known',
+          states: {
+            known: {
+              description: 'Every gift has its limits (or a fixed price).',
+              always: { guard: 'needsGiftLimits', target: 'loading', description: 'Gifts came with the draft: read their products.' },
+            },
+            loading: {
+              description: "The gifts' products are read from their merchants.",
+              invoke: {
+                id: 'loadGiftLimits',
+                src: 'loadGiftLimits',
+                input: ({ context }) => ({ merchantIds: [...new Set(context.draft.gifts.map((g) => g.merchantId))] }),
+                onDone: {
+                  target: 'known',
+                  actions: { type: 'takeGiftLimits', params: ({ event }) => event.output },
+                  description: "Value vouchers' amounts can be changed within their limits.",
+                },
+                onError: { target: 'unknown', description: 'The products could not be read: the amounts stay as they are (the server checks them).' },
+              },
+            },
+            unknown: { description: 'The limits could not be read: the amounts are shown, not editable.' },
           },
         },
         overlay: {

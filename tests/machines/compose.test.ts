@@ -9,11 +9,13 @@ import {
   composeMachine,
   giftsTotal,
   type ComposeTag,
+  type GiftLimitsInput,
   type OverlayInput,
   type SaveInput,
   type UploadInput,
 } from '../../machines/compose.ts';
-import { DRAFT_ID, PRODUCT_ID, gift, giftChoice, greetie, photo, recipient, serverError, textElement } from '../model/hooks/compose.ts';
+import type { Product } from '../../contract/merchant.ts';
+import { DRAFT_ID, MERCHANT_ID, PRODUCT_ID, gift, giftChoice, greetie, photo, recipient, serverError, textElement, voucherProduct } from '../model/hooks/compose.ts';
 
 /** An actor whose calls the test settles by hand (and sees aborted when the machine stops it). */
 function manual<I, O>() {
@@ -34,6 +36,7 @@ function start() {
   const save = manual<SaveInput, Greetie>();
   const send = manual<{ draftId: string }, Greetie>();
   const overlay = manual<OverlayInput, Greetie>();
+  const limits = manual<GiftLimitsInput, Product[]>();
   const actor = createActor(
     composeMachine.provide({
       actors: {
@@ -43,12 +46,13 @@ function start() {
         saveDraft: save.logic,
         sendGreetie: send.logic,
         uploadOverlay: overlay.logic,
+        loadGiftLimits: limits.logic,
       },
     }),
   ).start();
   const has = (tag: ComposeTag) => actor.getSnapshot().hasTag(tag);
   const step = () => [...actor.getSnapshot().tags].filter((t) => t.startsWith('step:'));
-  return { actor, load, create, upload, save, send, overlay, has, step };
+  return { actor, load, create, upload, save, send, overlay, limits, has, step };
 }
 
 const jpeg = { name: 'foto.jpg', type: 'image/jpeg', size: 120_000 };
@@ -389,6 +393,57 @@ describe('compose machine', () => {
       t.upload.calls[0]!.resolve(greetie({ media: photo, content: [textElement] }));
       await settle();
       expect(t.overlay.calls).toHaveLength(1);
+    });
+  });
+
+  describe("the limits of a resumed draft's gifts", () => {
+    it("reads the gifts' products, so a value voucher's amount can be changed within its limits", async () => {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+      t.load.calls[0]!.resolve(greetie({ media: photo, content: [textElement], gifts: [gift, { ...gift, productId: 'fixed' }], total: 29800 }));
+      await settle();
+      expect(t.limits.calls.map((c) => c.input)).toEqual([{ merchantIds: [MERCHANT_ID] }]);
+      t.limits.calls[0]!.resolve([voucherProduct, { ...voucherProduct, id: 'fixed', price: 14900, minAmount: undefined, maxAmount: undefined }]);
+      await settle();
+      const gifts = t.actor.getSnapshot().context.draft.gifts;
+      expect(gifts.map((g) => g.limits)).toEqual([{ min: 10000, max: 100000 }, null]);
+      expect(gifts[0]!.amount).toBe(gift.amount); // the chosen amount stays
+
+      // The limits now hold: an amount outside them keeps the person on the gifts step.
+      t.actor.send({ type: 'user.back' });
+      t.actor.send({ type: 'user.changedGifts', gifts: [{ ...gifts[0]!, amount: 200_000 }] });
+      t.actor.send({ type: 'user.next' });
+      expect(t.step()).toEqual(['step:gifts']);
+      expect(t.limits.calls).toHaveLength(1); // read once
+    });
+
+    it('a draft without gifts, or a product that cannot be read, reads nothing more', async () => {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+      t.load.calls[0]!.resolve(greetie({ media: photo }));
+      await settle();
+      expect(t.limits.calls).toHaveLength(0);
+
+      const u = start();
+      u.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+      u.load.calls[0]!.resolve(greetie({ media: photo, gifts: [gift] }));
+      await settle();
+      u.limits.calls[0]!.reject(serverError);
+      await settle();
+      expect(u.actor.getSnapshot().context.draft.gifts[0]!.limits).toBeNull();
+      expect(u.actor.getSnapshot().context.error).toBeNull();
+      expect(u.step()).toEqual(['step:recipient']);
+      expect(u.limits.calls).toHaveLength(1);
+    });
+
+    it('a start from a product reads its limits too', async () => {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: null, gift: { productId: PRODUCT_ID, amount: 10000 } });
+      t.create.calls[0]!.resolve(greetie({ gifts: [{ ...gift, amount: 10000 }], total: 10000 }));
+      await settle();
+      t.limits.calls[0]!.resolve([voucherProduct]);
+      await settle();
+      expect(t.actor.getSnapshot().context.draft.gifts[0]!.limits).toEqual({ min: 10000, max: 100000 });
     });
   });
 

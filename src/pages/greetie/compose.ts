@@ -1,7 +1,9 @@
 import { fromPromise } from 'xstate';
 import type { Greetie, GreetieCreateV2 } from '../../../contract/greetie.ts';
-import { composeMachine, type OverlayInput, type SaveInput, type UploadInput } from '../../../machines/compose.ts';
+import type { Product } from '../../../contract/merchant.ts';
+import { composeMachine, type GiftLimitsInput, type OverlayInput, type SaveInput, type UploadInput } from '../../../machines/compose.ts';
 import { createGreetie, getGreetie, sendGreetie, updateGreetie, uploadGreetieMedia, uploadGreetieOverlay } from '../../api/greetie.ts';
+import { getMerchantProducts } from '../../api/merchant.ts';
 import { renderOverlay } from './editor/overlay.ts';
 import { posterOf } from './poster.ts';
 
@@ -28,6 +30,9 @@ export const composeWithServer = composeMachine.provide({
       const image = await renderOverlay(input.content, OVERLAY_FRAME.width, OVERLAY_FRAME.height);
       return uploadGreetieOverlay(input.draftId, image, { signal });
     }),
+    loadGiftLimits: fromPromise<Product[], GiftLimitsInput>(async ({ input, signal }) =>
+      (await Promise.all(input.merchantIds.map((id) => getMerchantProducts(id, signal)))).flat(),
+    ),
     saveDraft: fromPromise<Greetie, SaveInput>(({ input, signal }) => updateGreetie(input.draftId, input.changes, signal)),
     sendGreetie: fromPromise<Greetie, { draftId: string }>(({ input, signal }) => sendGreetie(input.draftId, signal)),
   },

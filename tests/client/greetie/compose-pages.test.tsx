@@ -141,6 +141,26 @@ describe('/greetie/new', () => {
     expect(total()).toBe('Summa: 500\u00a0kr');
   });
 
+  it("a resumed draft's value voucher keeps its amount editable within the product's limits", async () => {
+    const chosen = { ...gift, productId: voucher.id, productName: voucher.name, amount: 30000 };
+    serve(greetie({ media: photo, content: [textElement], gifts: [chosen], total: 30000 }));
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Vem ska få den?');
+    await user.click(screen.getByRole('button', { name: 'Tillbaka' }));
+    await stepHeading('Lägg till presenter');
+    const amount = await screen.findByRole('textbox', { name: 'Belopp i kr' });
+    expect(amount).toHaveValue('300');
+    expect(calls.filter((c) => c.path === `/api/merchant/${MERCHANT_ID}/products`)).toHaveLength(1);
+    await user.clear(amount);
+    await user.type(amount, '50');
+    expect(amount).toHaveAttribute('aria-invalid', 'true'); // under 100 kr
+    expect(screen.getByRole('button', { name: 'Nästa' })).toBeDisabled();
+    await user.clear(amount);
+    await user.type(amount, '450');
+    expect(screen.getByText(/^Summa:/).textContent).toBe('Summa: 450\u00a0kr');
+  });
+
   it('asks for a Swedish mobile number, and a delivery time ahead, before the review', async () => {
     serve(greetie({ media: photo, message: 'Hej' }));
     const user = userEvent.setup();

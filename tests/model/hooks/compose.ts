@@ -1,5 +1,6 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import type { Greetie, GreetieGift } from '../../../contract/greetie.ts';
+import type { Product } from '../../../contract/merchant.ts';
 import type { ComposeContext, GiftChoice } from '../../../machines/compose.ts';
 import { defineHooks } from '../harness/types.ts';
 
@@ -23,6 +24,18 @@ export const gift: GreetieGift = {
   amount: 14900,
 };
 export const giftChoice: GiftChoice = { ...gift, limits: null };
+/** The gift's product as a value voucher (100–1 000 kr): its amount can be changed. */
+export const voucherProduct: Product = {
+  id: PRODUCT_ID,
+  merchantId: MERCHANT_ID,
+  name: 'Fika för två',
+  description: '',
+  imageUrl: '/merchants/kanelbullen.svg',
+  source: 'InStore',
+  minAmount: 10000,
+  maxAmount: 100000,
+  validDays: 365,
+};
 
 export function greetie(over: Partial<Greetie> = {}): Greetie {
   return {
@@ -90,16 +103,21 @@ export default defineHooks({
     'user.changedRecipient': [{ recipient, message: 'Grattis på födelsedagen!', deliverAt: null }],
     'xstate.done.actor.saveDraft': [{ output: greetie({ media: photo }) }],
     'xstate.error.actor.saveDraft': [{ error: serverError }],
+    'xstate.done.actor.loadGiftLimits': [{ output: [voucherProduct] }],
+    'xstate.error.actor.loadGiftLimits': [{ error: serverError }],
     'xstate.done.actor.uploadOverlay': [{ output: greetie({ media: { ...photo, overlayUrl: '/api/media/BBBBBBBBBBBBBBBBBBBBBBBB.webp' }, content: [textElement] }) }],
     'xstate.error.actor.uploadOverlay': [{ error: serverError }],
     'xstate.done.actor.sendGreetie': [{ output: greetie({ status: 'scheduled', media: photo }) }],
     'xstate.error.actor.sendGreetie': [{ error: serverError }],
   },
-  limit: 80000,
+  limit: 100000,
   // What tells states apart for the paths: the state and what the page shows differently, not
-  // every byte of the draft.
+  // every byte of the draft. The file, its progress and its refusal matter on the media step only;
+  // a change made during a save only while saving; the last error's message steers nothing (the
+  // page shows it in the failed states, which the state value tells apart).
   serializeState: (s) => {
     const c = ctx(s);
+    const onMedia = s.matches({ editing: { steps: 'media' } });
     return JSON.stringify({
       value: s.value,
       status: s.status,
@@ -108,12 +126,11 @@ export default defineHooks({
       content: c.draft.content.length > 0,
       gifts: c.draft.gifts.length > 0,
       recipient: c.draft.recipient.mobileNumber !== '',
-      unsaved: c.unsaved,
+      unsaved: s.matches({ editing: { save: 'saving' } }) && c.unsaved,
       overlayStale: c.overlayStale,
-      file: c.file !== null,
-      progress: c.progress !== null,
-      refusal: c.refusal,
-      error: c.error !== null,
+      file: onMedia && c.file !== null,
+      progress: onMedia && c.progress !== null,
+      refusal: onMedia ? c.refusal : null,
     });
   },
   states: {

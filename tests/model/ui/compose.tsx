@@ -144,6 +144,9 @@ export default defineUi({
     'xstate.error.actor.createDraft': (_env, event) => answer(CREATE, () => errorOf(event)),
     'xstate.done.actor.saveDraft': (_env, event) => answer(SAVE, () => json(200, outputOf(event))),
     'xstate.error.actor.saveDraft': (_env, event) => answer(SAVE, () => errorOf(event)),
+    // The gifts' products, read from their merchant for the amounts' limits.
+    'xstate.done.actor.loadGiftLimits': (_env, event) => answer(PRODUCTS, () => json(200, (event as EventObject & { output: Product[] }).output)),
+    'xstate.error.actor.loadGiftLimits': (_env, event) => answer(PRODUCTS, () => errorOf(event)),
     'xstate.done.actor.sendGreetie': (_env, event) => answer(SEND, () => json(200, outputOf(event))),
     'xstate.error.actor.sendGreetie': (_env, event) => answer(SEND, () => errorOf(event)),
     // The upload: the bytes go out (progress), then the server answers.
@@ -327,6 +330,17 @@ export default defineUi({
       const alert = await screen.findByRole('alert');
       expect(alert).toHaveTextContent('Ändringarna kunde inte sparas');
       expect(within(alert).getByRole('button', { name: 'Spara igen' })).toBeEnabled();
+    },
+    // A value voucher's amount can be changed once its product's limits are known…
+    'editing.giftLimits.known': async (env, s) => {
+      // (The path's snapshot stands for drafts alike in what the chart tells apart: the path says whether the voucher's limits were read.)
+      const read = env.path!.events.some((e) => e.type === 'xstate.done.actor.loadGiftLimits');
+      if (!read || !s.matches({ editing: { steps: 'gifts' } })) return;
+      expect((await screen.findAllByRole('textbox', { name: 'Belopp i kr' })).length).toBeGreaterThan(0);
+    },
+    // …and is shown as it is when they cannot be read (no error for the person).
+    'editing.giftLimits.unknown': () => {
+      expect(screen.queryByRole('textbox', { name: 'Belopp i kr' })).not.toBeInTheDocument();
     },
     // The overlay is the server's business: the person sees nothing of it, and its failure
     // never shows as one of theirs.
