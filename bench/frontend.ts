@@ -17,12 +17,44 @@ export interface FileSize {
   brotli: number;
 }
 
+export interface RouteLoad {
+  /** A path of the app (a pattern for routes with a parameter). */
+  route: string;
+  /** The route group's lazy chunk (src/pages/<group>/routes.tsx). */
+  group: string;
+  /** Everything the route needs before its page shows: the initial files plus its group's chunk and that chunk's static imports. */
+  js: Omit<FileSize, 'file'>;
+  css: Omit<FileSize, 'file'>;
+  /** Of which the route's own (not in the initial load). */
+  ownJs: Omit<FileSize, 'file'>;
+}
+
 export interface BundleReport {
   initialJs: FileSize[];
   initialCss: FileSize[];
   lazyChunks: FileSize[];
   totals: { initialJs: Omit<FileSize, 'file'>; initialCss: Omit<FileSize, 'file'> };
+  /** Per route, from the build's manifest (`vite build --manifest`); empty without one. */
+  routes: RouteLoad[];
+  /** The languages whose strings are in the initial load (a chunk named i18n.<lang> is lazy). */
+  lazyLanguages: string[];
 }
+
+/** The routes reported, each with its group (src/app/routes.tsx). */
+export const ROUTES: [route: string, group: string][] = [
+  ['/', 'landing'],
+  ['/merchant', 'merchant'],
+  ['/merchant/details/:id', 'merchant'],
+  ['/auth/jwt/login', 'auth'],
+  ['/greetie/view/:id', 'greetie'],
+  ['/greetie/new', 'greetie'],
+  ['/my/profile', 'my'],
+  ['/redeem', 'redeem'],
+  ['/voucher', 'voucher'],
+  ['/sandbox', 'sandbox'],
+  ['/flows', 'flows'],
+  ['/404', 'errors'],
+];
 
 function sizeOf(dist: string, rel: string): FileSize {
   const buf = readFileSync(path.join(dist, rel));
@@ -48,6 +80,56 @@ function staticImports(code: string): string[] {
   return out;
 }
 
+/** `start` plus its static imports, transitively (paths relative to dist). */
+function closure(dist: string, start: string[]): Set<string> {
+  const seen = new Set(start);
+  const queue = [...start];
+  while (queue.length) {
+    const rel = queue.shift()!;
+    const file = path.join(dist, rel);
+    if (!existsSync(file)) continue;
+    for (const spec of staticImports(readFileSync(file, 'utf8'))) {
+      const next = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return seen;
+}
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
+
+function routeLoads(dist: string, initialJs: Set<string>, initialCss: Set<string>): RouteLoad[] {
+  const manifestFile = path.join(dist, '.vite', 'manifest.json');
+  if (!existsSync(manifestFile)) return [];
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+  const out: RouteLoad[] = [];
+  for (const [route, group] of ROUTES) {
+    const entry = manifest[`src/pages/${group}/routes.tsx`];
+    if (!entry) continue;
+    const js = closure(dist, [...initialJs, entry.file]);
+    const css = new Set(initialCss);
+    // The CSS of the group's chunk and of every chunk it imports.
+    const cssOf = (key: string, seen = new Set<string>()) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      const c = manifest[key];
+      for (const f of c?.css ?? []) css.add(f);
+      for (const i of c?.imports ?? []) cssOf(i, seen);
+    };
+    cssOf(`src/pages/${group}/routes.tsx`);
+    const files = (set: Set<string>) => [...set].filter((f) => existsSync(path.join(dist, f))).map((f) => sizeOf(dist, f));
+    out.push({ route, group, js: sum(files(js)), css: sum(files(css)), ownJs: sum(files(new Set([...js].filter((f) => !initialJs.has(f))))) });
+  }
+  return out;
+}
+
 export function bundleReport(dist: string): BundleReport {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const attr = (tag: string, name: string) => new RegExp(`${name}=["']([^"']+)["']`).exec(tag)?.[1];
@@ -62,25 +144,21 @@ export function bundleReport(dist: string): BundleReport {
     else if (/rel=["']stylesheet["']/.test(tag)) css.add(rel);
   }
   // Follow static imports: the browser needs them before the entry runs.
-  const queue = [...js];
-  while (queue.length) {
-    const rel = queue.shift()!;
-    const file = path.join(dist, rel);
-    if (!existsSync(file)) continue;
-    for (const spec of staticImports(readFileSync(file, 'utf8'))) {
-      const next = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
-      if (!js.has(next)) {
-        js.add(next);
-        queue.push(next);
-      }
-    }
-  }
+  for (const f of closure(dist, [...js])) js.add(f);
   const assets = existsSync(path.join(dist, 'assets')) ? readdirSync(path.join(dist, 'assets')) : [];
   const lazy = assets.filter((f) => f.endsWith('.js') && !js.has(`assets/${f}`)).map((f) => `assets/${f}`);
   const initialJs = [...js].filter((f) => existsSync(path.join(dist, f))).map((f) => sizeOf(dist, f));
   const initialCss = [...css].filter((f) => existsSync(path.join(dist, f))).map((f) => sizeOf(dist, f));
   const lazyChunks = lazy.map((f) => sizeOf(dist, f)).sort((a, b) => b.gzip - a.gzip);
-  return { initialJs, initialCss, lazyChunks, totals: { initialJs: sum(initialJs), initialCss: sum(initialCss) } };
+  const lazyLanguages = lazy.map((f) => /(?:^|\/)i18n\.([a-z]{2})-/.exec(f)?.[1]).filter((l): l is string => Boolean(l));
+  return {
+    initialJs,
+    initialCss,
+    lazyChunks,
+    totals: { initialJs: sum(initialJs), initialCss: sum(initialCss) },
+    routes: routeLoads(dist, js, css),
+    lazyLanguages,
+  };
 }
 
 export interface LighthouseRun {

@@ -33,20 +33,34 @@ interface Target {
   what: string;
   target: string;
   value: string;
+  /** The same run's ceiling for this figure (the bare server's, for API figures), or ''. */
+  ceiling: string;
   pass: boolean;
+  /** A gate fails the run when missed; an aim is printed AIM/over and does not. */
+  gate: boolean;
   by: string;
 }
 
 const targets: Target[] = [];
-function check(what: string, value: number, limit: number, kind: 'max' | 'min', unit: string, digits = 1): void {
+function check(
+  what: string,
+  value: number,
+  limit: number,
+  kind: 'max' | 'min',
+  unit: string,
+  digits = 1,
+  opts: { ceiling?: string; gate?: boolean } = {},
+): void {
   const pass = kind === 'max' ? value <= limit : value >= limit;
   const diff = Math.abs(value - limit);
   targets.push({
     what,
     target: `${kind === 'max' ? '≤' : '≥'} ${limit}${unit}`,
     value: `${value.toFixed(digits)}${unit}`,
+    ceiling: opts.ceiling ?? '',
     pass,
-    by: pass ? `${diff.toFixed(digits)}${unit} to spare` : `missed by ${diff.toFixed(digits)}${unit}`,
+    gate: opts.gate ?? true,
+    by: pass ? `${diff.toFixed(digits)}${unit} to spare` : `${opts.gate === false ? 'over' : 'missed'} by ${diff.toFixed(digits)}${unit}`,
   });
 }
 
@@ -175,7 +189,7 @@ async function main(): Promise<void> {
   // The production build, into a directory of its own so a build for someone else's tests
   // running at the same time is not disturbed.
   const b0 = performance.now();
-  execFileSync('npx', ['vite', 'build', '--outDir', dist, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'ignore'] });
+  execFileSync('npx', ['vite', 'build', '--outDir', dist, '--emptyOutDir', '--logLevel', 'error', '--manifest'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'ignore'] });
   const buildMs = performance.now() - b0;
   log(`built in ${(buildMs / 1000).toFixed(1)} s`);
 
@@ -231,19 +245,31 @@ async function main(): Promise<void> {
     }
     const bundle: BundleReport = bundleReport(dist);
 
-    // ---- targets
+    // ---- targets (issue 16): gates fail the run; aims are reported beside the ceiling.
     for (const r of api.results) {
-      if (!r.summary) continue;
-      if (r.endpoint.startsWith('GET /api/merchant')) check(`${r.endpoint}: share of the ceiling`, r.summary.ratio * 100, 50, 'min', ' %');
-      check(`${r.endpoint}: p99 at ${CONNECTIONS} connections`, r.summary.p99, 10, 'max', ' ms');
+      if (!r.summary) {
+        // A catalogue read that could not be measured is a miss, not a silent gap.
+        if (r.endpoint.startsWith('GET /api/merchant')) targets.push({ what: `${r.endpoint}: share of the ceiling`, target: '≥ 60 %', value: 'not available', ceiling: '', pass: false, gate: true, by: r.why ?? '' });
+        continue;
+      }
+      const ceiling = `${r.summary.ceilingReqPerSec.toFixed(0)} req/s (ours ${r.summary.reqPerSec.toFixed(0)})`;
+      const catalogue = r.endpoint.startsWith('GET /api/merchant');
+      check(`${r.endpoint}: share of the ceiling`, r.summary.ratio * 100, catalogue ? 60 : 50, 'min', ' %', 1, { ceiling, gate: catalogue });
+      check(`${r.endpoint}: p99 at ${CONNECTIONS} connections`, r.summary.p99, 15, 'max', ' ms', 1, {
+        ceiling: `p99 ${r.summary.ceilingP99.toFixed(1)} ms`,
+        gate: false, // on shared 2-core machines the ratio is the gate, the absolute figure an aim
+      });
+      if (r.summary.non2xx > 0) targets.push({ what: `${r.endpoint}: non-2xx or errors`, target: '0', value: String(r.summary.non2xx), ceiling: '', pass: false, gate: true, by: 'failed requests' });
     }
     if (media.available) check('RSS growth of the server during a 100 MB upload', media.growth / MB, 50, 'max', ' MiB');
-    check('initial JavaScript of / (gzip)', bundle.totals.initialJs.gzip / 1024, 120, 'max', ' KiB');
+    check('initial JavaScript of / (gzip: what index.html loads and preloads)', bundle.totals.initialJs.gzip / 1024, 120, 'max', ' KiB', 1, {
+      ceiling: 'libraries alone ≈ 131 KiB (decision 011)',
+    });
     if (Array.isArray(lh)) {
       for (const page of lh) {
         const p = new URL(page.url).pathname;
         check(`Lighthouse mobile performance ${p}`, page.performance, 95, 'min', '', 0);
-        check(`LCP ${p}`, page.lcpMs / 1000, 1.5, 'max', ' s', 2);
+        check(`LCP ${p}`, page.lcpMs / 1000, 2.0, 'max', ' s', 2);
         check(`CLS ${p}`, page.cls, 0.02, 'max', '', 3);
       }
     }
@@ -323,6 +349,15 @@ async function main(): Promise<void> {
         ['initial CSS total', kb(bundle.totals.initialCss.raw), kb(bundle.totals.initialCss.gzip), kb(bundle.totals.initialCss.brotli)],
       ]),
     );
+    if (bundle.routes.length) {
+      lines.push(`Per route: what it loads before its page shows (initial files + its group's chunk and static imports); English strings ${bundle.lazyLanguages.includes('en') ? 'lazy' : 'in the initial load'}`);
+      lines.push(
+        table([
+          ['route', 'group', 'JS gzip', 'of which its own', 'CSS gzip', 'JS brotli'],
+          ...bundle.routes.map((r) => [r.route, r.group, kb(r.js.gzip), kb(r.ownJs.gzip), kb(r.css.gzip), kb(r.js.brotli)]),
+        ]),
+      );
+    }
     lines.push('Lazy chunks (loaded by import() when a route needs them):');
     lines.push(table([['file', 'raw', 'gzip', 'brotli'], ...bundle.lazyChunks.map((f) => [f.file, kb(f.raw), kb(f.gzip), kb(f.brotli)])]));
     lines.push('');
@@ -336,11 +371,23 @@ async function main(): Promise<void> {
       );
     } else lines.push(`Lighthouse: not available (${lh.unavailable})`);
     lines.push('');
-    lines.push('Targets:');
-    lines.push(table([['', 'figure', 'target', 'measured', ''], ...targets.map((t) => [t.pass ? 'PASS' : 'MISS', t.what, t.target, t.value, t.by])]));
+    const busy = Math.max(machine.loadAverageAtStart[0] ?? 0, os.loadavg()[0] ?? 0) > machine.cpus;
+    lines.push(`Targets (issue 16; the ceiling is this run's bare node:http server${busy ? '; the machine was BUSY: absolute figures are pessimistic, the share of the ceiling is what counts' : ''}):`);
+    lines.push(
+      table([
+        ['', 'figure', 'measured', 'target', "this run's ceiling", ''],
+        ...targets.map((t) => [t.pass ? (t.gate ? 'PASS' : 'AIM ok') : t.gate ? 'MISS' : 'AIM over', t.what, t.value, t.target, t.ceiling, t.by]),
+      ]),
+    );
     lines.push('');
     lines.push(`Written to bench/results.json (with every round and the method of each figure).`);
     console.log(lines.join('\n'));
+    const missed = targets.filter((t) => t.gate && !t.pass);
+    if (missed.length) {
+      const bar = '!'.repeat(72);
+      console.error(`\n${bar}\nBENCH FAILED: ${missed.length} of ${targets.filter((t) => t.gate).length} targets missed\n${missed.map((t) => `  MISS  ${t.what}: ${t.value}, target ${t.target}${t.ceiling ? ` (ceiling ${t.ceiling})` : ''} — ${t.by}`).join('\n')}\n${bar}`);
+      process.exitCode = 1;
+    }
   } finally {
     if (server) await stop(server);
     removeDataDir(dataDir);

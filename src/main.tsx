@@ -1,3 +1,5 @@
+// Quicksand: each weight's CSS lists its subsets by unicode-range, so a Swedish page downloads the
+// latin files only; index.html preloads the two the first paint uses (decision 011).
 import '@fontsource/quicksand/400.css';
 import '@fontsource/quicksand/600.css';
 import '@fontsource/quicksand/700.css';
@@ -6,11 +8,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { startInspection } from './app/inspect.ts';
+import { createI18n, languageReady } from './i18n.ts';
 
 startInspection();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// index.html paints a static shell in #root; React replaces it with the first render, which waits
+// only for the chosen language's strings (bundled for Swedish, one small chunk for English).
+const i18n = createI18n();
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App i18n={i18n} />
+    </StrictMode>,
+  );
+languageReady(i18n).then(render, render);

@@ -27,9 +27,10 @@ export function AppProviders({ i18n, actor, children }: { i18n: I18n; actor?: Ap
   );
 }
 
-export function App() {
+/** `i18n`: made by main.tsx, which waits for its language's strings before the first render. */
+export function App({ i18n: given }: { i18n?: I18n } = {}) {
   const [router] = useState(() => createBrowserRouter(routes));
-  const [i18n] = useState(() => createI18n());
+  const [i18n] = useState(() => given ?? createI18n());
   return (
     <AppProviders i18n={i18n}>
       <RouterProvider router={router} />
