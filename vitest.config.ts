@@ -29,6 +29,9 @@ export default defineConfig({
           name: 'model',
           include: ['tests/model/**/*.test.{ts,tsx}'],
           ...jsdom,
+          // A path at UI level renders real pages (the first compose path takes ~3 s cold); on a
+          // busy 2-core machine the default 5 s is too tight, and one timed-out path spoils the rest.
+          testTimeout: 20_000,
         },
       },
       {

@@ -80,8 +80,9 @@ export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
   const items = navItemsFor(signedIn, variant);
   const login = showsLogin(signedIn, variant);
   const { pathname } = useLocation();
-  // My pages ask for the name themselves.
-  const askName = signedIn && session.user?.name === null && !pathname.startsWith('/my/');
+  // My pages ask for the name themselves; a greetie being composed is not interrupted (on a phone
+  // the prompt would push the step down).
+  const askName = signedIn && session.user?.name === null && !pathname.startsWith('/my/') && !pathname.startsWith('/greetie/new');
 
   return (
     <>
