@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { isUuid } from '../../contract/common.ts';
 import type { MerchantSource } from '../../contract/merchant.ts';
 import {
   GREETIE_PAGE_DEFAULT,
@@ -13,6 +12,7 @@ import {
   type RecipientInput,
 } from '../../contract/greetie.ts';
 import { transaction, type Db, type Tx } from '../db/index.ts';
+import { decodeCursor as decodeKeysetCursor, encodeCursor as encodeKeysetCursor } from '../cursor.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { normaliseSwedishMobile } from '../auth/phone.ts';
@@ -362,26 +362,15 @@ export async function greetieInfo(deps: Db_, id: string): Promise<GreetieInfo> {
 
 /** The cursor is opaque to clients: base64url of `[createdAt to the microsecond, id]`. */
 export function encodeCursor(k: Keyset): string {
-  return Buffer.from(JSON.stringify([k.at, k.id]), 'utf8').toString('base64url');
+  return encodeKeysetCursor(k.at, k.id);
 }
 
 const EXACT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 export function decodeCursor(cursor: string): Keyset {
-  const invalid = () => new HttpError(400, 'INVALID_CURSOR', {}, [{ field: 'querystring.cursor', problem: 'cursor' }]);
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 2) throw invalid();
-  const [at, id] = value as unknown[];
-  if (typeof at !== 'string' || !EXACT_TIME.test(at) || Number.isNaN(Date.parse(at)) || typeof id !== 'string' || !isUuid(id)) {
-    throw invalid();
-  }
-  return { at, id };
+  const keyset = decodeKeysetCursor(cursor, (at) => EXACT_TIME.test(at) && !Number.isNaN(Date.parse(at)));
+  if (!keyset) throw new HttpError(400, 'INVALID_CURSOR', {}, [{ field: 'querystring.cursor', problem: 'cursor' }]);
+  return { at: keyset.key, id: keyset.id };
 }
 
 /** GET /greetie: one page, newest first, and the cursor of the next when there is one. */

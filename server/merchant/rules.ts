@@ -1,4 +1,3 @@
-import { isUuid } from '../../contract/common.ts';
 import {
   MERCHANT_PAGE_DEFAULT,
   type Merchant,
@@ -8,6 +7,7 @@ import {
   type MerchantSource,
   type Product,
 } from '../../contract/merchant.ts';
+import { decodeCursor as decodeKeysetCursor, encodeCursor as encodeKeysetCursor } from '../cursor.ts';
 import type { Db } from '../db/index.ts';
 import { badRequest } from '../errors.ts';
 import { findActiveMerchant, listActiveMerchants, listActiveProducts, listMerchantPage, type Keyset } from './queries.ts';
@@ -22,24 +22,13 @@ const MAX_WORDS = 8;
 
 /** The cursor is opaque to clients: base64url of `[name, id]`, the last row's keyset. */
 export function encodeCursor(k: Keyset): string {
-  return Buffer.from(JSON.stringify([k.name, k.id]), 'utf8').toString('base64url');
+  return encodeKeysetCursor(k.name, k.id);
 }
 
 export function decodeCursor(cursor: string): Keyset {
-  const invalid = () => badRequest('INVALID_CURSOR');
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 2) throw invalid();
-  const [name, id] = value as unknown[];
-  if (typeof name !== 'string' || name.length > 200 || name.includes('\u0000') || typeof id !== 'string' || !isUuid(id)) {
-    throw invalid();
-  }
-  return { name, id };
+  const keyset = decodeKeysetCursor(cursor, (name) => name.length <= 200 && !name.includes('\u0000'));
+  if (!keyset) throw badRequest('INVALID_CURSOR');
+  return { name: keyset.key, id: keyset.id };
 }
 
 /** The words of a search: at most 8, each at most 100 characters, without NUL. */
