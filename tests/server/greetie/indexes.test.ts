@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Compilable } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers.ts';
+import { planNodes } from '../plan.ts';
 import { greetiePageQuery, type ListFilter } from '../../../server/greetie/queries.ts';
 
 /**
@@ -9,19 +10,6 @@ import { greetiePageQuery, type ListFilter } from '../../../server/greetie/queri
  * table (2 000 people, 60 000 greeties, statistics gathered) the planner's choice is read back
  * with EXPLAIN: greetie is never read by a sequential scan, and each branch names its index.
  */
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function walk(node: PlanNode, out: PlanNode[] = []): PlanNode[] {
-  out.push(node);
-  for (const child of node.Plans ?? []) walk(child, out);
-  return out;
-}
 
 describe('indexes behind the greetie list', () => {
   let db: TestDb;
@@ -49,14 +37,7 @@ describe('indexes behind the greetie list', () => {
     await db.drop();
   });
 
-  async function plan(query: Compilable): Promise<PlanNode[]> {
-    const compiled = query.compile();
-    const { rows } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `EXPLAIN (FORMAT JSON) ${compiled.sql}`,
-      compiled.parameters as unknown[],
-    );
-    return walk(rows[0]!['QUERY PLAN'][0].Plan);
-  }
+  const plan = (query: Compilable) => planNodes(db.pool, query);
 
   const page = (f: Partial<ListFilter>) => greetiePageQuery(db.db, { userId, mobileNumber, limit: 51, ...f });
   const after = { at: new Date(Date.now() - 20 * 24 * 3600_000).toISOString().replace('Z', '000Z'), id: 'ffffffff-ffff-4fff-bfff-ffffffffffff' };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Compilable } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers.ts';
+import { planNodes } from '../plan.ts';
 import { activeProductsQuery, allActiveMerchantsQuery, merchantPageQuery, type MerchantFilter } from '../../../server/merchant/queries.ts';
 
 /**
@@ -9,19 +10,6 @@ import { activeProductsQuery, allActiveMerchantsQuery, merchantPageQuery, type M
  * with EXPLAIN: the merchant table is never read by a sequential scan, and the plan names the
  * index meant for that query.
  */
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function walk(node: PlanNode, out: PlanNode[] = []): PlanNode[] {
-  out.push(node);
-  for (const child of node.Plans ?? []) walk(child, out);
-  return out;
-}
 
 describe('indexes behind the catalogue list queries', () => {
   let db: TestDb;
@@ -51,14 +39,7 @@ describe('indexes behind the catalogue list queries', () => {
     await db.drop();
   });
 
-  async function plan(query: Compilable): Promise<PlanNode[]> {
-    const compiled = query.compile();
-    const { rows } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `EXPLAIN (FORMAT JSON) ${compiled.sql}`,
-      compiled.parameters as unknown[],
-    );
-    return walk(rows[0]!['QUERY PLAN'][0].Plan);
-  }
+  const plan = (query: Compilable) => planNodes(db.pool, query);
 
   const page = (f: Omit<MerchantFilter, 'limit'>) => merchantPageQuery(db.db, { limit: 25, ...f });
   const after = { name: 'Handlare 02500', id: '00000000-0000-4000-8000-000000000000' };
@@ -117,12 +98,7 @@ describe('indexes behind the catalogue list queries', () => {
     const client = await db.pool.connect();
     try {
       await client.query('SET enable_seqscan = off');
-      const compiled = allActiveMerchantsQuery(db.db).compile();
-      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `EXPLAIN (FORMAT JSON) ${compiled.sql}`,
-        compiled.parameters as unknown[],
-      );
-      const nodes = walk(rows[0]!['QUERY PLAN'][0].Plan);
+      const nodes = await planNodes(client, allActiveMerchantsQuery(db.db));
       expect(nodes.map((n) => n['Index Name'])).toContain('merchant_active_name');
       expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort');
     } finally {
