@@ -7,6 +7,7 @@
  */
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
+import { movieHeader, u32 } from '../tests/server/media/mp4.ts';
 import { rss } from './server.ts';
 
 const MB = 1024 * 1024;
@@ -21,45 +22,15 @@ export interface MediaUploadResult {
   growth: number;
 }
 
-const u32 = (n: number) => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n);
-  return b;
-};
-const u16 = (n: number) => {
-  const b = Buffer.alloc(2);
-  b.writeUInt16BE(n);
-  return b;
-};
-const box = (type: string, ...payload: Buffer[]) => {
-  const body = Buffer.concat(payload);
-  return Buffer.concat([u32(body.length + 8), Buffer.from(type, 'latin1'), body]);
-};
-const full = (type: string, version: number, flags: number, ...payload: Buffer[]) => box(type, u32((version << 24) | flags), ...payload);
-const MATRIX = Buffer.concat([u32(0x10000), u32(0), u32(0), u32(0), u32(0x10000), u32(0), u32(0), u32(0), u32(0x40000000)]);
-
 /** ftyp + moov (one 1280×720 video track, `seconds` long): what precedes the media data. */
-function movieHeader(seconds: number): Buffer {
-  const d = seconds * 1000;
-  const avc1 = box('avc1', Buffer.alloc(6), u16(1), Buffer.alloc(16), u16(1280), u16(720), u32(0x480000), u32(0x480000), u32(0), u16(1), Buffer.alloc(32), u16(0x18), u16(0xffff));
-  const stbl = box('stbl', full('stsd', 0, 0, u32(1), avc1), full('stts', 0, 0, u32(0)), full('stsc', 0, 0, u32(0)), full('stsz', 0, 0, u32(0), u32(0)), full('stco', 0, 0, u32(0)));
-  const trak = box(
-    'trak',
-    full('tkhd', 0, 3, u32(0), u32(0), u32(1), u32(0), u32(d), Buffer.alloc(8), u16(0), u16(0), u16(0), u16(0), MATRIX, u32(1280 << 16), u32(720 << 16)),
-    box(
-      'mdia',
-      full('mdhd', 0, 0, u32(0), u32(0), u32(1000), u32(d), u16(0x55c4), u16(0)),
-      full('hdlr', 0, 0, u32(0), Buffer.from('vide'), Buffer.alloc(12), Buffer.from('VideoHandler\0')),
-      box('minf', full('vmhd', 0, 1, Buffer.alloc(8)), box('dinf', full('dref', 0, 0, u32(1), full('url ', 0, 1))), stbl),
-    ),
-  );
-  const moov = box('moov', full('mvhd', 0, 0, u32(0), u32(0), u32(1000), u32(d), u32(0x10000), u16(0x100), Buffer.alloc(10), MATRIX, Buffer.alloc(24), u32(2)), trak);
-  return Buffer.concat([box('ftyp', Buffer.from('isom'), u32(512), Buffer.from('isomiso2mp41')), moov]);
+function movieHead(seconds: number): Buffer {
+  const { ftyp, moov } = movieHeader(seconds, { width: 1280, height: 720 });
+  return Buffer.concat([ftyp, moov]);
 }
 
 /** A `total`-byte MP4 as a stream of 1 MiB chunks. */
 function videoStream(total: number, seconds: number): { head: Buffer; rest: number; stream: () => Readable } {
-  const head = movieHeader(seconds);
+  const head = movieHead(seconds);
   const mdat = total - head.length;
   const chunk = Buffer.alloc(MB, 0x5a);
   return {

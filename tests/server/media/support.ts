@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp } from '../helpers.ts';
 import { TestClock, freshNumber, signIn } from '../auth/support.ts';
+import { box, full, movieHeader, u16, u32 } from './mp4.ts';
 
 /** A signed-in person and the Authorization header to send. */
 export interface Person {
@@ -68,23 +69,6 @@ export function upload(app: FastifyInstance, who: Person | undefined, url: strin
 
 // ---- Generated fixtures: small, made in the test, no binary files in the repository.
 
-const u32 = (n: number) => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n);
-  return b;
-};
-const u16 = (n: number) => {
-  const b = Buffer.alloc(2);
-  b.writeUInt16BE(n);
-  return b;
-};
-const box = (type: string, ...payload: Buffer[]) => {
-  const body = Buffer.concat(payload);
-  return Buffer.concat([u32(body.length + 8), Buffer.from(type, 'latin1'), body]);
-};
-const full = (type: string, version: number, flags: number, ...payload: Buffer[]) => box(type, u32((version << 24) | flags), ...payload);
-const MATRIX = Buffer.concat([u32(0x10000), u32(0), u32(0), u32(0), u32(0x10000), u32(0), u32(0), u32(0), u32(0x40000000)]);
-
 /**
  * An MP4 (or MOV with `brand` 'qt  ') whose movie header says `seconds` long, with one video
  * track of `width`×`height`: the boxes a real file has, around a few bytes of "media data".
@@ -93,29 +77,7 @@ export function mp4(
   seconds: number,
   opts: { brand?: string; width?: number; height?: number; padTo?: number; moovLast?: boolean; fragmented?: boolean } = {},
 ): Buffer {
-  const timescale = 1000;
-  // A fragmented MP4 (Safari's MediaRecorder) says 0 here: its length is in its fragments.
-  const duration = opts.fragmented ? 0 : Math.round(seconds * timescale);
-  const w = opts.width ?? 320;
-  const h = opts.height ?? 240;
-  const brand = opts.brand ?? 'isom';
-  const ftyp = box('ftyp', Buffer.from(brand, 'latin1'), u32(512), Buffer.from(`${brand}iso2mp41`, 'latin1'));
-  const mvhd = full('mvhd', 0, 0, u32(0), u32(0), u32(timescale), u32(duration), u32(0x10000), u16(0x100), Buffer.alloc(10), MATRIX, Buffer.alloc(24), u32(2));
-  const tkhd = full('tkhd', 0, 3, u32(0), u32(0), u32(1), u32(0), u32(duration), Buffer.alloc(8), u16(0), u16(0), u16(0), u16(0), MATRIX, u32(w << 16), u32(h << 16));
-  const mdhd = full('mdhd', 0, 0, u32(0), u32(0), u32(timescale), u32(duration), u16(0x55c4), u16(0));
-  const hdlr = full('hdlr', 0, 0, u32(0), Buffer.from('vide', 'latin1'), Buffer.alloc(12), Buffer.from('VideoHandler\0', 'latin1'));
-  const avc1 = box('avc1', Buffer.alloc(6), u16(1), Buffer.alloc(16), u16(w), u16(h), u32(0x480000), u32(0x480000), u32(0), u16(1), Buffer.alloc(32), u16(0x18), u16(0xffff));
-  const stbl = box(
-    'stbl',
-    full('stsd', 0, 0, u32(1), avc1),
-    full('stts', 0, 0, u32(0)),
-    full('stsc', 0, 0, u32(0)),
-    full('stsz', 0, 0, u32(0), u32(0)),
-    full('stco', 0, 0, u32(0)),
-  );
-  const minf = box('minf', full('vmhd', 0, 1, Buffer.alloc(8)), box('dinf', full('dref', 0, 0, u32(1), full('url ', 0, 1))), stbl);
-  const mvex = opts.fragmented ? [box('mvex', full('trex', 0, 0, u32(1), u32(1), u32(0), u32(0), u32(0)))] : [];
-  const moov = box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)), ...mvex);
+  const { ftyp, moov } = movieHeader(seconds, opts);
   if (opts.fragmented) {
     // One fragment per second: tfdt says where it starts, trun has 25 samples of tfhd's default 40 ms.
     const fragments: Buffer[] = [];
