@@ -2,7 +2,7 @@ import { style } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
 import { media } from '../../styles/tokens.ts';
 
-/** Shared building blocks: the page container, buttons, visually hidden text. */
+/** Shared building blocks: the page container, buttons, form fields, visually hidden text. */
 
 export const container = style({
   width: '100%',
@@ -48,4 +48,17 @@ export const visuallyHidden = style({
   clip: 'rect(0, 0, 0, 0)',
   whiteSpace: 'nowrap',
   border: 0,
+});
+
+/** A field's label and its text box or select (the compose steps, the catalogue's filters). */
+export const formLabel = style({ fontWeight: 700, fontSize: '0.9375rem' });
+export const formInput = style({
+  minHeight: 44,
+  padding: `0 ${vars.space.md}`,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  background: vars.color.background,
+  color: vars.color.text,
+  width: '100%',
+  font: 'inherit',
 });

@@ -1,7 +1,7 @@
 import { keyframes, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
-import { container } from '../../components/ui.css.ts';
+import { container, formInput, formLabel } from '../../components/ui.css.ts';
 
 // The shared container (width, side padding) plus room above and below; composed, so this file's
 // rules come after the container's and neither undoes the other.
@@ -23,17 +23,10 @@ export const filters = style({
 
 export const field = style({ display: 'grid', gap: vars.space.xs });
 
-export const label = style({ fontWeight: 700, fontSize: '0.9375rem' });
+export const label = formLabel;
 
-export const input = style({
-  minHeight: 44,
-  padding: `0 ${vars.space.md}`,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.base,
-  background: vars.color.background,
-  color: vars.color.text,
-  width: '100%',
-});
+// The shared field's font: inherit is what the global reset gives a select or an input anyway.
+export const input = formInput;
 
 export const status = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.textMuted, minHeight: '1.5em' });
 
