@@ -62,3 +62,13 @@ export const formInput = style({
   width: '100%',
   font: 'inherit',
 });
+
+/** A failed load's message box and its title (the catalogue's pages, the sandbox's merchant codes). */
+export const errorBox = style({
+  padding: vars.space.lg,
+  borderRadius: vars.radius.large,
+  background: vars.color.dangerSoft,
+  color: vars.color.danger,
+  marginBottom: vars.space.md,
+});
+export const errorBoxTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: '1.125rem' });

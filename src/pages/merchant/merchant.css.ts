@@ -1,7 +1,7 @@
 import { keyframes, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
-import { container, formInput, formLabel } from '../../components/ui.css.ts';
+import { container, errorBox, errorBoxTitle, formInput, formLabel } from '../../components/ui.css.ts';
 
 // The shared container (width, side padding) plus room above and below; composed, so this file's
 // rules come after the container's and neither undoes the other.
@@ -87,15 +87,9 @@ export const notice = style({
   textAlign: 'center',
 });
 
-export const alert = style({
-  padding: vars.space.lg,
-  borderRadius: vars.radius.large,
-  background: vars.color.dangerSoft,
-  color: vars.color.danger,
-  marginBottom: vars.space.md,
-});
+export const alert = errorBox;
 
-export const alertTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: '1.125rem' });
+export const alertTitle = errorBoxTitle;
 
 export const more = style({ display: 'flex', justifyContent: 'center', marginTop: vars.space.lg });
 

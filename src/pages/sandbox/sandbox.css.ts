@@ -1,5 +1,6 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
+import { errorBox, errorBoxTitle } from '../../components/ui.css.ts';
 
 export const page = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg, paddingTop: vars.space.lg, paddingBottom: vars.space.lg });
 export const section = style({
@@ -28,14 +29,8 @@ export const body = style({ margin: 0, whiteSpace: 'pre-wrap', fontSize: 16, ove
 export const error = style({ margin: 0, color: vars.color.danger, fontWeight: 600 });
 
 // The demo merchant codes (MerchantCodesSection).
-export const alert = style({
-  padding: vars.space.lg,
-  borderRadius: vars.radius.large,
-  background: vars.color.dangerSoft,
-  color: vars.color.danger,
-  marginBottom: vars.space.md,
-});
-export const alertTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: '1.125rem' });
+export const alert = errorBox;
+export const alertTitle = errorBoxTitle;
 export const table = style({ borderCollapse: 'collapse', width: '100%', maxWidth: 560 });
 export const cell = style({ textAlign: 'left', padding: `${vars.space.sm} ${vars.space.md}`, borderBottom: `1px solid ${vars.color.border}` });
 export const code = style({ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 700, letterSpacing: '0.05em' });
