@@ -50,6 +50,13 @@ export const visuallyHidden = style({
   border: 0,
 });
 
+/** A field: label, box, hint and error one above the other (the profile, the catalogue's filters, the editor). */
+export const formField = style({ display: 'grid', gap: vars.space.xs });
+/** A field's hint under it (the compose steps, the editor). */
+export const formHint = style({ color: vars.color.textMuted, fontSize: '0.875rem', margin: 0 });
+/** A refused field or action, said in words (the profile and settings, the editor, the sandbox's SMS outbox). */
+export const errorText = style({ margin: 0, color: vars.color.danger, fontWeight: 600 });
+
 /** A field's label and its text box or select (the compose steps, the catalogue's filters). */
 export const formLabel = style({ fontWeight: 700, fontSize: '0.9375rem' });
 export const formInput = style({

@@ -1,7 +1,7 @@
 import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
-import { button, buttonSecondary, container, formInput, formLabel } from '../../components/ui.css.ts';
+import { button, buttonSecondary, container, formHint, formInput, formLabel } from '../../components/ui.css.ts';
 
 // Phone first (390 px): one column, the actions at the bottom of each step; wider screens get a
 // narrow centred column, as a phone-shaped card.
@@ -48,7 +48,7 @@ export const actions = style({
 
 export const field = style({ display: 'grid', gap: vars.space.xs, marginBottom: vars.space.md });
 export const label = formLabel;
-export const hint = style({ color: vars.color.textMuted, fontSize: '0.875rem', margin: 0 });
+export const hint = formHint;
 export const input = formInput;
 export const textarea = style([input, { minHeight: 96, padding: vars.space.sm, resize: 'vertical' }]);
 export const fieldError = style({ color: vars.color.danger, fontSize: '0.9375rem', margin: 0 });

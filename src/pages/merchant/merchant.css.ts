@@ -1,7 +1,7 @@
 import { keyframes, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
-import { container, errorBox, errorBoxTitle, formInput, formLabel } from '../../components/ui.css.ts';
+import { container, errorBox, errorBoxTitle, formField, formInput, formLabel } from '../../components/ui.css.ts';
 
 // The shared container (width, side padding) plus room above and below; composed, so this file's
 // rules come after the container's and neither undoes the other.
@@ -21,7 +21,7 @@ export const filters = style({
   '@media': { [media.tablet]: { gridTemplateColumns: '2fr 1fr 1fr', alignItems: 'end' } },
 });
 
-export const field = style({ display: 'grid', gap: vars.space.xs });
+export const field = formField;
 
 export const label = formLabel;
 

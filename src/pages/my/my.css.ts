@@ -1,6 +1,7 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
+import { errorText, formField } from '../../components/ui.css.ts';
 
 /** My pages: a narrow column of cards (the layout gives the container and its padding). */
 
@@ -41,7 +42,7 @@ export const card = style({
 
 export const cardTitle = style({ margin: 0, fontSize: '1.125rem' });
 
-export const field = style({ display: 'grid', gap: vars.space.xs });
+export const field = formField;
 
 export const label = style({ fontWeight: 700 });
 
@@ -59,7 +60,7 @@ export const input = style({
   selectors: { '&[aria-invalid="true"]': { borderColor: vars.color.danger, boxShadow: `inset 0 0 0 1px ${vars.color.danger}` } },
 });
 
-export const error = style({ margin: 0, color: vars.color.danger, fontWeight: 600 });
+export const error = errorText;
 
 export const formRow = style({
   display: 'grid',

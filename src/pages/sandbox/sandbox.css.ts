@@ -1,6 +1,6 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
-import { errorBox, errorBoxTitle } from '../../components/ui.css.ts';
+import { errorBox, errorBoxTitle, errorText } from '../../components/ui.css.ts';
 
 export const page = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg, paddingTop: vars.space.lg, paddingBottom: vars.space.lg });
 export const section = style({
@@ -26,7 +26,7 @@ export const message = style({
 });
 export const meta = style({ display: 'flex', flexWrap: 'wrap', columnGap: vars.space.md, rowGap: vars.space.xs, fontSize: 14, color: vars.color.textMuted, margin: 0 });
 export const body = style({ margin: 0, whiteSpace: 'pre-wrap', fontSize: 16, overflowWrap: 'anywhere' });
-export const error = style({ margin: 0, color: vars.color.danger, fontWeight: 600 });
+export const error = errorText;
 
 // The demo merchant codes (MerchantCodesSection).
 export const alert = errorBox;

@@ -1,6 +1,7 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../../../../styles/theme.css.ts';
 import { media } from '../../../../styles/tokens.ts';
+import { errorText, formField, formHint } from '../../../components/ui.css.ts';
 import { BASE_SIZE, TEXT_LINE_HEIGHT, TEXT_MAX_WIDTH } from './layout.ts';
 
 /** Container units: 1 = the frame's width, so an element keeps its size relative to the media. */
@@ -150,11 +151,11 @@ export const panel = style({
 
 export const panelTitle = style({ margin: 0, fontSize: '1.05rem' });
 
-export const hint = style({ margin: 0, fontSize: '0.875rem', color: vars.color.textMuted });
+export const hint = formHint;
 
-export const error = style({ margin: 0, color: vars.color.danger, fontWeight: 600 });
+export const error = errorText;
 
-export const field = style({ display: 'grid', gap: vars.space.xs });
+export const field = formField;
 
 export const textarea = style({
   width: '100%',
