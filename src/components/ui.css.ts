@@ -79,3 +79,16 @@ export const errorBox = style({
   marginBottom: vars.space.md,
 });
 export const errorBoxTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: '1.125rem' });
+
+/**
+ * A card that is a link (a greetie in the list, a merchant in the catalogue): raised on the page,
+ * in the text's own colour, not underlined. Pages compose it with their own grid.
+ */
+export const linkCard = style({
+  padding: vars.space.md,
+  borderRadius: vars.radius.large,
+  background: vars.color.background,
+  boxShadow: vars.shadow.card,
+  color: vars.color.text,
+  textDecoration: 'none',
+});

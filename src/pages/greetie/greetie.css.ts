@@ -1,7 +1,7 @@
 import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
-import { button, buttonSecondary, container, formHint, formInput, formLabel } from '../../components/ui.css.ts';
+import { button, buttonSecondary, container, formHint, formInput, formLabel, linkCard } from '../../components/ui.css.ts';
 
 // Phone first (390 px): one column, the actions at the bottom of each step; wider screens get a
 // narrow centred column, as a phone-shaped card.
@@ -155,18 +155,15 @@ export const cards = style({
   gap: vars.space.md,
   '@media': { [media.tablet]: { gridTemplateColumns: 'repeat(2, 1fr)' } },
 });
-export const card = style({
-  display: 'grid',
-  gridTemplateColumns: '72px 1fr',
-  gap: vars.space.md,
-  alignItems: 'center',
-  padding: vars.space.md,
-  borderRadius: vars.radius.large,
-  background: vars.color.background,
-  boxShadow: vars.shadow.card,
-  color: vars.color.text,
-  textDecoration: 'none',
-});
+export const card = style([
+  linkCard,
+  {
+    display: 'grid',
+    gridTemplateColumns: '72px 1fr',
+    gap: vars.space.md,
+    alignItems: 'center',
+  },
+]);
 export const thumb = style({ width: 72, height: 90, borderRadius: vars.radius.base, objectFit: 'cover', background: vars.color.surface });
 export const status = style({
   display: 'inline-block',

@@ -1,7 +1,7 @@
 import { keyframes, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
-import { container, errorBox, errorBoxTitle, formField, formInput, formLabel } from '../../components/ui.css.ts';
+import { container, errorBox, errorBoxTitle, formField, formInput, formLabel, linkCard } from '../../components/ui.css.ts';
 
 // The shared container (width, side padding) plus room above and below; composed, so this file's
 // rules come after the container's and neither undoes the other.
@@ -39,20 +39,17 @@ export const grid = style({
   gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))',
 });
 
-export const card = style({
-  display: 'grid',
-  gridTemplateColumns: '64px 1fr',
-  gap: vars.space.md,
-  alignItems: 'start',
-  height: '100%',
-  padding: vars.space.md,
-  borderRadius: vars.radius.large,
-  background: vars.color.background,
-  boxShadow: vars.shadow.card,
-  color: vars.color.text,
-  textDecoration: 'none',
-  selectors: { '&:hover': { boxShadow: `0 0 0 2px ${vars.color.primary}` } },
-});
+export const card = style([
+  linkCard,
+  {
+    display: 'grid',
+    gridTemplateColumns: '64px 1fr',
+    gap: vars.space.md,
+    alignItems: 'start',
+    height: '100%',
+    selectors: { '&:hover': { boxShadow: `0 0 0 2px ${vars.color.primary}` } },
+  },
+]);
 
 export const logo = style({ width: 64, height: 64, borderRadius: vars.radius.base, objectFit: 'contain' });
 
