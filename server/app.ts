@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Services } from './services.ts';
 import { createSmsSender } from './providers/sms/index.ts';
+import { createPaymentProvider } from './providers/payment/index.ts';
 import { createStorage } from './providers/storage/index.ts';
 import { createMediaCleanup } from './media/rules.ts';
 import { CatalogueCache } from './merchant/cache.ts';
@@ -201,6 +202,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   services.sms ??= createSmsSender(config, deps.db, () => services.now());
   services.storage ??= createStorage(config);
   services.media ??= createMediaCleanup(services.storage);
+  services.payments ??= createPaymentProvider(config, deps.db, () => services.now());
   app.decorate('services', services);
 
   // The catalogue's answers, emptied by PostgreSQL notifications once listening (decision 064).

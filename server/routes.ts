@@ -9,6 +9,8 @@ import { greetieRoutes } from './greetie/routes.ts';
 import { mediaRoutes } from './media/routes.ts';
 import { mobileUserRoutes } from './mobileuser/routes.ts';
 import { sandboxMerchantRoutes } from './sandbox/merchants.ts';
+import { paymentRoutes } from './payment/routes.ts';
+import { sandboxPaymentRoutes } from './sandbox/payments.ts';
 
 /**
  * Every resource's routes, mounted under /api. A resource is a folder in server/ with its
@@ -23,6 +25,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(greetieRoutes);
   await app.register(mediaRoutes);
   await app.register(mobileUserRoutes);
+  await app.register(paymentRoutes);
 };
 
 /** Sandbox routes: mounted under /api/sandbox only when the sandbox is on. */
@@ -30,4 +33,5 @@ export const sandboxRoutes: FastifyPluginAsync = async (app) => {
   await app.register(sandboxIndexRoutes);
   await app.register(sandboxSmsRoutes);
   await app.register(sandboxMerchantRoutes);
+  await app.register(sandboxPaymentRoutes);
 };

@@ -3,6 +3,7 @@ import type { Db } from './db/index.ts';
 import type { SmsSender } from './providers/sms/index.ts';
 import type { Storage } from './providers/storage/index.ts';
 import type { GreetieMediaCleanup } from './greetie/cleanup.ts';
+import type { PaymentProvider } from './providers/payment/index.ts';
 
 /**
  * What the routes reach the outside world and the database through. buildApp decorates the
@@ -18,6 +19,8 @@ export interface Services {
   storage: Storage;
   /** Deletes a deleted greetie's stored media (server/greetie/cleanup.ts); a no-op by default. */
   media: GreetieMediaCleanup;
+  /** Payments: the sandbox provider or Swish, chosen by config.payment (server/providers/payment). */
+  payments: PaymentProvider;
 }
 
 /**

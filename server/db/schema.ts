@@ -155,8 +155,8 @@ export interface PaymentTable {
   error_code: string | null;
   swish_token: string | null;
   swish_location: string | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 /** 005_payment: the sandbox provider's payment requests, kept in Swish's terms. */
@@ -178,6 +178,22 @@ export interface SandboxPaymentRequestTable {
   updated_at: Timestamp;
 }
 
+/** 007_voucher: one voucher per gift of a paid greetie. */
+export interface VoucherTable {
+  id: Generated<string>;
+  greetie_id: string;
+  gift_id: string;
+  merchant_id: string;
+  product_id: string;
+  source: string;
+  amount: number;
+  code: string | null;
+  is_redeemed: Generated<boolean>;
+  redeemed_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   app_meta: AppMetaTable;
   mobile_user: MobileUserTable;
@@ -192,4 +208,5 @@ export interface Database {
   media_file: MediaFileTable;
   payment: PaymentTable;
   sandbox_payment_request: SandboxPaymentRequestTable;
+  voucher: VoucherTable;
 }

@@ -11,6 +11,7 @@ import {
   GreetieUpdate,
 } from '../../contract/greetie.ts';
 import { access, publicAccess } from '../access.ts';
+import { cancelBeforeDelete } from '../payment/rules.ts';
 import { createDraft, deleteOwn, greetieInfo, listGreeties, readGreetie, sendDraft, updateDraft } from './rules.ts';
 
 /**
@@ -150,12 +151,16 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteGreetie',
         tags: ['Greetie'],
         summary: "Delete the sender's greetie while it is a draft or awaiting payment",
-        description: 'Its gifts and stored media go with it. 409 GREETIE_NOT_DELETABLE once it is paid or sent.',
+        description:
+          'Its gifts and stored media go with it. A pending payment is cancelled with the provider first. ' +
+          '409 GREETIE_NOT_DELETABLE once it is paid or sent (also when it was paid meanwhile), PAYMENT_PENDING when a ' +
+          'payment could not be cancelled; 503 PAYMENT_UNAVAILABLE when the provider cannot be reached.',
         params: IdParams,
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 404, 409) },
       },
     },
     async (req, reply) => {
+      await cancelBeforeDelete(deps, req.userId, req.params.id);
       await deleteOwn(deps, req.userId, req.params.id, (err) => req.log.error({ err, greetieId: req.params.id }, 'stored media not deleted'));
       return reply.code(204).send(null);
     },

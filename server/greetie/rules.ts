@@ -38,6 +38,7 @@ import {
   type Keyset,
 } from './queries.ts';
 import { mediaPath, mediaUrl } from '../media/urls.ts';
+import { openPayment } from '../payment/queries.ts';
 
 /**
  * Greeties' rules (API.md "Greetie"): what a draft may hold, who may read and change one, and
@@ -313,6 +314,9 @@ export async function deleteOwn(
 ): Promise<void> {
   const storageKeys = await transaction(deps.db, async (tx) => {
     await lockForChange(tx, userId, id, ['draft', 'awaitingPayment'], 'GREETIE_NOT_DELETABLE');
+    // The payment is cancelled with the provider before this (server/payment, cancelBeforeDelete);
+    // one still open here was started meanwhile, and deleting would lose what it pays for.
+    if (await openPayment(tx, id)) throw conflict('PAYMENT_PENDING');
     return deleteGreetie(tx, id);
   });
   try {

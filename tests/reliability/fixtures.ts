@@ -71,6 +71,40 @@ async function aMerchantId(ctx: MatrixContext): Promise<string> {
   return list[0].id;
 }
 
+/** A fixed-price InStore product of the catalogue (payable: no code pool needed). */
+async function aPayableProductId(ctx: MatrixContext): Promise<string> {
+  const res = await ctx.send({ method: 'GET', url: '/api/merchant' });
+  const merchants = res.status === 200 ? (JSON.parse(res.body) as { id: string }[]) : [];
+  for (const m of merchants) {
+    const r = await ctx.send({ method: 'GET', url: `/api/merchant/${m.id}/products` });
+    const list = r.status === 200 ? (JSON.parse(r.body) as { id: string; source: string; price?: number | null }[]) : [];
+    const p = list.find((x) => x.source !== 'Code' && typeof x.price === 'number');
+    if (p) return p.id;
+  }
+  throw new Error(`no payable product to name (GET /api/merchant answered ${res.status})`);
+}
+
+/** A draft of the owner's with a recipient and one gift: what startpayment takes. */
+async function ownersPayableDraft(ctx: MatrixContext): Promise<string> {
+  const res = await ctx.send({
+    ...jsonPost('/api/greetie/createv2', { recipient: { mobileNumber: ctx.other.mobileNumber }, gifts: [{ productId: await aPayableProductId(ctx) }] }),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.owner.token}` },
+  });
+  if (res.status !== 200) throw new Error(`POST /api/greetie/createv2 answered ${res.status}: ${res.body.slice(0, 200)}`);
+  return (JSON.parse(res.body) as { id: string }).id;
+}
+
+/** A draft of the owner's awaiting payment, and its pending payment's id. */
+async function ownersPendingPayment(ctx: MatrixContext): Promise<{ greetieId: string; paymentId: string }> {
+  const greetieId = await ownersPayableDraft(ctx);
+  const res = await ctx.send({
+    ...jsonPost(`/api/greetie/${greetieId}/startpayment`, {}),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.owner.token}` },
+  });
+  if (res.status !== 200) throw new Error(`POST /api/greetie/{id}/startpayment answered ${res.status}: ${res.body.slice(0, 200)}`);
+  return { greetieId, paymentId: (JSON.parse(res.body) as { id: string }).id };
+}
+
 export const FIXTURES: Record<string, Fixture> = {
   'POST /api/auth/verificationcode': async () => jsonPost('/api/auth/verificationcode', { mobileNumber: freshMobileNumber() }),
 
@@ -114,6 +148,15 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /api/greetie/{id}/info': async (ctx) => ({ method: 'GET', url: `/api/greetie/${await ownersDraft(ctx)}/info`, remoteAddress: freshIp() }),
   'POST /api/greetie/{id}/send': async (ctx) =>
     jsonPost(`/api/greetie/${await ownersDraft(ctx, { recipient: { mobileNumber: ctx.other.mobileNumber } })}/send`, {}),
+
+  // Payments (issue 13): a fresh payable draft, or one with a pending payment, for every cell.
+  'POST /api/greetie/{id}/startpayment': async (ctx) => jsonPost(`/api/greetie/${await ownersPayableDraft(ctx)}/startpayment`, {}),
+  'GET /api/greetie/{id}/payment': async (ctx) => ({
+    method: 'GET',
+    url: `/api/greetie/${(await ownersPendingPayment(ctx)).greetieId}/payment`,
+    remoteAddress: freshIp(),
+  }),
+  'POST /api/sandbox/payments/{paymentId}': async (ctx) => jsonPost(`/api/sandbox/payments/${(await ownersPendingPayment(ctx)).paymentId}`, { outcome: 'paid' }),
 
   // Uploads to a fresh draft of the owner's; the other caller names it and gets 404.
   'POST /api/greetie/{id}/media': async (ctx) => upload(`/api/greetie/${await ownersDraft(ctx)}/media`),

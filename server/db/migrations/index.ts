@@ -5,6 +5,7 @@ import * as m003 from './003_merchant.ts';
 import * as m004 from './004_greetie.ts';
 import * as m005 from './005_payment.ts';
 import * as m006 from './006_catalogue_notify.ts';
+import * as m007 from './007_voucher.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '004_greetie': m004,
   '005_payment': m005,
   '006_catalogue_notify': m006,
+  '007_voucher': m007,
 };

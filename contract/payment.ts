@@ -1,0 +1,62 @@
+import { Type, type Static } from 'typebox';
+import { DateTime, Ore, Uuid } from './common.ts';
+
+/** API.md "Payment": one attempt to pay for a greetie. */
+export const PAYMENT_STATUSES = ['created', 'pending', 'paid', 'declined', 'error', 'cancelled', 'expired'] as const;
+
+export const Payment = Type.Object(
+  {
+    id: Uuid,
+    greetieId: Uuid,
+    provider: Type.Union([Type.Literal('sandbox'), Type.Literal('swish')]),
+    status: Type.Union([
+      Type.Literal('created'),
+      Type.Literal('pending'),
+      Type.Literal('paid'),
+      Type.Literal('declined'),
+      Type.Literal('error'),
+      Type.Literal('cancelled'),
+      Type.Literal('expired'),
+    ]),
+    amount: Ore,
+    redirectUrl: Type.Union([Type.String(), Type.Null()]),
+    appUrl: Type.Union([Type.String(), Type.Null()], { description: 'The swish:// link for a phone (m-commerce)' }),
+    qrCode: Type.Union([Type.String(), Type.Null()], { description: 'An SVG of the Swish QR code for a desktop (m-commerce)' }),
+    token: Type.Union([Type.String(), Type.Null()], { description: "Swish's payment request token (m-commerce)" }),
+    payerAlias: Type.Union([Type.String(), Type.Null()], { description: 'E.164 (e-commerce)' }),
+    errorCode: Type.Union([Type.String(), Type.Null()], { description: "The provider's error code" }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Payment', title: 'Payment' },
+);
+export type Payment = Static<typeof Payment>;
+
+export const StartPayment = Type.Object(
+  {
+    payerAlias: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: 'A Swedish mobile number (the e-commerce flow); left out: m-commerce' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StartPayment = Static<typeof StartPayment>;
+
+/** Swish's callback body; only `id` is read (the status is confirmed with the provider). */
+export const PaymentCallback = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, description: "Swish's instruction id" }),
+  },
+  { additionalProperties: true },
+);
+export type PaymentCallback = Static<typeof PaymentCallback>;
+
+export const SandboxSettle = Type.Object(
+  {
+    outcome: Type.Union([Type.Literal('paid'), Type.Literal('declined'), Type.Literal('error'), Type.Literal('cancelled'), Type.Literal('timeout')]),
+  },
+  { additionalProperties: false },
+);
+export type SandboxSettle = Static<typeof SandboxSettle>;
+
+export const PaymentIdParams = Type.Object({ paymentId: Uuid });

@@ -1,0 +1,34 @@
+import type { Message } from '../i18n/index.ts';
+
+/** Error messages of the payment calls (server/payment); the provider's own are in server/providers/payment/messages.ts. */
+export const messages: Record<string, Message> = {
+  PAYMENT_NOT_FOUND: { sv: 'Det finns ingen betalning.', en: 'There is no such payment.' },
+  GREETIE_NO_GIFTS: {
+    sv: 'Greetien har inga gåvor och behöver ingen betalning. Skicka den i stället.',
+    en: 'The greetie has no gifts and needs no payment. Send it instead.',
+  },
+  GREETIE_NOT_PAYABLE: {
+    sv: 'Greetien är redan betald eller skickad.',
+    en: 'The greetie has already been paid for or sent.',
+  },
+  GIFT_CODE_POOL_EMPTY: {
+    sv: 'En av gåvorna är slut just nu. Välj en annan gåva.',
+    en: 'One of the gifts is sold out right now. Choose another gift.',
+  },
+  PAYMENT_BUSY: {
+    sv: 'Betalningen ändrades samtidigt från ett annat ställe. Försök igen.',
+    en: 'The payment was changed from somewhere else at the same time. Please try again.',
+  },
+  PAYMENT_NOT_PENDING: {
+    sv: 'Betalningen väntar inte längre på svar.',
+    en: 'The payment is no longer waiting for an answer.',
+  },
+  PAYMENT_PENDING: {
+    sv: 'Betalningen pågår fortfarande. Försök igen om en stund.',
+    en: 'The payment is still in progress. Please try again in a moment.',
+  },
+  PAYMENT_SANDBOX_ONLY: {
+    sv: 'Betalningen görs inte i sandlådan och kan inte avgöras här.',
+    en: 'The payment is not made in the sandbox and cannot be settled here.',
+  },
+};

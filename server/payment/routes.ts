@@ -1,0 +1,77 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { IdParams, errorResponses } from '../../contract/common.ts';
+import { Payment, PaymentCallback, StartPayment } from '../../contract/payment.ts';
+import { access, publicAccess } from '../access.ts';
+import { paymentCallback, paymentOf, startPayment } from './rules.ts';
+
+/**
+ * Paying for a greetie (API.md "Greetie": startpayment, payment, paymentCallBack). The rules are in
+ * rules.ts; the provider is `app.services.payments` (the sandbox or Swish).
+ */
+export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const deps = { db: app.db, config: app.config, services: app.services };
+  const senders = access({ visitor: 401, owner: 200, other: 404, note: "The sender's own greetie; anybody else's is 404, never a hint that it exists" });
+
+  app.post(
+    '/greetie/:id/startpayment',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...senders,
+        operationId: 'startGreetiePayment',
+        tags: ['Payment'],
+        summary: 'Start paying for a greetie with gifts: it awaits payment',
+        description:
+          'Without `payerAlias`, the m-commerce flow: the answer has `appUrl` (swish://, for a phone), `qrCode` (an SVG, ' +
+          'for a desktop) and `token`. With one (a Swedish mobile number), the request pops up in that Swish app. ' +
+          'Called again while a payment is pending it returns that one, unless the payer changes (the pending one is then ' +
+          'cancelled and a new one made). The total is computed again. 400 GREETIE_NO_RECIPIENT, INVALID_MOBILE_NUMBER, ' +
+          "PAYMENT_{code} (the provider's refusal); 409 GREETIE_NO_GIFTS, GREETIE_NOT_PAYABLE, GIFT_CODE_POOL_EMPTY " +
+          '(a "Code" product: no codes are in stock), PAYMENT_RP06; 503 PAYMENT_UNAVAILABLE (try again: the same request).',
+        params: IdParams,
+        body: StartPayment,
+        response: { 200: Payment, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (req) => startPayment(deps, req.userId, req.params.id, req.body),
+  );
+
+  app.get(
+    '/greetie/:id/payment',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...senders,
+        operationId: 'getGreetiePayment',
+        tags: ['Payment'],
+        summary: "The greetie's latest payment",
+        description: 'A payment still open after a few seconds is checked with the provider first. 404 PAYMENT_NOT_FOUND before any.',
+        params: IdParams,
+        response: { 200: Payment, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (req) => paymentOf(deps, req.userId, req.params.id, req.log),
+  );
+
+  app.post(
+    '/greetie/paymentCallBack',
+    {
+      schema: {
+        ...publicAccess(200, 'The payment provider calls it; the body is never believed, the status is asked of the provider'),
+        operationId: 'paymentCallback',
+        tags: ['Payment'],
+        summary: "The payment provider's callback",
+        description:
+          'Swish calls it when a payment request ends. Only `id` is read: the payment is found by it and its status asked ' +
+          'of the provider, then applied once. Always 200 for a well-formed body.',
+        body: PaymentCallback,
+        response: { 200: Type.Object({}), ...errorResponses(400) },
+      },
+    },
+    async (req) => {
+      await paymentCallback(deps, req.body.id, req.log);
+      return {};
+    },
+  );
+};
