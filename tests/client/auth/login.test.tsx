@@ -24,7 +24,8 @@ describe('the login page (/auth/jwt/login)', () => {
     expect(field).toHaveAttribute('autocomplete', 'tel');
     expect(screen.getByRole('button', { name: 'Skicka kod' })).toBeEnabled();
     expect(screen.getByRole('heading', { level: 1, name: 'Logga in' })).toBeInTheDocument();
-    expect(document.title).toBe('Logga in · Greetie');
+    // The title is set by an effect after the page is painted: on a busy machine that is a moment later.
+    await waitFor(() => expect(document.title).toBe('Logga in · Greetie'));
   });
 
   it('refuses an invalid number before anything is sent, in a role="alert" region', async () => {

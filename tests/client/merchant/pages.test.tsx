@@ -138,7 +138,7 @@ describe('the merchant list (/merchant)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Handlare' }, { timeout: 5000 })).toBeInTheDocument();
     expect(await screen.findAllByTestId('merchant-skeleton')).not.toHaveLength(0);
     expect(screen.getByRole('status')).toHaveTextContent('Hämtar handlare…');
-    expect(document.title).toBe('Handlare · Greetie');
+    await waitFor(() => expect(document.title).toBe('Handlare · Greetie'));
 
     answer.resolve({ status: 200, body: { items: [cafe, spa], nextCursor: null } });
     const link = await screen.findByRole('link', { name: /Café Kanelbullen/ });
@@ -272,7 +272,7 @@ describe('a merchant (/merchant/details/:id)', () => {
     stubFetch(catalogue);
     renderRoute(`/merchant/details/${cafe.id}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Café Kanelbullen' })).toBeInTheDocument();
-    expect(document.title).toBe('Café Kanelbullen · Greetie');
+    await waitFor(() => expect(document.title).toBe('Café Kanelbullen · Greetie'));
     expect(screen.getByText(cafe.description)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Besök webbplatsen/ })).toHaveAttribute('href', 'https://kanelbullen.example');
     expect(screen.getByRole('link', { name: /Besök webbplatsen/ })).toHaveAttribute('rel', 'noopener noreferrer');

@@ -11,7 +11,7 @@ describe('landing page (/)', () => {
     renderRoute('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Skicka en hälsning med en riktig present i' })).toBeInTheDocument();
     expect(screen.getByText(/foto eller en kort video/)).toBeInTheDocument();
-    expect(document.title).toBe('Skicka en hälsning med en riktig present i · Greetie');
+    await waitFor(() => expect(document.title).toBe('Skicka en hälsning med en riktig present i · Greetie'));
   });
 
   it('explains how it works in three steps', async () => {
@@ -65,7 +65,7 @@ describe('404', () => {
   it('says the page is missing and offers the way home', async () => {
     renderRoute('/404');
     expect(await screen.findByRole('heading', { level: 1, name: 'Sidan finns inte' })).toBeInTheDocument();
-    expect(document.title).toBe('Sidan finns inte · Greetie');
+    await waitFor(() => expect(document.title).toBe('Sidan finns inte · Greetie'));
     expect(within(screen.getByRole('main')).getByRole('link', { name: 'Till startsidan' })).toHaveAttribute('href', '/');
   });
 });

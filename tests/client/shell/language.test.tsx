@@ -51,7 +51,7 @@ describe('languages', () => {
   it("updates the document title to the page's title in the new language", async () => {
     const { user } = renderRoute('/start');
     await screen.findByRole('heading', { level: 1 });
-    expect(document.title).toBe('Kom igång med Greetie · Greetie');
+    await waitFor(() => expect(document.title).toBe('Kom igång med Greetie · Greetie'));
     await user.selectOptions(screen.getByLabelText('Språk'), 'en');
     await waitFor(() => expect(document.title).toBe('Get started with Greetie · Greetie'));
   });
