@@ -11,7 +11,7 @@ import {
   VIDEO_MAX_SECONDS,
   VIDEO_TYPES,
 } from '../../contract/media.ts';
-import type { Greetie, GreetieMedia } from '../../contract/greetie.ts';
+import type { Greetie } from '../../contract/greetie.ts';
 import { transaction } from '../db/index.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
@@ -22,7 +22,7 @@ import { encodeOverlay, encodePhoto, placeholderPoster, ImageUnreadable, THUMBNA
 import { probeVideo, VideoUnreadable } from './video.ts';
 import { receive, tempName, type Received, type ReceiveRules } from './receive.ts';
 import { fileByKey, replaceFiles, uploadTarget, type NewFile, type Role } from './queries.ts';
-import { mediaUrl, newStorageKey, validSignature } from './urls.ts';
+import { newStorageKey, validSignature } from './urls.ts';
 
 /**
  * Media rules (API.md "Greetie": media, mediaoverlay, picture; decisions 070 and 071):
@@ -237,22 +237,9 @@ async function keep(deps: MediaDeps, userId: string, greetieId: string, p: Prepa
   await storage.delete(removed).catch(() => {});
 }
 
-/** The greetie as its sender reads it, with its media URLs signed while it is a draft. */
-async function answer(deps: MediaDeps, userId: string, greetieId: string): Promise<Greetie> {
-  const g = await readGreetie(deps, userId, greetieId, false);
-  return { ...g, media: signedMedia(deps, g.status === 'draft', g.media) };
-}
-
-/** Signs a GreetieMedia's URLs (`/api/media/{key}`) for its draft's sender. */
-export function signedMedia(deps: Pick<MediaDeps, 'config'> & { services: Pick<Deps['services'], 'now'> }, draft: boolean, media: GreetieMedia | null): GreetieMedia | null {
-  if (!media || !draft) return media;
-  const sign = (url: string) => mediaUrl(deps.config.tokenSigningKey, url.replace(/^\/api\/media\//, '').replace(/\?.*$/, ''), { draft, now: deps.services.now() });
-  return {
-    ...media,
-    url: sign(media.url),
-    thumbnailUrl: media.thumbnailUrl && sign(media.thumbnailUrl),
-    overlayUrl: media.overlayUrl && sign(media.overlayUrl),
-  };
+/** The greetie as its sender reads it (readGreetie signs a draft's media URLs, decision 071). */
+function answer(deps: MediaDeps, userId: string, greetieId: string): Promise<Greetie> {
+  return readGreetie(deps, userId, greetieId, false);
 }
 
 /** POST /greetie/{id}/media: a photo or a video (with an optional poster) replaces the greetie's media. */
