@@ -1,19 +1,12 @@
+import type { Selectable } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
+import type { MediaFileTable } from '../db/schema.ts';
 
 type Executor = Db | Tx;
-export type Role = 'media' | 'thumbnail' | 'overlay' | 'picture';
+export type Role = MediaFileTable['role'];
 
-export interface NewFile {
-  greetie_id: string;
-  role: Role;
-  kind: 'photo' | 'video';
-  storage_key: string;
-  content_type: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  duration_ms: number | null;
-}
+/** A media_file row as it is written (the database gives its id and created_at). */
+export type NewFile = Omit<Selectable<MediaFileTable>, 'id' | 'created_at'>;
 
 /** The greetie an upload names: who sent it and whether it is still a draft. */
 export function uploadTarget(db: Executor, id: string) {
