@@ -118,14 +118,7 @@ function Merchants({ onPick }: { onPick: (m: Merchant) => void }) {
     <section aria-labelledby="merchants-title">
       <h3 id="merchants-title">{t('gifts.add')}</h3>
       {status === 'loading' && <p role="status">{t('gifts.loadingMerchants')}</p>}
-      {(status === 'failed' || status === 'notFound') && (
-        <div role="alert" className={css.alert}>
-          <p>{error?.message}</p>
-          <button type="button" className={button} onClick={retry}>
-            {t('new.retry')}
-          </button>
-        </div>
-      )}
+      {(status === 'failed' || status === 'notFound') && <LoadFailed message={error?.message} retry={retry} />}
       {data && (
         <ul className={css.list}>
           {data.items.map((m) => (
@@ -145,6 +138,19 @@ function Merchants({ onPick }: { onPick: (m: Merchant) => void }) {
   );
 }
 
+/** A list that could not be read: its message and a way to try again. */
+function LoadFailed({ message, retry }: { message: string | undefined; retry: () => void }) {
+  const { t } = useTranslation('greetie');
+  return (
+    <div role="alert" className={css.alert}>
+      <p>{message}</p>
+      <button type="button" className={button} onClick={retry}>
+        {t('new.retry')}
+      </button>
+    </div>
+  );
+}
+
 function Products({ merchant, onBack, onAdd }: { merchant: Merchant; onBack: () => void; onAdd: (p: Product) => void }) {
   const { t } = useTranslation('greetie');
   const { status, data, error, retry } = useLoader(productsLoader, { merchantId: merchant.id });
@@ -155,14 +161,7 @@ function Products({ merchant, onBack, onAdd }: { merchant: Merchant; onBack: () 
         {t('gifts.otherMerchant')}
       </button>
       {status === 'loading' && <p role="status">{t('gifts.loadingProducts')}</p>}
-      {(status === 'failed' || status === 'notFound') && (
-        <div role="alert" className={css.alert}>
-          <p>{error?.message}</p>
-          <button type="button" className={button} onClick={retry}>
-            {t('new.retry')}
-          </button>
-        </div>
-      )}
+      {(status === 'failed' || status === 'notFound') && <LoadFailed message={error?.message} retry={retry} />}
       {data && data.length === 0 && <p className={css.notice}>{t('gifts.noProducts')}</p>}
       {data && (
         <ul className={css.list} style={{ marginTop: 16 }}>
