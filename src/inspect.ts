@@ -29,8 +29,10 @@ export const TAB_ID = Math.random().toString(36).slice(2);
 
 /** Only state ids and event types cross the channel, never context or event payloads (codes, tokens). */
 export type FlowsMessage =
-  | { type: 'app.hello'; tabId: string }
+  | { type: 'app.hello'; tabId: string; /** Where that tab is (pathname only). */ page?: string }
   | { type: 'app.bye'; tabId: string }
+  /** The tab moved to another page (pathname only); sent by the bridge while a viewer listens. */
+  | { type: 'app.page'; tabId: string; page: string }
   | { type: 'viewer.hello'; viewerId: string }
   | { type: 'viewer.bye'; viewerId: string }
   | {

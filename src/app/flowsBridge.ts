@@ -49,11 +49,25 @@ export function startFlowsBridge(post: (message: FlowsMessage) => void): (messag
   });
   for (const ref of running) actors.set(ref.sessionId, ref);
 
-  if (typeof window !== 'undefined') window.addEventListener('pagehide', () => viewers.size && post({ type: 'app.bye', tabId: TAB_ID }));
+  if (typeof window !== 'undefined') {
+    window.addEventListener('pagehide', () => viewers.size && post({ type: 'app.bye', tabId: TAB_ID }));
+    // The tab's label on /flows names its page: report a move to another page (the router's
+    // pushState is seen by the Navigation API where there is one; back and forward by popstate).
+    let page = location.pathname;
+    const moved = () => {
+      if (location.pathname === page) return;
+      page = location.pathname;
+      if (viewers.size) post({ type: 'app.page', tabId: TAB_ID, page });
+    };
+    const navigation = (window as unknown as { navigation?: EventTarget }).navigation;
+    navigation?.addEventListener('currententrychange', moved);
+    window.addEventListener('popstate', moved);
+  }
 
   return (message) => {
     if (message?.type === 'viewer.hello') {
       viewers.add(message.viewerId);
+      if (typeof location !== 'undefined') post({ type: 'app.page', tabId: TAB_ID, page: location.pathname });
       for (const ref of actors.values()) {
         const s = ref.getSnapshot() as unknown;
         if (isMachineSnapshot(s)) post(describe(ref, s, undefined, []));

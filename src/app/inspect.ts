@@ -34,7 +34,7 @@ function listenForFlowsViewers(): void {
     void bridge.then((receive) => receive(m));
   };
   // A /flows tab opened before this one answers this with its hello.
-  post({ type: 'app.hello', tabId: TAB_ID });
+  post({ type: 'app.hello', tabId: TAB_ID, page: typeof location !== 'undefined' ? location.pathname : '' });
 }
 
 function startStately(): void {

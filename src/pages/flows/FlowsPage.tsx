@@ -8,7 +8,9 @@ import type { Chart } from '../../../charts/chart.ts';
 import type { DiagramMarks, Selection } from './Diagram.tsx';
 import { ChartFrame } from './ChartFrame.tsx';
 import { charts, coverageOf } from './machines.ts';
-import { useLiveActors, type LiveActor } from './useLive.ts';
+import { liveActors, useJourney, type LiveActor } from './useLive.ts';
+import { Journey } from './Journey.tsx';
+import type { JourneyStep } from './journey.ts';
 import { useSandboxOn } from '../../components/useSandboxOn.ts';
 import * as css from './flows.css.ts';
 
@@ -31,7 +33,9 @@ export function FlowsPage() {
   return <FlowViewer />;
 }
 
-function liveKeys(chart: Chart, actors: LiveActor[]): { active: Set<string>; taken: Set<string> } {
+type Reported = Pick<LiveActor, 'machineId' | 'states' | 'transitions'>;
+
+function liveKeys(chart: Chart, actors: Reported[]): { active: Set<string>; taken: Set<string> } {
   const active = new Set<string>();
   const taken = new Set<string>();
   for (const a of actors) {
@@ -50,16 +54,27 @@ function liveKeys(chart: Chart, actors: LiveActor[]): { active: Set<string>; tak
 export function FlowViewer() {
   const { t } = useTranslation('flows');
   usePageTitle(t('title'));
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const chart = charts.find((c) => c.id === params.get('machine')) ?? charts[0];
-  const live = useLiveActors();
+  const journey = useJourney();
+  const live = liveActors(journey);
+  // The timeline's selected step (null: following live). A step is live data, not something a
+  // link can name, so it is kept here rather than in the address.
+  const [pinnedSeq, setPinnedSeq] = useState<number | null>(null);
+  const pinned = pinnedSeq === null ? undefined : journey.steps.find((s) => s.seq === pinnedSeq);
+  const selectStep = (seq: number | null) => {
+    setPinnedSeq(seq);
+    const step = seq === null ? undefined : journey.steps.find((s) => s.seq === seq);
+    const stepChart = step && charts.find((c) => c.root === step.machineId);
+    if (stepChart && stepChart.id !== chart?.id) setParams({ machine: stepChart.id }, { replace: true });
+  };
 
   return (
     <section className={`${container} ${css.page}`} aria-labelledby="page-title">
       <h1 id="page-title">{t('title')}</h1>
       <p>{t('intro')}</p>
       <div className={css.layout}>
-        <nav aria-label={t('machines')}>
+        <nav aria-label={t('machines')} className={css.navArea}>
           <ul className={css.machineList}>
             {charts.map((c) => {
               const cov = coverageOf(c.id);
@@ -85,7 +100,16 @@ export function FlowViewer() {
             })}
           </ul>
         </nav>
-        {chart ? <MachineView key={chart.id} chart={chart} live={live} /> : <p>{t('none')}</p>}
+        <div className={css.mainArea}>
+          {chart ? (
+            <MachineView key={chart.id} chart={chart} live={live} pinned={pinned?.machineId === chart.root ? pinned : undefined} />
+          ) : (
+            <p>{t('none')}</p>
+          )}
+        </div>
+        <div className={css.journeyArea}>
+          <Journey journey={journey} charts={charts} selected={pinned ? pinned.seq : null} onSelect={selectStep} />
+        </div>
       </div>
     </section>
   );
@@ -107,7 +131,16 @@ function readLink(chart: Chart, params: URLSearchParams, paths: number) {
   return { selection, pathIndex, step: Number.isInteger(stepNumber) && stepNumber >= 1 ? stepNumber - 1 : 0 };
 }
 
-function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
+/** The path steps that take a transition (or, for a state, first reach it), one per path. */
+function coveringPaths(paths: { description: string; steps: { states: string[]; transitions: string[] }[] }[], target: Selection) {
+  if (!target) return [];
+  return paths.flatMap((p, i) => {
+    const step = p.steps.findIndex((s) => (target.kind === 'transition' ? s.transitions.includes(target.key) : s.states.includes(target.id)));
+    return step >= 0 ? [{ path: i, step, description: p.description }] : [];
+  });
+}
+
+function MachineView({ chart, live, pinned }: { chart: Chart; live: LiveActor[]; pinned: JourneyStep | undefined }) {
   const { t } = useTranslation('flows');
   const cov = coverageOf(chart.id);
   const [params, setParams] = useSearchParams();
@@ -147,10 +180,12 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
 
   // The path's current step (its innermost state), else what is selected, is brought into view.
   const leaf = current?.states[current.states.length - 1];
-  const reveal: Selection = leaf ? { kind: 'state', id: leaf } : selection;
+  const pinnedLeaf = pinned?.states.filter((s) => !pinned.states.some((o) => o.startsWith(`${s}.`)))[0];
+  const reveal: Selection = leaf ? { kind: 'state', id: leaf } : pinnedLeaf ? { kind: 'state', id: pinnedLeaf } : selection;
 
   const marks: DiagramMarks = useMemo(() => {
-    const l = liveKeys(chart, mine);
+    // A step chosen on the timeline is shown instead of where the app is now.
+    const l = liveKeys(chart, pinned ? [pinned] : mine);
     return {
       active: l.active,
       step: new Set(current?.states ?? []),
@@ -160,11 +195,40 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
           ? { uncoveredStates: new Set(cov.states.uncovered), uncoveredTransitions: new Set(cov.transitions.uncovered) }
           : undefined,
     };
-  }, [chart, mine, current, path, showCoverage, cov]);
+  }, [chart, mine, pinned, current, path, showCoverage, cov]);
 
   const selectedState = selection?.kind === 'state' ? chart.states.find((s) => s.id === selection.id) : undefined;
   const selectedTransition = selection?.kind === 'transition' ? chart.transitions.find((tr) => tr.key === selection.key) : undefined;
   const rootTransitions = chart.transitions.filter((tr) => tr.source === chart.root);
+  const covering = cov ? coveringPaths(cov.paths, selection) : [];
+  // A covering path, a click away: the link selects the path at the step that takes the transition.
+  const pathLink = (p: { path: number; step: number }) => {
+    const q = new URLSearchParams({ machine: chart.id });
+    if (selection?.kind === 'state') q.set('state', selection.id);
+    if (selection?.kind === 'transition') q.set('transition', selection.key);
+    q.set('path', String(p.path + 1));
+    if (p.step > 0) q.set('step', String(p.step + 1));
+    return `?${q.toString()}`;
+  };
+  const coveringList = selection && cov && (
+    <>
+      <h4 className={css.coveringTitle}>
+        {selection.kind === 'transition' ? t('coveringTransition', { count: covering.length }) : t('coveringState', { count: covering.length })}
+      </h4>
+      {covering.length > 0 && (
+        <ul className={css.coveringList}>
+          {covering.map((p) => (
+            <li key={p.path}>
+              <Link to={pathLink(p)} replace aria-current={p.path === pathIndex ? 'true' : undefined}>
+                {t('pathStep', { path: p.path + 1, step: p.step + 1 })}
+              </Link>
+              : {p.description}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
 
   return (
     <div>
@@ -221,7 +285,7 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
         </p>
       )}
       <ul className={css.legend} aria-label={t('legend')}>
-        <li>● {t('legendActive')}</li>
+        <li>● {pinned ? t('legendPinned') : t('legendActive')}</li>
         <li>▬ {t('legendStep')}</li>
         {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
       </ul>
@@ -249,6 +313,7 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
             <p>{selectedState.description ?? t('noDescription')}</p>
             {selectedState.invokes.length > 0 && <p>{t('runs', { actors: selectedState.invokes.map((i) => i.src).join(', ') })}</p>}
             {marks.coverage?.uncoveredStates.has(selectedState.id) && <p role="alert">{t('stateUncovered')}</p>}
+            {coveringList}
           </>
         )}
         {selectedTransition && (
@@ -266,6 +331,7 @@ function MachineView({ chart, live }: { chart: Chart; live: LiveActor[] }) {
                 {cov.transitions.uncovered.includes(selectedTransition.key) ? t('transitionUncovered') : t('transitionCovered')}
               </p>
             )}
+            {coveringList}
           </>
         )}
         {!selection && <p>{t('selectHint')}</p>}

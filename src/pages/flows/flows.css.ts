@@ -7,8 +7,15 @@ export const page = style({ paddingBlock: vars.space.lg });
 export const layout = style({
   display: 'grid',
   gap: vars.space.lg,
-  '@media': { [media.tablet]: { gridTemplateColumns: '240px minmax(0, 1fr)' } },
+  '@media': {
+    [media.tablet]: { gridTemplateColumns: '240px minmax(0, 1fr)', gridTemplateAreas: '"nav main" "journey main"', gridTemplateRows: 'auto 1fr' },
+  },
 });
+// In the source: machines, chart, journey (a phone reads them in that order); on a wider screen the
+// journey stands under the machine list, beside the chart.
+export const navArea = style({ '@media': { [media.tablet]: { gridArea: 'nav' } } });
+export const mainArea = style({ minWidth: 0, '@media': { [media.tablet]: { gridArea: 'main' } } });
+export const journeyArea = style({ '@media': { [media.tablet]: { gridArea: 'journey' } } });
 
 export const machineList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: vars.space.xs });
 
@@ -136,3 +143,44 @@ globalStyle(`${svg} .edge.selected path`, { strokeWidth: 4 });
 globalStyle(`${svg} [tabindex]:focus`, { outline: 'none' });
 globalStyle(`${svg} [tabindex]:focus-visible > rect.box, ${svg} [tabindex]:focus-visible > rect.label`, { stroke: vars.color.focus, strokeWidth: 3 });
 globalStyle(`${svg} [tabindex]`, { cursor: 'pointer' });
+
+// The journey across tabs (Journey.tsx): beside the machine list on a wide screen, below the chart on a phone.
+export const journey = style({ display: 'grid', gap: vars.space.sm, alignContent: 'start', minWidth: 0 });
+export const journeyTitle = style({ fontSize: '1.125rem', margin: 0 });
+export const journeyIntro = style({ margin: 0, fontSize: '0.9em', color: vars.color.textMuted });
+export const tabList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: vars.space.sm, overflowWrap: 'anywhere' });
+export const actorList = style({ margin: `${vars.space.xs} 0 0`, paddingInlineStart: vars.space.md, fontSize: '0.9em' });
+export const timeline = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'grid',
+  gap: vars.space.xs,
+  maxHeight: 'min(50vh, 420px)',
+  overflowY: 'auto',
+  overscrollBehavior: 'contain',
+});
+export const timelineStep = style({
+  display: 'grid',
+  width: '100%',
+  minHeight: 44,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  textAlign: 'start',
+  font: 'inherit',
+  fontSize: '0.9em',
+  color: vars.color.text,
+  background: vars.color.background,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  cursor: 'pointer',
+  overflowWrap: 'anywhere',
+  selectors: {
+    '&:hover': { background: vars.color.primarySoft },
+    '&[aria-current="step"]': { background: vars.color.successSoft, borderColor: vars.color.success, borderWidth: 2 },
+    '&:focus-visible': { outline: `3px solid ${vars.color.focus}`, outlineOffset: 1 },
+  },
+});
+export const stepMeta = style({ color: vars.color.textMuted, fontSize: '0.85em' });
+
+export const coveringTitle = style({ fontSize: '1rem', margin: `${vars.space.md} 0 ${vars.space.xs}` });
+export const coveringList = style({ margin: 0, paddingInlineStart: vars.space.lg, display: 'grid', gap: vars.space.xs });

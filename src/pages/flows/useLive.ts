@@ -1,16 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useReducer } from 'react';
 import { FLOWS_CHANNEL, TAB_ID, type FlowsMessage } from '../../inspect.ts';
+import { emptyJourney, journeyReducer, type ActorSnapshot, type JourneyState } from './journey.ts';
 
-export type LiveActor = Extract<FlowsMessage, { type: 'actor.snapshot' }>;
+export type LiveActor = ActorSnapshot;
 
 /**
- * The app's running actors, as other tabs of this browser report them (src/app/flowsBridge.ts): says
- * hello on the channel (and to every app tab that opens later; they then send what runs now) and
- * keeps the latest snapshot per actor. A tab that closes stops reporting; its actors stay listed
- * with their last state until this page reloads.
+ * The app's tabs, their running actors and the journey they take, as the other tabs of this
+ * browser report them (src/app/flowsBridge.ts): says hello on the channel (and to every app tab
+ * that opens later; they then send what runs now) and folds every message into the journey
+ * (./journey.ts). A tab that closes says goodbye: its actors go, its steps stay on the timeline.
  */
-export function useLiveActors(): LiveActor[] {
-  const [actors, setActors] = useState<Record<string, LiveActor>>({});
+export function useJourney(): JourneyState {
+  const [journey, dispatch] = useReducer((state: JourneyState, m: FlowsMessage) => journeyReducer(state, m, TAB_ID), emptyJourney);
   useEffect(() => {
     if (typeof BroadcastChannel === 'undefined') return;
     const viewerId = Math.random().toString(36).slice(2);
@@ -20,17 +21,7 @@ export function useLiveActors(): LiveActor[] {
       const m = e.data;
       // An app tab opened after this one introduces itself: greet it so it starts reporting.
       if (m?.type === 'app.hello' && m.tabId !== TAB_ID) channel.postMessage(hello);
-      if (m?.type === 'app.bye') {
-        setActors((prev) => Object.fromEntries(Object.entries(prev).filter(([, a]) => a.tabId !== m.tabId)));
-      }
-      // Only other tabs: this tab's own actors (it runs the app shell too) are not the point here.
-      if (m?.type !== 'actor.snapshot' || m.tabId === TAB_ID) return;
-      setActors((prev) => {
-        const next = { ...prev };
-        if (m.status === 'active') next[m.actorId] = m.transitions.length || !prev[m.actorId] ? m : { ...m, transitions: prev[m.actorId]!.transitions, event: prev[m.actorId]!.event };
-        else delete next[m.actorId];
-        return next;
-      });
+      dispatch(m);
     };
     channel.postMessage(hello);
     const bye = () => channel.postMessage({ type: 'viewer.bye', viewerId } satisfies FlowsMessage);
@@ -41,5 +32,10 @@ export function useLiveActors(): LiveActor[] {
       channel.close();
     };
   }, []);
-  return Object.values(actors).sort((a, b) => a.machineId.localeCompare(b.machineId));
+  return journey;
+}
+
+/** The running actors of a journey, by machine id. */
+export function liveActors(journey: JourneyState): LiveActor[] {
+  return Object.values(journey.actors).sort((a, b) => a.machineId.localeCompare(b.machineId));
 }
