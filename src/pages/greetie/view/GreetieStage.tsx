@@ -1,0 +1,82 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ContentElement, GreetieMedia } from '../../../../contract/greetie.ts';
+import { ContentLayer } from '../editor/ContentLayer.tsx';
+import * as css from './view.css.ts';
+
+/** The frame's shape (the compose step's overlay is drawn 4:5): sized before anything loads, so nothing moves. */
+const FRAME = { width: 1080, height: 1350 } as const;
+
+/**
+ * The greetie's photo or video with its content elements drawn live over it (the editor's
+ * ContentLayer, the same layout the flattened overlay was drawn from).
+ *
+ * The first frame is the page's largest paint: the photo, or the video's poster, is an <img> with
+ * fetchpriority="high" and its size given. A video plays muted and inline (a phone will only start
+ * it so) with a button for the sound.
+ */
+export function GreetieStage({ media, content }: { media: GreetieMedia | null; content: readonly ContentElement[] }) {
+  const { t } = useTranslation('view');
+  const video = useRef<HTMLVideoElement>(null);
+  const [muted, setMuted] = useState(true);
+  const described = content
+    .filter((e) => e.type === 'text' || e.type === 'emoji')
+    .map((e) => e.value)
+    .join(' ');
+  const firstFrame = media?.kind === 'video' ? media.thumbnailUrl : media?.url;
+
+  const toggleSound = () => {
+    const el = video.current;
+    const next = !muted;
+    setMuted(next);
+    if (!el) return;
+    el.muted = next;
+    // Turning the sound on is a tap: the browser lets a video with sound play from it.
+    if (!next && el.paused) el.play()?.catch(() => {});
+  };
+
+  return (
+    <div className={css.stage}>
+      {firstFrame ? (
+        <img
+          className={css.media_}
+          src={firstFrame}
+          width={FRAME.width}
+          height={FRAME.height}
+          fetchPriority="high"
+          decoding="async"
+          alt={media?.kind === 'photo' ? t('media.photo') : ''}
+        />
+      ) : (
+        !media && <div className={css.noMedia} aria-hidden="true" />
+      )}
+      {media?.kind === 'video' && (
+        <video
+          ref={video}
+          className={css.media_}
+          src={media.url}
+          poster={media.thumbnailUrl ?? undefined}
+          width={FRAME.width}
+          height={FRAME.height}
+          autoPlay
+          muted={muted}
+          playsInline
+          loop
+          preload="auto"
+          aria-label={t('media.video')}
+        />
+      )}
+      {content.length > 0 && (
+        <div className={css.content}>
+          <ContentLayer elements={content} label={t('media.content', { text: described || t('media.decorations') })} />
+        </div>
+      )}
+      {media?.kind === 'video' && (
+        <button type="button" className={css.soundButton} onClick={toggleSound}>
+          <span aria-hidden="true">{muted ? '🔇' : '🔊'}</span>
+          {muted ? t('media.soundOn') : t('media.soundOff')}
+        </button>
+      )}
+    </div>
+  );
+}

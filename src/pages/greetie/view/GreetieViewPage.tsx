@@ -1,0 +1,102 @@
+import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { GreetieView } from '../../../../machines/greetieView.ts';
+import { useSession } from '../../../components/session.ts';
+import { usePageTitle } from '../../../components/usePageTitle.ts';
+import { button, buttonSecondary } from '../../../components/ui.css.ts';
+import { formatDateTime } from '../../../format/dates.ts';
+import { useReducedMotion } from '../editor/motion.ts';
+import { GiftReveal } from './GiftReveal.tsx';
+import { GreetieStage } from './GreetieStage.tsx';
+import type { Viewer } from './load.ts';
+import { useGreetieView } from './useGreetieView.ts';
+import * as css from './view.css.ts';
+
+/**
+ * /greetie/view/{refId}: the greetie a recipient opens from the SMS (public), and
+ * /greetie/view/{id}?byId=true: its sender or recipient, signed in (a visitor is asked to sign in
+ * first). In the minimal layout: the corner menu and the greetie.
+ */
+export function GreetieViewPage() {
+  const { id = '' } = useParams();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const session = useSession();
+  const byId = params.get('byId') === 'true';
+  // Who is looking decides what is read: wait until the session knows.
+  if (session.status === 'loading') return null;
+  const user = session.status === 'authenticated' ? session.user : null;
+  const here = `${location.pathname}${location.search}`;
+  if (byId && !user) return <Navigate to={`/auth/jwt/login?returnTo=${encodeURIComponent(here)}`} replace />;
+  const viewer: Viewer | null = user ? { id: user.id, mobileNumber: user.mobileNumber } : null;
+  // Another greetie, or someone else signing in or out here, starts a new view.
+  return <View key={`${id}|${byId}|${viewer?.id ?? ''}`} id={id} byId={byId} viewer={viewer} returnTo={here} />;
+}
+
+function titleOf(t: (key: string, o?: Record<string, unknown>) => string, view: GreetieView | null): string {
+  if (!view) return t('common:pages.greetieView.title');
+  if (view.role === 'sender') return view.recipientName ? t('title.sent', { name: view.recipientName }) : t('title.sentNoName');
+  return view.senderName ? t('title.from', { name: view.senderName }) : t('title.fromSomeone');
+}
+
+function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewer: Viewer | null; returnTo: string }) {
+  const { t, i18n } = useTranslation('view');
+  const reducedMotion = useReducedMotion();
+  const { status, view, error, retry } = useGreetieView({ key: id, byId, reducedMotion }, viewer);
+  const title = titleOf(t, view);
+  usePageTitle(status === 'notFound' ? t('notFound.title') : title);
+
+  if (status === 'loading') {
+    return (
+      <section className={css.page} aria-busy="true" aria-labelledby="page-title">
+        <h1 id="page-title" className={css.title}>
+          {title}
+        </h1>
+        <p role="status">{t('loading')}</p>
+        <div className={css.skeleton} />
+      </section>
+    );
+  }
+  if (status === 'notFound' || !view) {
+    const failed = status === 'error';
+    return (
+      <section className={css.page} aria-labelledby="page-title">
+        <div className={failed ? css.alert : css.box} role={failed ? 'alert' : undefined}>
+          <h1 id="page-title" className={css.boxTitle}>
+            {failed ? t('error.title') : t('notFound.title')}
+          </h1>
+          {failed ? (
+            <>
+              {error?.message && <p>{error.message}</p>}
+              <button type="button" className={button} onClick={retry}>
+                {t('error.retry')}
+              </button>
+            </>
+          ) : (
+            <>
+              <p>{t('notFound.text')}</p>
+              <Link to="/" className={buttonSecondary}>
+                {t('notFound.home')}
+              </Link>
+            </>
+          )}
+        </div>
+      </section>
+    );
+  }
+  return (
+    <article className={css.page} aria-labelledby="page-title">
+      <h1 id="page-title" className={css.title}>
+        {title}
+      </h1>
+      <GreetieStage media={view.media} content={view.content} />
+      {view.message && <p className={css.message}>{view.message}</p>}
+      {view.role === 'sender' && (
+        <p className={view.viewedAt ? css.seen : css.notSeen}>
+          {view.viewedAt ? t('seen', { time: formatDateTime(view.viewedAt, i18n.language) }) : t('notSeen')}
+        </p>
+      )}
+      <div aria-live="polite">{status === 'viewed' && <GiftReveal view={view} returnTo={returnTo} />}</div>
+    </article>
+  );
+}
