@@ -136,7 +136,8 @@ export function Journey({
                       {new Date(step.at).toLocaleTimeString('sv-SE')} · {tabLabel(tabOf(step.tabId), step.page)}
                     </span>
                     <span>
-                      <strong>{step.machineId}</strong>: {what} → <code>{where}</code>
+                      <strong>{step.machineId}</strong>: {what}
+                      {step.repeat > 1 && ` ${t('repeat', { count: step.repeat })}`} → <code>{where}</code>
                     </span>
                   </button>
                 </li>

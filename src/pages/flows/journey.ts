@@ -41,6 +41,8 @@ export interface JourneyStep {
   /** The actor's status after the step (`active`, `done`, `stopped`, `error`). */
   status: string;
   at: number;
+  /** How many times in a row the same actor took this same step (a countdown's ticks are one line). */
+  repeat: number;
 }
 
 export interface JourneyState {
@@ -92,6 +94,10 @@ export function journeyReducer(state: JourneyState, m: FlowsMessage, ownTab: str
       // or an event no transition took, is not.
       const moved = m.event !== undefined && (m.transitions.length > 0 || m.event === 'xstate.init' || m.status !== 'active');
       if (!moved) return { ...state, tabs, actors };
+      const last = state.steps[state.steps.length - 1];
+      if (last && sameStep(last, m)) {
+        return { ...state, tabs, actors, steps: [...state.steps.slice(0, -1), { ...last, repeat: last.repeat + 1, at: m.at, page: m.page }] };
+      }
       const step: JourneyStep = {
         seq: state.nextSeq,
         tabId: m.tabId,
@@ -104,6 +110,7 @@ export function journeyReducer(state: JourneyState, m: FlowsMessage, ownTab: str
         transitions: m.transitions,
         status: m.status,
         at: m.at,
+        repeat: 1,
       };
       const steps = [...state.steps, step];
       return { tabs, actors, steps: steps.length > JOURNEY_LIMIT ? steps.slice(steps.length - JOURNEY_LIMIT) : steps, nextSeq: state.nextSeq + 1 };
@@ -111,6 +118,21 @@ export function journeyReducer(state: JourneyState, m: FlowsMessage, ownTab: str
     default:
       return state;
   }
+}
+
+const sameTransitions = (a: LiveTransition[], b: LiveTransition[]) =>
+  a.length === b.length && a.every((t, i) => t.source === b[i]!.source && t.eventType === b[i]!.eventType && t.index === b[i]!.index);
+
+/** The same actor took the same transitions again and is where it was (a countdown's tick). */
+function sameStep(step: JourneyStep, m: ActorSnapshot): boolean {
+  return (
+    step.actorId === m.actorId &&
+    step.tabId === m.tabId &&
+    step.event === m.event &&
+    step.status === m.status &&
+    step.states.join() === m.states.join() &&
+    sameTransitions(step.transitions, m.transitions)
+  );
 }
 
 /** The innermost states of a list of state ids (one per parallel region), relative to the machine. */
