@@ -100,10 +100,10 @@ journey('compose', async (j) => {
   await main.getByRole('heading', { name: 'Granska din greetie' }).waitFor();
   await main.getByText('Grattis på födelsedagen!').waitFor();
   await main.getByRole('img', { name: /Innehåll: Grattis!/ }).waitFor();
-  const toPayment = main.getByRole('button', { name: 'Till betalning' });
+  const toPayment = main.getByRole('button', { name: 'Betala med Swish' });
   await expect.poll(() => toPayment.isEnabled()).toBe(true);
   await j.check('compose: review');
   await toPayment.click();
-  await main.getByRole('heading', { name: 'Betalning' }).waitFor();
-  await j.check('compose: payment is coming');
+  await main.getByRole('heading', { name: 'Betala med Swish' }).waitFor();
+  await j.check('compose: payment');
 });

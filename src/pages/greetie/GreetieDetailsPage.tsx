@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
@@ -11,18 +11,31 @@ import { formatDateTime } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
 import { GreetieCard } from './GreetieCard.tsx';
 import { greetieLoader } from './loaders.ts';
+import { statusLabelOf } from './status.ts';
+import { PaymentPanel } from './payment/PaymentPanel.tsx';
 import * as css from './greetie.css.ts';
 
-/** /greetie/details/{id}: status, content, gifts; a draft or one awaiting payment can be deleted (after a confirmation). */
+/**
+ * /greetie/details/{id}: status, content, gifts; a draft or one awaiting payment can be deleted
+ * (after a confirmation). Where the Swish app sends the payer back: a greetie with gifts picks its
+ * latest payment up (the payment machine, resumed) — still open: it waits for Swish's answer;
+ * paid: the receipt; declined and the rest: what happened and a way to try again.
+ */
 export function GreetieDetailsPage() {
   const { id = '' } = useParams();
-  return <Details key={id} id={id} />;
+  // Read again once a payment shown here is paid: the greetie is scheduled now.
+  const [version, setVersion] = useState(0);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return <Details key={`${id}:${version}`} id={id} reload={reload} />;
 }
 
 const deletable = (g: Greetie) => g.status === 'draft' || g.status === 'awaitingPayment';
+/** Paid for: its receipt (from the payment panel) lists the gifts. */
+const paid = (g: Greetie) => g.gifts.length > 0 && !deletable(g);
 
-function Details({ id }: { id: string }) {
+function Details({ id, reload }: { id: string; reload: () => void }) {
   const { t, i18n } = useTranslation('greetie');
+  const navigate = useNavigate();
   const { status, data, error, retry } = useLoader(greetieLoader, { id });
   usePageTitle(t('details.title'));
   const back = (
@@ -70,7 +83,7 @@ function Details({ id }: { id: string }) {
         {t('details.title')}
       </h1>
       <p>
-        <span className={css.status}>{t(`status.${g.status}`)}</span>
+        <span className={css.status}>{t(`status.${statusLabelOf(g)}`)}</span>
       </p>
       <GreetieCard media={g.media} content={g.content} message={g.message} />
       <dl className={css.facts}>
@@ -81,23 +94,36 @@ function Details({ id }: { id: string }) {
         <dt>{t('review.when')}</dt>
         <dd>{g.deliveredAt ? formatDateTime(g.deliveredAt, i18n.language) : g.deliverAt ? formatDateTime(g.deliverAt, i18n.language) : t('review.now')}</dd>
       </dl>
-      <h2>{t('review.gifts')}</h2>
-      {g.gifts.length === 0 ? (
-        <p className={css.notice}>{t('review.noGifts')}</p>
-      ) : (
+      {g.gifts.length > 0 && (
+        <PaymentPanel
+          greetieId={g.id}
+          mode="resume"
+          onBack={() => navigate(`/greetie/new?draft=${g.id}`)}
+          onPaid={g.status === 'awaitingPayment' ? reload : undefined}
+          receiptLinks={false}
+        />
+      )}
+      {paid(g) ? null : (
         <>
-          <ul className={css.list}>
-            {g.gifts.map((gift, i) => (
-              <li key={`${gift.productId}-${i}`} className={css.row}>
-                <div>
-                  <p className={css.rowTitle}>{gift.productName}</p>
-                  <p className={css.rowMeta}>{gift.merchantName}</p>
-                </div>
-                <span>{formatKr(gift.amount)}</span>
-              </li>
-            ))}
-          </ul>
-          <p className={css.total}>{t('gifts.total', { total: formatKr(g.total) })}</p>
+          <h2>{t('review.gifts')}</h2>
+          {g.gifts.length === 0 ? (
+            <p className={css.notice}>{t('review.noGifts')}</p>
+          ) : (
+            <>
+              <ul className={css.list}>
+                {g.gifts.map((gift, i) => (
+                  <li key={`${gift.productId}-${i}`} className={css.row}>
+                    <div>
+                      <p className={css.rowTitle}>{gift.productName}</p>
+                      <p className={css.rowMeta}>{gift.merchantName}</p>
+                    </div>
+                    <span>{formatKr(gift.amount)}</span>
+                  </li>
+                ))}
+              </ul>
+              <p className={css.total}>{t('gifts.total', { total: formatKr(g.total) })}</p>
+            </>
+          )}
         </>
       )}
       <div className={css.actions}>

@@ -8,6 +8,7 @@ import { button } from '../../components/ui.css.ts';
 import { formatDate } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
 import { greetieListLoader } from './loaders.ts';
+import { statusLabelOf } from './status.ts';
 import * as css from './greetie.css.ts';
 
 /** /greetie and /greetie/list: the greeties the person sent and received, newest first, with status. */
@@ -75,7 +76,7 @@ function Group({ title, empty, items, language, who }: { title: string; empty: s
                 <span>
                   <span className={css.rowTitle}>{who(g)}</span>
                   <span className={css.rowMeta} style={{ display: 'block' }}>
-                    <span className={css.status}>{t(`status.${g.status}`)}</span> · {formatDate(g.createdAt, language)}
+                    <span className={css.status}>{t(`status.${statusLabelOf(g)}`)}</span> · {formatDate(g.createdAt, language)}
                     {g.total > 0 && ` · ${formatKr(g.total)}`}
                   </span>
                 </span>

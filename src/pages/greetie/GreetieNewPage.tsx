@@ -12,6 +12,7 @@ import { ContentStep } from './ContentStep.tsx';
 import { GiftsStep } from './GiftsStep.tsx';
 import { RecipientStep } from './RecipientStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
+import { PaymentPanel } from './payment/PaymentPanel.tsx';
 import * as css from './greetie.css.ts';
 
 /**
@@ -171,15 +172,8 @@ function Screen({ compose, heading }: { compose: ComposeView; heading: React.Ref
     case 'review':
       return <ReviewStep compose={compose} title={title('review.title')} />;
     case 'payment':
-      return (
-        <div className={css.notice}>
-          {title('payment.title')}
-          <p>{t('payment.text')}</p>
-          <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.back' })}>
-            {t('nav.back')}
-          </button>
-        </div>
-      );
+      // The review hands over to the payment machine (src/pages/greetie/payment/).
+      return <PaymentPanel greetieId={context.draftId ?? ''} mode="start" onBack={() => send({ type: 'user.back' })} />;
     case 'sent':
       return (
         <div className={css.notice}>

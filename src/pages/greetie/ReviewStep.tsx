@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { Trans, useTranslation } from 'react-i18next';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
 import { formatDateTime } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
@@ -41,6 +42,11 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
         <p className={css.notice}>{t('review.noGifts')}</p>
       )}
       {hasGifts && <p className={css.total}>{t('gifts.total', { total: formatKr(context.total) })}</p>}
+      {hasGifts && (
+        <p className={css.hint}>
+          <Trans ns="payment" i18nKey="reviewTerms" components={{ terms: <Link to="/villkor" />, privacy: <Link to="/integritet" /> }} />
+        </p>
+      )}
       {sendFailed && (
         <div role="alert" className={css.alert}>
           <p className={css.alertTitle}>{t('review.sendFailed')}</p>

@@ -27,6 +27,7 @@ const LOAD: Matcher = { method: 'GET', url: /\/api\/greetie\/[^/?]+(\?|$)/ };
 const CREATE: Matcher = { method: 'POST', url: /\/api\/greetie(\/createv2)?$/ };
 const SAVE: Matcher = { method: 'PATCH', url: /\/api\/greetie\/[^/?]+$/ };
 const SEND: Matcher = { method: 'POST', url: /\/api\/greetie\/[^/]+\/send$/ };
+const START_PAYMENT: Matcher = { method: 'POST', url: /\/api\/greetie\/[^/]+\/startpayment$/ };
 const MERCHANTS: Matcher = { method: 'GET', url: /\/api\/merchant\/v2(\?|$)/ };
 const PRODUCTS: Matcher = { method: 'GET', url: /\/api\/merchant\/[^/]+\/products/ };
 
@@ -187,6 +188,13 @@ export default defineUi({
       await user().click(screen.getByRole('button', { name: 'Nästa' }));
     },
     'user.back': async () => {
+      // From the payment (handingOver): the payment panel offers the way back once its start has
+      // ended (here refused: sold out), as a person meets it.
+      if (screen.queryByRole('heading', { level: 2, name: 'Betala med Swish' })) {
+        await answer(START_PAYMENT, () => json(409, { code: 'GIFT_CODE_POOL_EMPTY', message: 'En av gåvorna är slut just nu. Välj en annan gåva.' }));
+        await user().click(await screen.findByRole('button', { name: 'Tillbaka till granskningen' }));
+        return;
+      }
       await user().click(screen.getByRole('button', { name: 'Tillbaka' }));
     },
     // The content: the person adds a text with the editor.
@@ -220,7 +228,7 @@ export default defineUi({
       await user().click(screen.getByRole('button', { name: 'Spara igen' }));
     },
     'user.send': async () => {
-      await user().click(screen.getByRole('button', { name: /^(Skicka|Till betalning)$/ }));
+      await user().click(screen.getByRole('button', { name: /^(Skicka|Betala med Swish)$/ }));
     },
     'user.retry': async () => {
       await user().click(screen.getByRole('button', { name: 'Försök igen' }));
@@ -311,7 +319,7 @@ export default defineUi({
     },
     'editing.steps.review': async (_env, s) => {
       expect(await stepHeading('Granska din greetie')).toBeInTheDocument();
-      const label = ctx(s).draft.gifts.length > 0 ? 'Till betalning' : 'Skicka';
+      const label = ctx(s).draft.gifts.length > 0 ? 'Betala med Swish' : 'Skicka';
       // Sending waits until everything is saved.
       const settled = s.matches({ editing: { save: 'saved' } }) && !s.matches({ editing: { overlay: 'uploading' } });
       expect(screen.getByRole('button', { name: label })).toHaveProperty('disabled', !settled);
@@ -348,7 +356,8 @@ export default defineUi({
       expect(screen.queryByText('Ändringarna kunde inte sparas')).not.toBeInTheDocument();
     },
     handingOver: async () => {
-      expect(await stepHeading('Betalning')).toBeInTheDocument();
+      // The review hands over to the payment panel, which starts the payment.
+      expect(await stepHeading('Betala med Swish')).toBeInTheDocument();
     },
     sending: async () => {
       expect(await screen.findByRole('button', { name: 'Skickar…' })).toBeDisabled();

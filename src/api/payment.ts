@@ -1,0 +1,50 @@
+import { api, type ApiClient } from './client.ts';
+import type { Payment } from '../../contract/payment.ts';
+
+/** The payment calls (API.md "Greetie" payment calls, "Sandbox"), typed from contract/payment.ts. HTTP only. */
+
+const path = (id: string, rest: string) => `/api/greetie/${encodeURIComponent(id)}${rest}`;
+
+/** POST /greetie/{id}/startpayment: without a payer, m-commerce (app link and QR code); with one, e-commerce. */
+export function startPayment(greetieId: string, payerAlias: string | null, signal?: AbortSignal, client: ApiClient = api): Promise<Payment> {
+  return client.post<Payment>(path(greetieId, '/startpayment'), payerAlias ? { payerAlias } : {}, { signal });
+}
+
+/** GET /greetie/{id}/payment: the latest payment (404 PAYMENT_NOT_FOUND before any). */
+export function getPayment(greetieId: string, signal?: AbortSignal, client: ApiClient = api): Promise<Payment> {
+  return client.get<Payment>(path(greetieId, '/payment'), { signal });
+}
+
+/** The seller named on receipts (company name and organisation number, from the server's settings). */
+export interface Seller {
+  name: string;
+  orgNumber: string;
+}
+
+/**
+ * GET /api/seller. Read leniently (the endpoint belongs to the terms pages' work): a field under
+ * either of its likely names, and null when there is no such answer, so a receipt never fails for it.
+ */
+export async function getSeller(signal?: AbortSignal, client: ApiClient = api): Promise<Seller | null> {
+  try {
+    const body = await client.get<Record<string, unknown>>('/api/seller', { signal });
+    const name = body.name ?? body.companyName;
+    const orgNumber = body.orgNumber ?? body.organisationNumber ?? body.organizationNumber;
+    return typeof name === 'string' && typeof orgNumber === 'string' ? { name, orgNumber } : null;
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return null;
+  }
+}
+
+/** GET /sandbox/payments: the sandbox's pending payments, newest first. */
+export function getSandboxPayments(signal?: AbortSignal, client: ApiClient = api): Promise<Payment[]> {
+  return client.get<Payment[]>('/api/sandbox/payments', { signal });
+}
+
+export type SandboxOutcome = 'paid' | 'declined' | 'error' | 'cancelled' | 'timeout';
+
+/** POST /sandbox/payments/{paymentId}: settle one as the payer would in Swish. */
+export function settleSandboxPayment(paymentId: string, outcome: SandboxOutcome, signal?: AbortSignal, client: ApiClient = api): Promise<Payment> {
+  return client.post<Payment>(`/api/sandbox/payments/${encodeURIComponent(paymentId)}`, { outcome }, { signal });
+}

@@ -1,0 +1,250 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { button, buttonSecondary, errorText, formHint, formInput, formLabel } from '../../../components/ui.css.ts';
+import { formatKr } from '../../../format/money.ts';
+import * as greetieCss from '../greetie.css.ts';
+import { Receipt } from './Receipt.tsx';
+import { usePayment, type PaymentScreen, type PaymentView } from './usePayment.ts';
+import * as css from './payment.css.ts';
+
+/**
+ * Paying for a greetie with Swish (the payment machine, machines/payment.ts): started by the review
+ * step ('start'), or picked up where it stands on the greetie's details page ('resume', where the
+ * Swish app sends the payer back). `onBack` returns to the review; `onPaid` lets the page read the
+ * greetie again once it is paid.
+ */
+export function PaymentPanel({
+  greetieId,
+  mode,
+  onBack,
+  onPaid,
+  receiptLinks = true,
+}: {
+  greetieId: string;
+  mode: 'start' | 'resume';
+  onBack: () => void;
+  onPaid?: () => void;
+  /** Whether the receipt links to the greetie's details (not on the details page itself). */
+  receiptLinks?: boolean;
+}) {
+  const view = usePayment(greetieId, mode);
+  const { screen } = view;
+
+  // Focus follows the screen: its heading, so a screen reader hears what happened.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    heading.current?.focus();
+  }, [screen]);
+
+  useEffect(() => {
+    if (screen === 'paid') onPaid?.();
+  }, [screen, onPaid]);
+
+  if (screen === 'none' || screen === 'opening') return null;
+  if (screen === 'paid') return <Receipt greetieId={greetieId} payment={view.context.payment} heading={heading} links={receiptLinks} />;
+  return (
+    <section className={css.panel} aria-labelledby={`${greetieId}-payment-title`} data-payment={screen}>
+      <Screen view={view} screen={screen} heading={heading} titleId={`${greetieId}-payment-title`} onBack={onBack} />
+    </section>
+  );
+}
+
+type Heading = React.RefObject<HTMLHeadingElement | null>;
+
+function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView; screen: PaymentScreen; heading: Heading; titleId: string; onBack: () => void }) {
+  const { t } = useTranslation('payment');
+  const { context, send } = view;
+  const title = (text: string) => (
+    <h2 id={titleId} ref={heading} className={greetieCss.stepTitle} tabIndex={-1}>
+      {text}
+    </h2>
+  );
+  const retryOrBack = (
+    <div className={greetieCss.actions}>
+      <button type="button" className={buttonSecondary} onClick={onBack}>
+        {t('back')}
+      </button>
+      <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
+        {t('retry')}
+      </button>
+    </div>
+  );
+  switch (screen) {
+    case 'starting':
+    case 'checking':
+      return (
+        <>
+          {title(t('title'))}
+          <div className={css.waiting} aria-busy="true">
+            <span className={css.spinner} aria-hidden="true" />
+            <p role="status" className={css.text}>
+              {t(screen)}
+            </p>
+          </div>
+        </>
+      );
+    case 'awaitingPayer':
+      return (
+        <>
+          {title(t('title'))}
+          {context.payment && <p className={css.amount}>{t('toPay', { amount: formatKr(context.payment.amount) })}</p>}
+          {context.device === 'phone' ? <PhoneView view={view} /> : <DesktopView view={view} />}
+          <ReadFailed show={context.readFailed} />
+        </>
+      );
+    case 'readingResult': {
+      const payer = context.payment?.payerAlias;
+      const appUrl = context.payment?.appUrl;
+      return (
+        <>
+          {title(t('title'))}
+          {context.payment && <p className={css.amount}>{t('toPay', { amount: formatKr(context.payment.amount) })}</p>}
+          <div className={css.waiting}>
+            <span className={css.spinner} aria-hidden="true" />
+            <div role="status">
+              <p className={css.text}>
+                <strong>{t('reading.title')}</strong>
+              </p>
+              <p className={css.text}>{payer ? t('reading.payer', { number: payer }) : t('reading.app')}</p>
+            </div>
+          </div>
+          <ReadFailed show={context.readFailed} />
+          <div className={greetieCss.actions}>
+            <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.changePayment' })}>
+              {t('reading.change')}
+            </button>
+            {appUrl && context.device === 'phone' && (
+              <a className={button} href={appUrl}>
+                {t('reading.openAgain')}
+              </a>
+            )}
+          </div>
+        </>
+      );
+    }
+    case 'declined':
+    case 'cancelled':
+    case 'expired':
+    case 'failed':
+      return (
+        <div role="alert" className={greetieCss.alert}>
+          {title(t(`outcome.${screen}.title`))}
+          <p>{t(`outcome.${screen}.text`)}</p>
+          {retryOrBack}
+        </div>
+      );
+    case 'startFailed':
+    case 'checkFailed':
+      return (
+        <div role="alert" className={greetieCss.alert}>
+          {title(t(`outcome.${screen}.title`))}
+          <p>{context.error?.message}</p>
+          {screen === 'startFailed' ? (
+            retryOrBack
+          ) : (
+            <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
+              {t('retry')}
+            </button>
+          )}
+        </div>
+      );
+    default:
+      return null;
+  }
+}
+
+function ReadFailed({ show }: { show: boolean }) {
+  const { t } = useTranslation('payment');
+  return (
+    <p className={css.note} aria-live="polite">
+      {show ? t('readFailed') : ''}
+    </p>
+  );
+}
+
+/** A phone: the swish:// link opens the Swish app with the payment filled in. */
+function PhoneView({ view }: { view: PaymentView }) {
+  const { t } = useTranslation('payment');
+  const { context, send } = view;
+  return (
+    <>
+      <p className={css.text}>{t('phone.text')}</p>
+      <div className={greetieCss.actions}>
+        <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.showQr' })}>
+          {t('phone.otherDevice')}
+        </button>
+        {context.payment?.appUrl && (
+          <a className={button} href={context.payment.appUrl} onClick={() => send({ type: 'user.openedSwish' })}>
+            {t('phone.open')}
+          </a>
+        )}
+      </div>
+    </>
+  );
+}
+
+/**
+ * A desktop: the QR code (our server's SVG, shown as an image so nothing in it can run) and a field
+ * for the payer's Swish number, which sends the request to that Swish app instead.
+ */
+function DesktopView({ view }: { view: PaymentView }) {
+  const { t } = useTranslation('payment');
+  const { context, send } = view;
+  const [number, setNumber] = useState(context.payerAlias ?? '');
+  const fieldId = useId();
+  const hintId = useId();
+  const errorId = useId();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    send({ type: 'user.submitPayer', payerAlias: number });
+  };
+  const qr = context.payment?.qrCode;
+  return (
+    <>
+      <p className={css.text}>{t('desktop.text')}</p>
+      {qr && <img className={css.qr} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr)}`} alt={t('desktop.qrAlt')} width={260} height={260} />}
+      <form className={css.payerForm} onSubmit={submit} noValidate>
+        <p className={css.text}>{t('desktop.or')}</p>
+        <div className={css.payerRow}>
+          <div className={css.payerField}>
+            <label htmlFor={fieldId} className={formLabel}>
+              {t('desktop.payerLabel')}
+            </label>
+            <input
+              id={fieldId}
+              className={formInput}
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel"
+              value={number}
+              onChange={(e) => setNumber(e.target.value)}
+              aria-invalid={context.payerInvalid || undefined}
+              aria-describedby={context.payerInvalid ? `${hintId} ${errorId}` : hintId}
+            />
+            <p id={hintId} className={formHint}>
+              {t('desktop.payerHint')}
+            </p>
+          </div>
+          <button type="submit" className={button}>
+            {t('desktop.send')}
+          </button>
+        </div>
+        {context.payerInvalid && (
+          <p id={errorId} role="alert" className={errorText}>
+            {t('desktop.payerInvalid')}
+          </p>
+        )}
+      </form>
+      <div className={greetieCss.actions}>
+        <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.showAppButton' })}>
+          {t('desktop.thisDevice')}
+        </button>
+      </div>
+    </>
+  );
+}

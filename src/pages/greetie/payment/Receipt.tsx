@@ -1,0 +1,124 @@
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { Payment } from '../../../../contract/payment.ts';
+import { useLoader } from '../../../components/useLoader.ts';
+import { button, buttonSecondary } from '../../../components/ui.css.ts';
+import { formatDateTime } from '../../../format/dates.ts';
+import { formatKr } from '../../../format/money.ts';
+import { greetieLoader } from '../loaders.ts';
+import * as greetieCss from '../greetie.css.ts';
+import { sellerLoader } from './loaders.ts';
+import * as css from './payment.css.ts';
+
+const NO_PARAMS = {} as Record<string, never>;
+
+/**
+ * The receipt of a paid greetie: what was bought (each gift with its merchant, product and
+ * amount), the total, the seller, when the recipient gets it, and the terms. The greetie is read
+ * again, so its status and delivery time are as the server has them now.
+ */
+export function Receipt({
+  greetieId,
+  payment,
+  heading,
+  links,
+}: {
+  greetieId: string;
+  payment: Payment | null;
+  heading: React.RefObject<HTMLHeadingElement | null>;
+  links: boolean;
+}) {
+  const { t, i18n } = useTranslation('payment');
+  const greetie = useLoader(greetieLoader, { id: greetieId });
+  const seller = useLoader(sellerLoader, NO_PARAMS).data;
+  const g = greetie.data;
+  const language = i18n.language;
+  return (
+    <section className={css.panel} aria-labelledby={`${greetieId}-receipt-title`} data-payment="paid">
+      <div className={css.success} role="status">
+        <h2 id={`${greetieId}-receipt-title`} ref={heading} className={greetieCss.stepTitle} tabIndex={-1}>
+          {t('receipt.title')}
+        </h2>
+      </div>
+      {greetie.status === 'loading' && <p role="status">{t('receipt.loading')}</p>}
+      {(greetie.status === 'failed' || greetie.status === 'notFound') && (
+        <div role="alert" className={greetieCss.alert}>
+          <p className={greetieCss.alertTitle}>{t('receipt.failed')}</p>
+          <p>{greetie.error?.message}</p>
+          {greetie.status === 'failed' && (
+            <button type="button" className={button} onClick={greetie.retry}>
+              {t('retry')}
+            </button>
+          )}
+        </div>
+      )}
+      {g && (
+        <article className={css.receipt} aria-label={t('receipt.heading')}>
+          <h3 className={css.receiptHeading}>{t('receipt.heading')}</h3>
+          <dl className={greetieCss.facts}>
+            {payment && (
+              <>
+                <dt>{t('receipt.paidAt')}</dt>
+                <dd>
+                  <time dateTime={payment.updatedAt}>{formatDateTime(payment.updatedAt, language)}</time> · {t('receipt.paidWith')}
+                </dd>
+              </>
+            )}
+            {seller && (
+              <>
+                <dt>{t('receipt.seller')}</dt>
+                <dd>
+                  {seller.name}, {t('receipt.orgNumber', { number: seller.orgNumber })}
+                </dd>
+              </>
+            )}
+            {g.recipient && (
+              <>
+                <dt>{t('receipt.recipient')}</dt>
+                <dd>{g.recipient.name ? `${g.recipient.name} (${g.recipient.mobileNumber})` : g.recipient.mobileNumber}</dd>
+              </>
+            )}
+          </dl>
+          <h4 className={css.receiptHeading}>{t('receipt.bought')}</h4>
+          <ul className={greetieCss.list}>
+            {g.gifts.map((gift, i) => (
+              <li key={`${gift.productId}-${i}`} className={greetieCss.row}>
+                <div>
+                  <p className={greetieCss.rowTitle}>{gift.productName}</p>
+                  <p className={greetieCss.rowMeta}>{gift.merchantName}</p>
+                </div>
+                <span>{formatKr(gift.amount)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className={css.receiptTotal}>
+            <span>{t('receipt.total')}</span>
+            <span>{formatKr(payment?.amount ?? g.total)}</span>
+          </p>
+          <h4 className={css.receiptHeading}>{t('receipt.delivery')}</h4>
+          <p className={css.text}>
+            {g.deliveredAt
+              ? t('receipt.delivered', { when: formatDateTime(g.deliveredAt, language) })
+              : g.deliverAt && Date.parse(g.deliverAt) > Date.now()
+                ? t('receipt.deliverAt', { when: formatDateTime(g.deliverAt, language) })
+                : t('receipt.deliverNow')}
+          </p>
+          <p className={css.legal}>
+            <Link to="/villkor">{t('receipt.terms')}</Link>
+            <Link to="/integritet">{t('receipt.privacy')}</Link>
+          </p>
+        </article>
+      )}
+      {links && (
+        <div className={greetieCss.actions}>
+          <Link className={buttonSecondary} to="/greetie/list">
+            {t('receipt.list')}
+          </Link>
+          <Link className={button} to={`/greetie/details/${greetieId}`}>
+            {t('receipt.details')}
+          </Link>
+        </div>
+      )}
+    </section>
+  );
+}

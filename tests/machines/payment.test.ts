@@ -1,0 +1,219 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import type { Payment } from '../../contract/payment.ts';
+import { POLL_MAX_MS, paymentMachine, pollDelayMs, type PaymentDevice } from '../../machines/payment.ts';
+
+type Call<I> = { input: I; resolve: (p: Payment) => void; reject: (e: unknown) => void };
+
+function manual<I>() {
+  const calls: Call<I>[] = [];
+  const logic = fromPromise<Payment, I>(({ input }) => new Promise((resolve, reject) => calls.push({ input, resolve, reject })));
+  return { calls, logic };
+}
+
+const GREETIE = '11111111-1111-4111-8111-111111111111';
+
+export const payment = (over: Partial<Payment> = {}): Payment => ({
+  id: '22222222-2222-4222-8222-222222222222',
+  greetieId: GREETIE,
+  provider: 'sandbox',
+  status: 'pending',
+  amount: 14900,
+  redirectUrl: null,
+  appUrl: 'swish://paymentrequest?token=abc&callbackurl=https%3A%2F%2Fgreetie.se%2Fgreetie%2Fdetails%2F1',
+  qrCode: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+  token: 'abc',
+  payerAlias: null,
+  errorCode: null,
+  createdAt: '2026-11-23T08:00:00.000Z',
+  updatedAt: '2026-11-23T08:00:00.000Z',
+  ...over,
+});
+
+const apiError = (status: number, code: string, message: string) => Object.assign(new Error(message), { status, code, userMessage: message });
+
+function start(mode: 'start' | 'resume', device: PaymentDevice = 'desktop') {
+  const starts = manual<{ greetieId: string; payerAlias: string | null }>();
+  const reads = manual<{ greetieId: string }>();
+  const actor = createActor(paymentMachine.provide({ actors: { startPayment: starts.logic, readPayment: reads.logic } }), {
+    input: { greetieId: GREETIE, device },
+  }).start();
+  actor.send({ type: 'user.opened', mode });
+  const tags = () => [...actor.getSnapshot().tags].sort();
+  const has = (tag: string) => actor.getSnapshot().hasTag(tag as never);
+  return { actor, starts: starts.calls, reads: reads.calls, tags, has, ctx: () => actor.getSnapshot().context };
+}
+
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('payment machine', () => {
+  it('starts an m-commerce payment from the review and waits for the payer', async () => {
+    const t = start('start');
+    expect(t.tags()).toEqual(['busy', 'starting']);
+    expect(t.starts[0]!.input).toEqual({ greetieId: GREETIE, payerAlias: null });
+    t.starts[0]!.resolve(payment());
+    await settle();
+    expect(t.has('awaitingPayer')).toBe(true);
+    expect(t.has('open')).toBe(true);
+    expect(t.ctx().payment?.qrCode).toContain('<svg');
+  });
+
+  it('reads the payment again with a growing wait until Swish answers, then shows the receipt', async () => {
+    const t = start('start');
+    t.starts[0]!.resolve(payment());
+    await settle();
+    const waits = [];
+    for (let i = 0; i < 6; i++) {
+      const wait = pollDelayMs(i);
+      waits.push(wait);
+      await vi.advanceTimersByTimeAsync(wait - 1);
+      expect(t.reads).toHaveLength(i);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(t.reads).toHaveLength(i + 1);
+      t.reads[i]!.resolve(payment());
+      await settle();
+    }
+    expect(waits).toEqual([1000, 1500, 2250, 3375, POLL_MAX_MS, POLL_MAX_MS]);
+    await vi.advanceTimersByTimeAsync(POLL_MAX_MS);
+    t.reads[6]!.resolve(payment({ status: 'paid', appUrl: null, qrCode: null, token: null }));
+    await settle();
+    expect(t.tags()).toEqual(['paid']);
+    expect(t.actor.getSnapshot().status).toBe('done');
+  });
+
+  it.each([
+    ['declined', 'RF07', 'declined'],
+    ['cancelled', 'BANKIDCL', 'cancelled'],
+    ['expired', 'TM01', 'expired'],
+    ['error', 'FF08', 'failed'],
+  ] as const)('a %s payment (%s) has its own page, and trying again starts a new request', async (status, errorCode, tag) => {
+    const t = start('start');
+    t.starts[0]!.resolve(payment());
+    await settle();
+    await vi.advanceTimersByTimeAsync(pollDelayMs(0));
+    t.reads[0]!.resolve(payment({ status, errorCode, appUrl: null, qrCode: null, token: null }));
+    await settle();
+    expect(t.tags()).toEqual([tag]);
+    t.actor.send({ type: 'user.retry' });
+    expect(t.tags()).toEqual(['busy', 'starting']);
+    expect(t.starts).toHaveLength(2);
+    expect(t.starts[1]!.input.payerAlias).toBeNull();
+  });
+
+  it('a Swish number on the desktop starts the payment again as e-commerce and waits for that phone', async () => {
+    const t = start('start');
+    t.starts[0]!.resolve(payment());
+    await settle();
+    t.actor.send({ type: 'user.submitPayer', payerAlias: '070-123 45 67' });
+    expect(t.starts[1]!.input.payerAlias).toBe('070-123 45 67');
+    t.starts[1]!.resolve(payment({ payerAlias: '+46701234567', appUrl: null, qrCode: null, token: null }));
+    await settle();
+    expect(t.has('readingResult')).toBe(true);
+    // Another way: a new m-commerce request (the number's request cannot show a QR code).
+    t.actor.send({ type: 'user.changePayment' });
+    expect(t.starts[2]!.input.payerAlias).toBeNull();
+  });
+
+  it('a number that is not a Swedish mobile number is said under the field and nothing is sent', async () => {
+    const t = start('start');
+    t.starts[0]!.resolve(payment());
+    await settle();
+    t.actor.send({ type: 'user.submitPayer', payerAlias: '08-123 456' });
+    expect(t.starts).toHaveLength(1);
+    expect(t.ctx().payerInvalid).toBe(true);
+    expect(t.has('awaitingPayer')).toBe(true);
+    t.actor.send({ type: 'user.showAppButton' });
+    expect(t.ctx()).toMatchObject({ payerInvalid: false, device: 'phone' });
+  });
+
+  it("on a phone 'Öppna Swish' waits for the answer; coming back to the page reads at once", async () => {
+    const t = start('start', 'phone');
+    t.starts[0]!.resolve(payment());
+    await settle();
+    expect(t.ctx().device).toBe('phone');
+    t.actor.send({ type: 'user.openedSwish' });
+    expect(t.has('readingResult')).toBe(true);
+    t.actor.send({ type: 'user.returned' });
+    expect(t.reads).toHaveLength(1);
+    // Back to the app button: the same request.
+    t.actor.send({ type: 'user.changePayment' });
+    expect(t.has('awaitingPayer')).toBe(true);
+    expect(t.starts).toHaveLength(1);
+  });
+
+  it('a failed read keeps the page and reads again later', async () => {
+    const t = start('start');
+    t.starts[0]!.resolve(payment());
+    await settle();
+    await vi.advanceTimersByTimeAsync(pollDelayMs(0));
+    t.reads[0]!.reject(apiError(0, 'UNKNOWN', 'Ingen anslutning'));
+    await settle();
+    expect(t.ctx().readFailed).toBe(true);
+    expect(t.has('awaitingPayer')).toBe(true);
+    await vi.advanceTimersByTimeAsync(pollDelayMs(1));
+    t.reads[1]!.resolve(payment());
+    await settle();
+    expect(t.ctx().readFailed).toBe(false);
+  });
+
+  it("keeps the server's reason when the payment cannot start (sold out, a send limit, Swish down)", async () => {
+    const t = start('start');
+    t.starts[0]!.reject(apiError(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu. Välj en annan gåva.'));
+    await settle();
+    expect(t.tags()).toEqual(['startFailed']);
+    expect(t.ctx().error).toEqual({ code: 'GIFT_CODE_POOL_EMPTY', message: 'En av gåvorna är slut just nu. Välj en annan gåva.', status: 409 });
+    t.actor.send({ type: 'user.retry' });
+    t.starts[1]!.resolve(payment());
+    await settle();
+    expect(t.ctx().error).toBeNull();
+  });
+
+  describe('resumed on the details page (back from Swish)', () => {
+    it('an open payment: waits for the answer at once', async () => {
+      const t = start('resume');
+      expect(t.tags()).toEqual(['busy', 'checking']);
+      expect(t.starts).toHaveLength(0);
+      t.reads[0]!.resolve(payment());
+      await settle();
+      expect(t.has('readingResult')).toBe(true);
+    });
+
+    it('a paid one: the receipt', async () => {
+      const t = start('resume');
+      t.reads[0]!.resolve(payment({ status: 'paid' }));
+      await settle();
+      expect(t.tags()).toEqual(['paid']);
+    });
+
+    it('none yet (404): nothing to show; a failed read: the reason and a retry', async () => {
+      const t = start('resume');
+      t.reads[0]!.reject(apiError(404, 'PAYMENT_NOT_FOUND', 'Det finns ingen betalning.'));
+      await settle();
+      expect(t.tags()).toEqual(['none']);
+
+      const u = start('resume');
+      u.reads[0]!.reject(apiError(503, 'SERVICE_UNAVAILABLE', 'Tjänsten är inte tillgänglig.'));
+      await settle();
+      expect(u.tags()).toEqual(['checkFailed']);
+      u.actor.send({ type: 'user.retry' });
+      expect(u.reads).toHaveLength(2);
+    });
+
+    it('retrying a declined payment starts one that shows the QR code again', async () => {
+      const t = start('resume');
+      t.reads[0]!.resolve(payment({ status: 'declined', errorCode: 'RF07' }));
+      await settle();
+      t.actor.send({ type: 'user.retry' });
+      t.starts[0]!.resolve(payment());
+      await settle();
+      expect(t.has('awaitingPayer')).toBe(true);
+    });
+  });
+});
