@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { greetieViewMachine, REVEAL_DELAY_MS, toViewError, type GreetieView, type GreetieViewInput } from '../../machines/greetieView.ts';
+
+/** A `loadGreetie` whose calls the test settles by hand. */
+function manualLoad() {
+  const calls: { input: { key: string; byId: boolean }; resolve: (v: GreetieView) => void; reject: (e: unknown) => void; aborted: () => boolean }[] = [];
+  const logic = fromPromise<GreetieView, { key: string; byId: boolean }>(
+    ({ input, signal }) => new Promise<GreetieView>((resolve, reject) => calls.push({ input, resolve, reject, aborted: () => signal.aborted })),
+  );
+  return { calls, logic };
+}
+
+function start(input: Partial<GreetieViewInput> = {}) {
+  const load = manualLoad();
+  const clock = new SimulatedClock();
+  const actor = createActor(greetieViewMachine.provide({ actors: { loadGreetie: load.logic } }), {
+    input: { key: 'AbCdEf123456', byId: false, reducedMotion: false, ...input },
+    clock,
+  });
+  actor.start();
+  return { actor, calls: load.calls, clock };
+}
+
+const view: GreetieView = {
+  id: '8d3c1f2e-6a4b-4c5d-9e8f-0a1b2c3d4e5f',
+  role: 'visitor',
+  senderName: 'Anna',
+  recipientName: 'Bo',
+  message: 'Grattis!',
+  content: [],
+  media: { kind: 'photo', url: '/api/media/AAAAAAAAAAAAAAAAAAAAAA.webp', thumbnailUrl: null, overlayUrl: null },
+  gifts: [],
+  deliveredAt: '2026-11-23T08:00:00.000Z',
+  viewedAt: null,
+};
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const tags = (actor: ReturnType<typeof start>['actor']) => [...actor.getSnapshot().tags].sort();
+const httpError = (status: number, code: string, userMessage: string) => Object.assign(new Error(`HTTP ${status}`), { status, code, userMessage });
+
+afterEach(() => vi.useRealTimers());
+
+describe('greetieView', () => {
+  it('reads the greetie by its reference at once, or by its id when asked', () => {
+    const byRef = start();
+    expect(byRef.actor.getSnapshot().value).toBe('loading');
+    expect(tags(byRef.actor)).toEqual(['loading']);
+    expect(byRef.calls.map((c) => c.input)).toEqual([{ key: 'AbCdEf123456', byId: false }]);
+
+    const byId = start({ key: view.id, byId: true });
+    expect(byId.calls.map((c) => c.input)).toEqual([{ key: view.id, byId: true }]);
+  });
+
+  it('shows it as it arrives, and reveals the gifts once the moment has passed', async () => {
+    const { actor, calls, clock } = start();
+    calls[0]!.resolve(view);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('showing');
+    expect(tags(actor)).toEqual(['greetie', 'revealing']);
+    expect(actor.getSnapshot().context.view).toEqual(view);
+
+    clock.increment(REVEAL_DELAY_MS - 1);
+    expect(actor.getSnapshot().value).toBe('showing');
+    clock.increment(1);
+    expect(actor.getSnapshot().value).toBe('viewed');
+    expect(tags(actor)).toEqual(['greetie', 'revealed']);
+  });
+
+  it('reveals the gifts without waiting for someone who asked for reduced motion', async () => {
+    const { actor, calls, clock } = start({ reducedMotion: true });
+    calls[0]!.resolve(view);
+    await settle();
+    clock.increment(0);
+    expect(actor.getSnapshot().value).toBe('viewed');
+  });
+
+  it('a 404 (no such greetie, or not this person’s) and a 400 (a broken link) are notFound, with nothing to retry', async () => {
+    for (const status of [404, 400]) {
+      const { actor, calls } = start();
+      calls[0]!.reject(httpError(status, 'GREETIE_NOT_FOUND', 'Greetien finns inte.'));
+      await settle();
+      expect(actor.getSnapshot().value).toBe('notFound');
+      expect(tags(actor)).toEqual(['notFound']);
+      actor.send({ type: 'user.retry' });
+      expect(actor.getSnapshot().value).toBe('notFound');
+      expect(calls).toHaveLength(1);
+    }
+  });
+
+  it('any other failure is an error with its own message, and a retry reads it again', async () => {
+    const { actor, calls } = start();
+    calls[0]!.reject(httpError(503, 'SERVICE_UNAVAILABLE', 'Tjänsten är inte tillgänglig just nu.'));
+    await settle();
+    expect(actor.getSnapshot().value).toBe('error');
+    expect(actor.getSnapshot().context.error).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'Tjänsten är inte tillgänglig just nu.', status: 503 });
+
+    actor.send({ type: 'user.retry' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().context.error).toBeNull();
+    expect(calls).toHaveLength(2);
+    calls[1]!.resolve(view);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('showing');
+  });
+
+  it('a network failure (no status) is an error too', async () => {
+    const { actor, calls } = start();
+    calls[0]!.reject(new TypeError('Failed to fetch'));
+    await settle();
+    expect(actor.getSnapshot().value).toBe('error');
+    expect(actor.getSnapshot().context.error).toEqual({ code: 'UNKNOWN', message: 'Failed to fetch', status: null });
+  });
+
+  it('stopping the page aborts the read', () => {
+    const { actor, calls } = start();
+    actor.stop();
+    expect(calls[0]!.aborted()).toBe(true);
+  });
+
+  it('toViewError keeps what it can of anything thrown', () => {
+    expect(toViewError('boom')).toEqual({ code: 'UNKNOWN', message: null, status: null });
+    expect(toViewError({ code: '', message: 'x', status: 500 })).toEqual({ code: 'UNKNOWN', message: 'x', status: 500 });
+  });
+});
