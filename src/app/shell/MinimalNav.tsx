@@ -1,19 +1,20 @@
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useSession } from '../../components/session.ts';
 import { MenuIcon } from './icons.tsx';
-import { loginPath } from './navItems.ts';
+import { loginPathFor } from '../guards.tsx';
 import * as css from './shell.css.ts';
 
 /**
  * Layout 3's only chrome: a navigation menu in the top-left corner. A signed-in user gets their
- * own pages and 'Logga ut'; a visitor gets the home page, merchants and 'Logga in'. Both can
- * switch language here.
+ * own pages and 'Logga ut'; a visitor gets the home page, merchants and 'Logga in', which comes
+ * back to the greetie once signed in. Both can switch language here.
  */
 export function MinimalNav() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const session = useSession();
   const signedIn = session.status === 'authenticated' && session.user !== null;
   const links = signedIn
@@ -25,7 +26,7 @@ export function MinimalNav() {
     : [
         { to: '/', label: t('account.home') },
         { to: '/merchant', label: t('nav.merchants') },
-        { to: loginPath, label: t('nav.login') },
+        { to: loginPathFor(`${location.pathname}${location.search}`), label: t('nav.login') },
       ];
   const otherLanguage = i18n.language === 'en' ? 'sv' : 'en';
 

@@ -209,7 +209,7 @@ describe('minimal layout menu (layout 3)', () => {
     installDomStubs({ viewport: 'desktop' });
   });
 
-  it('offers a visitor home, merchants and sign in', async () => {
+  it('offers a visitor home, merchants and sign in (back to the greetie)', async () => {
     const { user } = renderRoute('/greetie/view/AbC123', { session: visitor });
     await screen.findByRole('heading', { level: 1 });
     await user.click(await screen.findByRole('button', { name: 'Meny' }));
@@ -217,7 +217,7 @@ describe('minimal layout menu (layout 3)', () => {
     expect(within(menu).getAllByRole('menuitem').map((i) => [i.textContent, i.getAttribute('href')])).toEqual([
       ['Hem', '/'],
       ['Handlare', '/merchant'],
-      ['Logga in', '/auth/jwt/login'],
+      ['Logga in', '/auth/jwt/login?returnTo=%2Fgreetie%2Fview%2FAbC123'],
       ['In English', null],
     ]);
   });
