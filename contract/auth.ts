@@ -47,17 +47,19 @@ export const TokenPair = Type.Object({
 });
 export type TokenPair = Static<typeof TokenPair>;
 
+/** Both, or neither: without them the browser's refresh cookie restores the session (decision 022). */
 export const RefreshQuery = Type.Object(
   {
-    token: Type.String({ minLength: 1, maxLength: 4000, description: 'The current (possibly expired) access token' }),
-    refreshToken: Type.String({ minLength: 1, maxLength: 200 }),
+    token: Type.Optional(Type.String({ minLength: 1, maxLength: 4000, description: 'The current (possibly expired) access token' })),
+    refreshToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "The tab's refresh token" })),
   },
   { additionalProperties: false },
 );
 export type RefreshQuery = Static<typeof RefreshQuery>;
 
+/** The tab's refresh token; left out (or no body at all), the browser's refresh cookie says which session ends. */
 export const LogoutBody = Type.Object(
-  { refreshToken: Type.String({ minLength: 1, maxLength: 200 }) },
+  { refreshToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
   { additionalProperties: false },
 );
 export type LogoutBody = Static<typeof LogoutBody>;

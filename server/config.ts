@@ -49,6 +49,11 @@ export interface Config {
     /** Read and checked at start when the provider is swish; empty strings otherwise. Never logged. */
     swish: { baseUrl: string; payeeAlias: string; cert: string; key: string; passphrase: string | undefined; ca: string };
   };
+  /**
+   * Who sells (the terms, the privacy policy and the receipt name them; GET /api/seller):
+   * SELLER_NAME, SELLER_ORG_NUMBER (NNNNNN-NNNN), SELLER_EMAIL. Demo values by default.
+   */
+  seller: { name: string; orgNumber: string; email: string };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -151,6 +156,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
 
   const storage = parseStorage(env, dataDir, errors);
   const payment = parsePayment(env, { sandbox, publicUrl, cwd }, errors);
+  const seller = parseSeller(env, errors);
 
   if (errors.length > 0) return { ok: false, errors };
   return {
@@ -176,6 +182,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
       },
       storage,
       payment,
+      seller,
     },
   };
 }
@@ -273,6 +280,17 @@ function parsePayment(env: Env, at: { sandbox: boolean; publicUrl: string; cwd: 
     }
   }
   return { provider, swish };
+}
+
+/** SELLER_* settings: the company that sells the vouchers, as the terms and the receipt name it. */
+function parseSeller(env: Env, errors: string[]): Config['seller'] {
+  const name = env.SELLER_NAME?.trim() || 'Greetie AB';
+  if (name.length > 100) errors.push('SELLER_NAME must be at most 100 characters');
+  const orgNumber = env.SELLER_ORG_NUMBER?.trim() || '559999-9999';
+  if (!/^\d{6}-\d{4}$/.test(orgNumber)) errors.push(`SELLER_ORG_NUMBER must be a Swedish organisation number like 556677-8899 (got "${orgNumber}")`);
+  const email = env.SELLER_EMAIL?.trim() || 'kundservice@greetie.example';
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.push(`SELLER_EMAIL must be an e-mail address (got "${email}")`);
+  return { name, orgNumber, email };
 }
 
 /** MEDIA_STORAGE and the S3_* settings; each problem is one line in `errors`. */

@@ -10,6 +10,7 @@ import { mediaRoutes } from './media/routes.ts';
 import { mobileUserRoutes } from './mobileuser/routes.ts';
 import { sandboxMerchantRoutes } from './sandbox/merchants.ts';
 import { paymentRoutes } from './payment/routes.ts';
+import { sellerRoutes } from './seller/routes.ts';
 import { sandboxPaymentRoutes } from './sandbox/payments.ts';
 
 /**
@@ -26,6 +27,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(mediaRoutes);
   await app.register(mobileUserRoutes);
   await app.register(paymentRoutes);
+  await app.register(sellerRoutes);
 };
 
 /** Sandbox routes: mounted under /api/sandbox only when the sandbox is on. */

@@ -42,6 +42,14 @@ export const messages: Record<string, Message> = {
     sv: 'Din inloggning har använts på ett annat ställe, så vi har loggat ut den för säkerhets skull. Logga in igen.',
     en: 'Your sign-in was used somewhere else, so we signed it out to be safe. Please sign in again.',
   },
+  REFRESH_TOKEN_MISSING: {
+    sv: 'Du är inte inloggad i den här webbläsaren. Logga in för att fortsätta.',
+    en: 'You are not signed in in this browser. Sign in to continue.',
+  },
+  CROSS_SITE_REQUEST: {
+    sv: 'Den här förfrågan kom från en annan webbplats, så vi tog inte emot den. Öppna Greetie direkt och försök igen.',
+    en: 'This request came from another website, so we did not accept it. Open Greetie directly and try again.',
+  },
   SMS_UNAVAILABLE: {
     sv: 'Vi kan inte skicka sms just nu. Försök igen om en liten stund.',
     en: 'We cannot send text messages right now. Please try again in a little while.',

@@ -135,13 +135,17 @@ export async function insertRefreshToken(
     .execute();
 }
 
-/** Marks a live refresh token used; only one caller gets the row back. */
-export function useRefreshToken(tx: Tx, tokenHash: string, userId: string, now: Date) {
-  return tx
+/**
+ * Marks a live refresh token used; only one caller gets the row back. `userId` null: whoever owns
+ * it (the browser's cookie comes without an access token).
+ */
+export function useRefreshToken(tx: Tx, tokenHash: string, userId: string | null, now: Date) {
+  let update = tx
     .updateTable('auth_refresh_token')
     .set({ used_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('user_id', '=', userId)
+    .where('token_hash', '=', tokenHash);
+  if (userId !== null) update = update.where('user_id', '=', userId);
+  return update
     .where('used_at', 'is', null)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
@@ -162,6 +166,22 @@ export async function revokeFamily(db: Db | Tx, familyId: string, now: Date): Pr
     .updateTable('auth_refresh_token')
     .set({ revoked_at: now })
     .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Retires a live token that a newer one replaces without it being used (the browser's cookie, when
+ * a refresh sets a new one): presented later it is refused, but it is not a reuse, so the family
+ * stays. Only a token of `familyId`: a cookie of another sign-in is left alone.
+ */
+export async function supersedeRefreshToken(tx: Tx, tokenHash: string, familyId: string, now: Date): Promise<void> {
+  await tx
+    .updateTable('auth_refresh_token')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('family_id', '=', familyId)
+    .where('used_at', 'is', null)
     .where('revoked_at', 'is', null)
     .execute();
 }

@@ -88,7 +88,17 @@ async function newRefreshToken(
   return refreshToken;
 }
 
-export async function login(deps: Deps, input: { token: string; code: string; deviceId: string }): Promise<TokenPair> {
+/**
+ * What a sign-in, a refresh or a restore hands out: the pair of API.md for the tab, and a second
+ * refresh token of the same family for the browser's cookie (server/auth/cookie.ts). Two tokens,
+ * not one shared: a tab rotating its own never spends the one another tab will restore from.
+ */
+export interface IssuedSession {
+  pair: TokenPair;
+  cookieToken: string;
+}
+
+export async function login(deps: Deps, input: { token: string; code: string; deviceId: string }): Promise<IssuedSession> {
   const now = deps.services.now();
   const keys = keysFor(deps.config);
   const tokenHash = sha256(input.token);
@@ -103,8 +113,10 @@ export async function login(deps: Deps, input: { token: string; code: string; de
     const mobileNumber = await q.consumeVerification(tx, verification.id, hash, now);
     if (mobileNumber) {
       const user = await q.upsertUser(tx, mobileNumber);
-      const refreshToken = await newRefreshToken(tx, { familyId: randomUUID(), userId: user.id, deviceId: input.deviceId, now });
-      return { ok: true, userId: user.id, refreshToken } as const;
+      const family = { familyId: randomUUID(), userId: user.id, deviceId: input.deviceId, now };
+      const refreshToken = await newRefreshToken(tx, family);
+      const cookieToken = await newRefreshToken(tx, family);
+      return { ok: true, userId: user.id, refreshToken, cookieToken } as const;
     }
     const attempts = await q.countWrongCode(tx, verification.id, hash, now, MAX_CODE_ATTEMPTS);
     if (attempts === undefined) return { ok: false, code: 'VERIFICATION_INVALID' } as const;
@@ -116,7 +128,10 @@ export async function login(deps: Deps, input: { token: string; code: string; de
     if (outcome.code === 'VERIFICATION_INVALID') throw badRequest(outcome.code);
     throw badRequest(outcome.code, { triesLeft: outcome.triesLeft }, { triesLeft: outcome.triesLeft });
   }
-  return { token: await issueAccessToken(keys, outcome.userId, now), refreshToken: outcome.refreshToken };
+  return {
+    pair: { token: await issueAccessToken(keys, outcome.userId, now), refreshToken: outcome.refreshToken },
+    cookieToken: outcome.cookieToken,
+  };
 }
 
 /**
@@ -124,33 +139,70 @@ export async function login(deps: Deps, input: { token: string; code: string; de
  * but it must be ours and name the refresh token's owner. A refresh token used a second time
  * means a copy exists somewhere: the whole family is revoked.
  */
-export async function refresh(deps: Deps, input: { token: string; refreshToken: string }): Promise<TokenPair> {
+export async function refresh(
+  deps: Deps,
+  input: { token: string; refreshToken: string },
+  presentedCookie: string | null = null,
+): Promise<IssuedSession> {
   const now = deps.services.now();
   const keys = keysFor(deps.config);
   const userId = await verifyAccessToken(keys, input.token, now, REFRESH_TOKEN_TTL_MS / 1000);
   if (!userId) throw unauthorized('INVALID_TOKEN');
-  const tokenHash = sha256(input.refreshToken);
-  const outcome = await transaction(deps.db, async (tx) => {
+  const outcome = await rotate(deps, sha256(input.refreshToken), userId, presentedCookie, now);
+  if (!outcome.ok) throw unauthorized(outcome.code);
+  return { pair: { token: await issueAccessToken(keys, userId, now), refreshToken: outcome.refreshToken }, cookieToken: outcome.cookieToken };
+}
+
+/**
+ * A session from the browser's cookie alone (a new tab: no access token, nothing in
+ * sessionStorage). The cookie's token is used like any refresh token: once, and a second use
+ * revokes its family.
+ */
+export async function restore(deps: Deps, cookieToken: string): Promise<IssuedSession> {
+  const now = deps.services.now();
+  const outcome = await rotate(deps, sha256(cookieToken), null, null, now);
+  if (!outcome.ok) throw unauthorized(outcome.code);
+  return {
+    pair: { token: await issueAccessToken(keysFor(deps.config), outcome.userId, now), refreshToken: outcome.refreshToken },
+    cookieToken: outcome.cookieToken,
+  };
+}
+
+/**
+ * Uses the presented token once and issues its family's next two: the tab's and the cookie's.
+ * The cookie that came along (when the tab's own token was presented) is retired, so a browser
+ * holds one live cookie token per sign-in. `userId` null: the cookie form (whoever owns it).
+ */
+async function rotate(deps: Deps, tokenHash: string, userId: string | null, presentedCookie: string | null, now: Date) {
+  return transaction(deps.db, async (tx) => {
     const used = await q.useRefreshToken(tx, tokenHash, userId, now);
     if (used) {
-      const refreshToken = await newRefreshToken(tx, { familyId: used.family_id, userId, deviceId: used.device_id, now });
-      return { ok: true, refreshToken } as const;
+      const family = { familyId: used.family_id, userId: used.user_id, deviceId: used.device_id, now };
+      if (presentedCookie !== null) await q.supersedeRefreshToken(tx, sha256(presentedCookie), used.family_id, now);
+      const refreshToken = await newRefreshToken(tx, family);
+      const cookieToken = await newRefreshToken(tx, family);
+      return { ok: true, userId: used.user_id, refreshToken, cookieToken } as const;
     }
     const known = await q.findRefreshToken(tx, tokenHash);
-    if (known && known.user_id === userId && known.used_at !== null) {
+    if (known && (userId === null || known.user_id === userId) && known.used_at !== null) {
       await q.revokeFamily(tx, known.family_id, now);
       return { ok: false, code: 'REFRESH_TOKEN_REUSED' } as const;
     }
     return { ok: false, code: 'REFRESH_TOKEN_INVALID' } as const;
   });
-  if (!outcome.ok) throw unauthorized(outcome.code);
-  return { token: await issueAccessToken(keys, userId, now), refreshToken: outcome.refreshToken };
 }
 
-/** Ends the session the refresh token belongs to (its whole family). Unknown tokens: nothing to do. */
-export async function logout(deps: Pick<Deps, 'db' | 'services'>, input: { refreshToken: string }): Promise<void> {
-  const known = await q.findRefreshToken(deps.db, sha256(input.refreshToken));
-  if (known) await q.revokeFamily(deps.db, known.family_id, deps.services.now());
+/**
+ * Ends the sessions the given refresh tokens belong to (each one's whole family): the tab's, from
+ * the body, and the browser's cookie. Unknown tokens: nothing to do.
+ */
+export async function logout(deps: Pick<Deps, 'db' | 'services'>, tokens: (string | null | undefined)[]): Promise<void> {
+  const now = deps.services.now();
+  for (const token of tokens) {
+    if (!token) continue;
+    const known = await q.findRefreshToken(deps.db, sha256(token));
+    if (known) await q.revokeFamily(deps.db, known.family_id, now);
+  }
 }
 
 /** A person as every answer shows them (MobileUser): GET /auth/my and the mobileuser calls. */

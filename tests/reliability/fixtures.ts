@@ -132,6 +132,9 @@ export const FIXTURES: Record<string, Fixture> = {
     return jsonPost('/api/auth/logout', { refreshToken: s.refreshToken });
   },
 
+  // Public and parameterless: the seller of the settings.
+  'GET /api/seller': async () => ({ method: 'GET', url: '/api/seller', remoteAddress: freshIp() }),
+
   'GET /api/merchant/{id}': async (ctx) => ({ method: 'GET', url: `/api/merchant/${await aMerchantId(ctx)}` }),
   'GET /api/merchant/{id}/products': async (ctx) => ({ method: 'GET', url: `/api/merchant/${await aMerchantId(ctx)}/products` }),
 

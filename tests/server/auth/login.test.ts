@@ -48,9 +48,9 @@ describe('POST /api/auth/login and GET /api/auth/my', () => {
     expect(decodeJwt(second.token).sub).toBe(decodeJwt(first.token).sub);
     const users = await t.db.db.selectFrom('mobile_user').select('id').where('mobile_number', '=', number).execute();
     expect(users).toHaveLength(1);
-    // The refresh tokens are stored hashed.
+    // The refresh tokens are stored hashed: each sign-in's two (the tab's and the browser cookie's, decision 022).
     const rows = await t.db.db.selectFrom('auth_refresh_token').select('token_hash').where('user_id', '=', users[0]!.id).execute();
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(4);
     expect(JSON.stringify(rows)).not.toContain(first.refreshToken);
   });
 
