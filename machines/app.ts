@@ -1,6 +1,7 @@
 import { setup, spawnChild } from 'xstate';
 import { toastsMachine } from './toasts.ts';
 import { authMachine } from './auth.ts';
+import { vouchersMachine } from './vouchers.ts';
 
 /**
  * The root of the app's one actor system. It starts the long-lived actors once, each with a
@@ -20,15 +21,17 @@ export const appMachine = setup({
   actors: {
     toasts: toastsMachine,
     auth: authMachine,
+    vouchers: vouchersMachine,
   },
   actions: {
     spawnToasts: spawnChild('toasts', { id: 'toasts', systemId: 'toasts' }),
     spawnAuth: spawnChild('auth', { id: 'auth', systemId: 'auth' }),
+    spawnVouchers: spawnChild('vouchers', { id: 'vouchers', systemId: 'vouchers' }),
   },
 }).createMachine({
   id: 'app',
-  description: 'The root actor: owns the long-lived actors (toasts, auth…) for the life of the app.',
-  entry: ['spawnToasts', 'spawnAuth'],
+  description: 'The root actor: owns the long-lived actors (toasts, auth, vouchers) for the life of the app.',
+  entry: ['spawnToasts', 'spawnAuth', 'spawnVouchers'],
   initial: 'running',
   states: {
     running: {

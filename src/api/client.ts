@@ -1,4 +1,4 @@
-import { ApiError, type ApiLanguage } from './errors.ts';
+import { ApiError, parseRetryAfter, type ApiLanguage } from './errors.ts';
 import { settings } from '../settings.ts';
 import { currentLanguage } from '../format/language.ts';
 
@@ -103,7 +103,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       throw cause;
     }
     if (!res.ok) {
-      throw new ApiError({ url, status: res.status, statusText: res.statusText, body: data, language: language() });
+      const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+      throw new ApiError({ url, status: res.status, statusText: res.statusText, body: data, language: language(), ...(retryAfter === undefined ? {} : { retryAfter }) });
     }
     return data as T;
   }

@@ -62,20 +62,29 @@ export class ApiError extends Error {
   readonly body: unknown;
   /** The server's machine code (e.g. VALIDATION_FAILED) when the body has one. */
   readonly code: string | undefined;
+  /** Seconds to wait before asking again, from a 429's or 503's `Retry-After` header (delay-seconds form). */
+  readonly retryAfter: number | undefined;
 
-  constructor(init: { url: string; status: number; statusText: string; body: unknown; language?: ApiLanguage }) {
+  constructor(init: { url: string; status: number; statusText: string; body: unknown; language?: ApiLanguage; retryAfter?: number }) {
     super(defaultErrorMessage(init.status, init.statusText, init.body, init.language));
     this.url = init.url;
     this.status = init.status;
     this.statusText = init.statusText;
     this.body = init.body;
     this.code = isErrorBody(init.body) && typeof init.body.code === 'string' ? init.body.code : undefined;
+    this.retryAfter = init.retryAfter;
   }
 
   /** The server's message when present, else the default message. */
   get userMessage(): string {
     return isErrorBody(this.body) ? this.body.message : this.message;
   }
+}
+
+/** `Retry-After` in its delay-seconds form ("120"); an HTTP date or anything else is undefined. */
+export function parseRetryAfter(header: string | null): number | undefined {
+  if (header === null || !/^\s*\d+\s*$/.test(header)) return undefined;
+  return Number(header.trim());
 }
 
 export function isApiError(e: unknown): e is ApiError {

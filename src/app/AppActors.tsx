@@ -6,6 +6,8 @@ import { appMachine } from '../../machines/app.ts';
 import { toastsMachine, type Toast, type ToastsActorRef, type ToastVariant } from '../../machines/toasts.ts';
 import { authMachine } from '../../machines/auth.ts';
 import { provideAuth, sessionEndedMessage } from './auth.ts';
+import { vouchersMachine } from '../../machines/vouchers.ts';
+import { provideVoucherStore } from './vouchers.ts';
 
 /**
  * The app's one actor system. `createAppActor()` gives the root machine its real implementations
@@ -26,6 +28,8 @@ export function createAppActor(machine: typeof appMachine = appMachine): AppActo
       toasts: toastsMachine,
       // The session: fetch-backed calls, sessionStorage, a toast in the shown language (src/app/auth.ts).
       auth: provideAuth(authMachine, { sessionEndedMessage }),
+      // The recipient's gifts, kept for every page that shows them (src/app/vouchers.ts).
+      vouchers: provideVoucherStore(vouchersMachine),
     },
   });
   // `inspect`: the /flows page's live view, and Stately's inspector with ?inspect in development.

@@ -1,4 +1,2 @@
-import { PageStub } from '../../components/PageStub.tsx';
-
-export const RedeemPage = () => <PageStub titleKey="redeem" />;
-export const RedeemVoucherPage = () => <PageStub titleKey="redeemVoucher" />;
+export { RedeemPage } from './RedeemPage.tsx';
+export { RedeemVoucherPage } from './RedeemVoucherPage.tsx';

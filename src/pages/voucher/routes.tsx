@@ -1,4 +1,2 @@
-import { PageStub } from '../../components/PageStub.tsx';
-
-export const VoucherListPage = () => <PageStub titleKey="vouchers" />;
-export const VoucherDetailsPage = () => <PageStub titleKey="voucher" />;
+export { VoucherListPage } from './VoucherListPage.tsx';
+export { VoucherDetailsPage } from './VoucherDetailsPage.tsx';

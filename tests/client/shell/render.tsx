@@ -7,6 +7,8 @@ import { createActor, fromPromise } from 'xstate';
 import { appMachine } from '../../../machines/app.ts';
 import { authMachine, type SessionData } from '../../../machines/auth.ts';
 import { toastsMachine } from '../../../machines/toasts.ts';
+import { vouchersMachine } from '../../../machines/vouchers.ts';
+import { provideVoucherStore } from '../../../src/app/vouchers.ts';
 import { AppProviders } from '../../../src/app/App.tsx';
 import type { AppActor } from '../../../src/app/AppActors.tsx';
 import { routes as appRoutes } from '../../../src/app/routes.tsx';
@@ -68,7 +70,8 @@ export function fakeSessionActor(session: FakeSession): { actor: AppActor; answe
       refreshSession: fromPromise<SessionData, { accessToken: string; refreshToken: string | null }>(() => new Promise(() => {})),
     },
   });
-  const actor = createActor(appMachine.provide({ actors: { toasts: toastsMachine, auth } })) as AppActor;
+  // The voucher store is the app's own, over whatever fetch the test stubs.
+  const actor = createActor(appMachine.provide({ actors: { toasts: toastsMachine, auth, vouchers: provideVoucherStore(vouchersMachine) } })) as AppActor;
   return { actor, answer: (s) => answer(s) };
 }
 

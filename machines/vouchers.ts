@@ -1,0 +1,299 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { Voucher } from '../contract/voucher.ts';
+
+/**
+ * The voucher store: a long-lived actor (systemId 'vouchers', spawned by machines/app.ts) that
+ * keeps what the recipient's pages show of their gifts — the list ("Mina gåvor"), the voucher
+ * open now, and the vouchers of the greetie open now — so that a redeem on the till screen, or a
+ * Code or Charity voucher marked used, shows in every one of them at once, without a reload.
+ *
+ * Three regions, one per thing kept, each loading when a page opens it: `list`, `selected`,
+ * `greetie`. A page opens what it shows on every visit (`user.openList`, `user.openVoucher`,
+ * `user.openGreetie`), and sees what is kept while the fresh copy loads. Opening the voucher that
+ * is already shown loads nothing (the till screen opened from the voucher's page). Whatever was
+ * kept for another user is forgotten as soon as a page opens something for a new one.
+ *
+ * `redeem.succeeded` (from the redeem machine) and a voucher marked used here change `isRedeemed`
+ * and `redeemedAt` in the list, the selected voucher and the greetie's vouchers alike.
+ *
+ * Side effects are named: the actors `loadVouchers` (GET /voucher), `loadVoucher`
+ * (GET /voucher/{id}), `loadGreetieVouchers` (GET /greetie/{id}/vouchers), `markUsed`
+ * (POST /voucher/redeemed?id=). The app provides them with `.provide()`.
+ *
+ * Tags say what pages show: `list:loading`, `list:ready`, `list:failed`, `voucher:loading`,
+ * `voucher:ready`, `voucher:failed`, `voucher:marking`, `greetie:loading`, `greetie:ready`,
+ * `greetie:failed`.
+ */
+
+export interface StoreError {
+  /** The answer's status (0: no answer). */
+  status: number;
+  /** The server's code, or 'UNKNOWN'. */
+  code: string;
+  /** The server's text (already in the request's language), when there is one. */
+  message?: string;
+}
+
+export interface VouchersContext {
+  /** Whose vouchers are kept. */
+  userId: string | null;
+  list: Voucher[] | null;
+  listError: StoreError | null;
+  selectedId: string | null;
+  selected: Voucher | null;
+  selectedError: StoreError | null;
+  /** Why marking the selected voucher used failed. */
+  markError: StoreError | null;
+  greetieId: string | null;
+  greetieVouchers: Voucher[] | null;
+  greetieError: StoreError | null;
+}
+
+export type VouchersEvent =
+  | { type: 'user.openList'; userId: string }
+  | { type: 'user.openVoucher'; userId: string; id: string }
+  | { type: 'user.openGreetie'; userId: string; greetieId: string }
+  | { type: 'user.markUsed' }
+  | { type: 'redeem.succeeded'; voucher: Voucher };
+
+export type VouchersTag =
+  | 'list:loading'
+  | 'list:ready'
+  | 'list:failed'
+  | 'voucher:loading'
+  | 'voucher:ready'
+  | 'voucher:failed'
+  | 'voucher:marking'
+  | 'greetie:loading'
+  | 'greetie:ready'
+  | 'greetie:failed';
+
+/** Turns whatever an actor rejected with into a StoreError. */
+export function toStoreError(error: unknown): StoreError {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; code?: unknown; userMessage?: unknown; message?: unknown };
+  const status = typeof e.status === 'number' ? e.status : 0;
+  const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'UNKNOWN';
+  const message =
+    typeof e.userMessage === 'string' && e.userMessage !== '' ? e.userMessage : typeof e.message === 'string' && e.message !== '' ? e.message : undefined;
+  return message === undefined ? { status, code } : { status, code, message };
+}
+
+/** The voucher with the redeemed state of `redeemed` when it is the same one. */
+const withRedeemed = (v: Voucher, redeemed: Voucher): Voucher =>
+  v.id === redeemed.id ? { ...v, isRedeemed: redeemed.isRedeemed, redeemedAt: redeemed.redeemedAt } : v;
+
+const empty = {
+  list: null,
+  listError: null,
+  selectedId: null,
+  selected: null,
+  selectedError: null,
+  markError: null,
+  greetieId: null,
+  greetieVouchers: null,
+  greetieError: null,
+} satisfies Omit<VouchersContext, 'userId'>;
+
+export const vouchersMachine = setup({
+  types: {
+    context: {} as VouchersContext,
+    events: {} as VouchersEvent,
+    tags: {} as VouchersTag,
+  },
+  actors: {
+    /** GET /voucher. */
+    loadVouchers: fromPromise<Voucher[]>(async () => {
+      throw new Error('loadVouchers is not provided');
+    }),
+    /** GET /voucher/{id}. */
+    loadVoucher: fromPromise<Voucher, { id: string }>(async () => {
+      throw new Error('loadVoucher is not provided');
+    }),
+    /** GET /greetie/{id}/vouchers. */
+    loadGreetieVouchers: fromPromise<Voucher[], { greetieId: string }>(async () => {
+      throw new Error('loadGreetieVouchers is not provided');
+    }),
+    /** POST /voucher/redeemed?id=. */
+    markUsed: fromPromise<Voucher, { id: string }>(async () => {
+      throw new Error('markUsed is not provided');
+    }),
+  },
+  actions: {
+    /** A page opened something for another user than the one kept: forget everything kept. */
+    adoptUser: assign(({ context, event }) =>
+      'userId' in event && event.userId !== context.userId ? { ...empty, userId: event.userId } : {},
+    ),
+    clearListError: assign({ listError: null }),
+    storeList: assign((_, p: { vouchers: Voucher[] }) => ({ list: p.vouchers, listError: null })),
+    storeListError: assign((_, p: { error: unknown }) => ({ listError: toStoreError(p.error) })),
+    /** The voucher to show; what a list already holds of it is shown while it loads. */
+    selectVoucher: assign(({ context, event }) => {
+      if (event.type !== 'user.openVoucher') return {};
+      const known = context.selectedId === event.id ? context.selected : null;
+      const fromLists = known ?? context.list?.find((v) => v.id === event.id) ?? context.greetieVouchers?.find((v) => v.id === event.id) ?? null;
+      return { selectedId: event.id, selected: fromLists, selectedError: null, markError: null };
+    }),
+    storeSelected: assign((_, p: { voucher: Voucher }) => ({ selected: p.voucher, selectedError: null })),
+    storeSelectedError: assign((_, p: { error: unknown }) => ({ selected: null, selectedError: toStoreError(p.error) })),
+    clearMarkError: assign({ markError: null }),
+    storeMarkError: assign((_, p: { error: unknown }) => ({ markError: toStoreError(p.error) })),
+    selectGreetie: assign(({ context, event }) =>
+      event.type === 'user.openGreetie'
+        ? { greetieId: event.greetieId, greetieVouchers: context.greetieId === event.greetieId ? context.greetieVouchers : null, greetieError: null }
+        : {},
+    ),
+    storeGreetie: assign((_, p: { vouchers: Voucher[] }) => ({ greetieVouchers: p.vouchers, greetieError: null })),
+    storeGreetieError: assign((_, p: { error: unknown }) => ({ greetieError: toStoreError(p.error) })),
+    /** The spec's rule: a redeemed voucher is redeemed in every list, in the selected one and in the greetie's. */
+    applyRedeemed: assign(({ context }, p: { voucher: Voucher }) => ({
+      list: context.list?.map((v) => withRedeemed(v, p.voucher)) ?? null,
+      selected: context.selected ? withRedeemed(context.selected, p.voucher) : null,
+      greetieVouchers: context.greetieVouchers?.map((v) => withRedeemed(v, p.voucher)) ?? null,
+    })),
+  },
+  guards: {
+    /** The page opens the voucher already shown: nothing to load. */
+    isShownVoucher: ({ context, event }) => event.type === 'user.openVoucher' && event.userId === context.userId && event.id === context.selectedId,
+    /** Only a Code or Charity voucher not yet used is marked used by its owner (InStore needs the till). */
+    canMarkUsed: ({ context }) => context.selected !== null && context.selected.source !== 'InStore' && !context.selected.isRedeemed,
+  },
+}).createMachine({
+  id: 'vouchers',
+  description: "The recipient's gifts as every page shows them: the list, the voucher open now, the open greetie's vouchers; a redeem shows in all of them.",
+  context: { userId: null, ...empty },
+  type: 'parallel',
+  on: {
+    'redeem.succeeded': {
+      actions: { type: 'applyRedeemed', params: ({ event }) => ({ voucher: event.voucher }) },
+      description: 'Redeemed at the till: shown as redeemed everywhere at once.',
+    },
+  },
+  states: {
+    list: {
+      description: "The user's vouchers (Mina gåvor, and the till's list).",
+      initial: 'idle',
+      on: {
+        'user.openList': { target: '.loading', actions: 'adoptUser', description: 'A page shows the list: load it (what is kept is shown meanwhile).' },
+      },
+      states: {
+        idle: { description: 'No page has asked for the list yet.' },
+        loading: {
+          description: 'Loading the list.',
+          tags: ['list:loading'],
+          entry: 'clearListError',
+          invoke: {
+            id: 'loadVouchers',
+            src: 'loadVouchers',
+            onDone: { target: 'ready', actions: { type: 'storeList', params: ({ event }) => ({ vouchers: event.output }) }, description: 'The list arrived.' },
+            onError: { target: 'failed', actions: { type: 'storeListError', params: ({ event }) => ({ error: event.error }) }, description: 'It could not be loaded; the reason is shown.' },
+          },
+        },
+        ready: { description: 'The list is shown.', tags: ['list:ready'] },
+        failed: { description: 'The list could not be loaded; the page offers to try again.', tags: ['list:failed'] },
+      },
+    },
+    selected: {
+      description: 'The voucher open now (its page, or the till screen).',
+      initial: 'idle',
+      on: {
+        'user.openVoucher': {
+          target: '.loading',
+          actions: ['adoptUser', 'selectVoucher'],
+          description: 'A page shows a voucher: load it (what a list holds of it is shown meanwhile).',
+        },
+      },
+      states: {
+        idle: { description: 'No voucher is open.' },
+        loading: {
+          description: 'Loading the voucher.',
+          tags: ['voucher:loading'],
+          invoke: {
+            id: 'loadVoucher',
+            src: 'loadVoucher',
+            input: ({ context }) => ({ id: context.selectedId ?? '' }),
+            onDone: { target: 'ready', actions: { type: 'storeSelected', params: ({ event }) => ({ voucher: event.output }) }, description: 'The voucher arrived.' },
+            onError: {
+              target: 'failed',
+              actions: { type: 'storeSelectedError', params: ({ event }) => ({ error: event.error }) },
+              description: "Not found (or someone else's), or it failed; the page says which.",
+            },
+          },
+        },
+        ready: {
+          description: 'The voucher is shown.',
+          tags: ['voucher:ready'],
+          initial: 'idle',
+          on: {
+            'user.openVoucher': { guard: 'isShownVoucher', description: 'The voucher shown already (the till screen opened from its page): nothing to load.' },
+          },
+          states: {
+            idle: {
+              description: 'Waiting; a Code or Charity voucher can be marked used.',
+              on: {
+                'user.markUsed': {
+                  guard: 'canMarkUsed',
+                  target: 'marking',
+                  actions: 'clearMarkError',
+                  description: "'Markera som använd' (Code) or 'Skänk gåvan' confirmed (Charity).",
+                },
+              },
+            },
+            marking: {
+              description: 'Marking the voucher used.',
+              tags: ['voucher:marking'],
+              invoke: {
+                id: 'markUsed',
+                src: 'markUsed',
+                input: ({ context }) => ({ id: context.selectedId ?? '' }),
+                onDone: {
+                  target: 'idle',
+                  actions: { type: 'applyRedeemed', params: ({ event }) => ({ voucher: event.output }) },
+                  description: 'Marked used: shown as used everywhere at once (the page announces it).',
+                },
+                onError: {
+                  target: 'idle',
+                  actions: { type: 'storeMarkError', params: ({ event }) => ({ error: event.error }) },
+                  description: 'Not marked: the reason is shown by the button.',
+                },
+              },
+            },
+          },
+        },
+        failed: { description: 'The voucher could not be shown; the page says why.', tags: ['voucher:failed'] },
+      },
+    },
+    greetie: {
+      description: 'The vouchers of the greetie open now (redeeming from a received greetie).',
+      initial: 'idle',
+      on: {
+        'user.openGreetie': {
+          target: '.loading',
+          actions: ['adoptUser', 'selectGreetie'],
+          description: "A page shows a greetie's vouchers: load them.",
+        },
+      },
+      states: {
+        idle: { description: 'No greetie is open.' },
+        loading: {
+          description: "Loading the greetie's vouchers.",
+          tags: ['greetie:loading'],
+          invoke: {
+            id: 'loadGreetieVouchers',
+            src: 'loadGreetieVouchers',
+            input: ({ context }) => ({ greetieId: context.greetieId ?? '' }),
+            onDone: { target: 'ready', actions: { type: 'storeGreetie', params: ({ event }) => ({ vouchers: event.output }) }, description: 'They arrived.' },
+            onError: {
+              target: 'failed',
+              actions: { type: 'storeGreetieError', params: ({ event }) => ({ error: event.error }) },
+              description: 'Not found (or not delivered yet), or it failed; the page says which.',
+            },
+          },
+        },
+        ready: { description: "The greetie's vouchers are shown.", tags: ['greetie:ready'] },
+        failed: { description: "The greetie's vouchers could not be shown.", tags: ['greetie:failed'] },
+      },
+    },
+  },
+});
+
+export type VouchersMachine = typeof vouchersMachine;

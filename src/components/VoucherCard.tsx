@@ -1,0 +1,52 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { Voucher } from '../../contract/voucher.ts';
+import { formatDate } from '../format/dates.ts';
+import { formatKr } from '../format/money.ts';
+import { isExpired } from './vouchers.ts';
+import * as css from './voucherCard.css.ts';
+
+/** The line under a voucher: until when it is valid, or when it was used (or expired). */
+export function useVoucherStatusText(v: Voucher, now: Date): string {
+  const { t, i18n } = useTranslation('voucher');
+  const lang = i18n.language;
+  if (v.isRedeemed && v.redeemedAt) {
+    const key = v.source === 'InStore' ? 'card.redeemedOn' : v.source === 'Code' ? 'card.usedOn' : 'card.givenOn';
+    return t(key, { date: formatDate(v.redeemedAt, lang) });
+  }
+  if (v.expiresAt === null) return '';
+  if (isExpired(v, now)) return t('card.expiredOn', { date: formatDate(v.expiresAt, lang) });
+  return t('card.validUntil', { date: formatDate(v.expiresAt, lang) });
+}
+
+/**
+ * A voucher in a list: the merchant's logo and name, the product, the amount, and until when it
+ * is valid; a used or expired one is greyed with its date. A link when `to` is given.
+ */
+export function VoucherCard({ voucher: v, now, to, extra }: { voucher: Voucher; now: Date; to?: string; extra?: ReactNode }) {
+  const status = useVoucherStatusText(v, now);
+  const spent = v.isRedeemed || isExpired(v, now);
+  const content = (
+    <>
+      <img src={v.merchant.logoUrl} alt="" width={56} height={56} className={spent ? `${css.logo} ${css.logoSpent}` : css.logo} loading="lazy" />
+      <span className={css.body}>
+        <span className={css.merchant}>{v.merchant.name}</span>
+        <span className={css.product}>{v.product.name}</span>
+        <span className={spent ? css.metaSpent : css.meta}>{status}</span>
+        {extra}
+      </span>
+      <span className={spent ? `${css.amount} ${css.amountSpent}` : css.amount}>{formatKr(v.amount)}</span>
+    </>
+  );
+  const className = spent ? `${css.card} ${css.spent}` : css.card;
+  return to ? (
+    <Link to={to} className={className} data-redeemed={v.isRedeemed || undefined}>
+      {content}
+    </Link>
+  ) : (
+    <div className={className} data-redeemed={v.isRedeemed || undefined}>
+      {content}
+    </div>
+  );
+}
