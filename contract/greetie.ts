@@ -2,6 +2,10 @@ import { Type, type Static } from 'typebox';
 import { DateTime, Ore, Uuid } from './common.ts';
 import { MerchantSource } from './merchant.ts';
 import { ANIMATIONS, STICKERS, TEXT_COLORS, TEXT_FONTS } from './catalogue.ts';
+import { Voucher } from './voucher.ts';
+
+// The Voucher shape is contract/voucher.ts's; greeties carry it, so it is named here too.
+export { Voucher };
 
 /**
  * Greeties (API.md "Greetie"; issue 12): the content a sender dresses a photo or video with, the
@@ -141,54 +145,56 @@ export const GreetieGift = Type.Object(
 );
 export type GreetieGift = Static<typeof GreetieGift>;
 
-/** API.md "Voucher": issued once a greetie is paid (the payment issue); empty until then. */
-export const Voucher = Type.Object(
-  {
-    id: Uuid,
-    greetieId: Uuid,
-    merchant: Type.Object({ id: Uuid, name: Type.String(), logoUrl: Type.String() }),
-    product: Type.Object({ id: Uuid, name: Type.String() }),
-    source: MerchantSource,
-    amount: Ore,
-    code: Type.Optional(Type.String({ description: 'Only for source "Code", only to its owner' })),
-    isRedeemed: Type.Boolean(),
-    redeemedAt: Type.Union([DateTime, Type.Null()]),
-    expiresAt: DateTime,
-    createdAt: DateTime,
-  },
-  { $id: 'Voucher', title: 'Voucher' },
-);
-export type Voucher = Static<typeof Voucher>;
+const greetieFields = {
+  id: Uuid,
+  refId: Type.String({ description: "The public reference in the recipient's link /greetie/view/{refId}" }),
+  status: GreetieStatus,
+  sender: Type.Object({
+    id: Type.Union([Uuid, Type.Null()], { description: 'null once the sender has removed their account' }),
+    name: Type.Union([Type.String(), Type.Null()]),
+  }),
+  recipient: Type.Union(
+    [Type.Object({ name: Type.Union([Type.String(), Type.Null()]), mobileNumber: Type.String({ description: 'E.164' }) }), Type.Null()],
+    { description: 'null while a draft has none' },
+  ),
+  message: Type.String(),
+  content: Content,
+  media: Type.Union([GreetieMedia, Type.Null()], { description: 'null until a photo or video is uploaded' }),
+  gifts: Type.Array(GreetieGift, { description: 'What the sender chose (the vouchers are issued from these once paid)' }),
+  vouchers: Type.Array(Voucher),
+  total: Type.Integer({ minimum: 0, description: 'The sum of the gifts in öre, computed by the server' }),
+  deliverAt: Type.Union([DateTime, Type.Null()], { description: 'When to deliver; null: at once when sent or paid' }),
+  deliveredAt: Type.Union([DateTime, Type.Null()]),
+  viewed: Type.Boolean(),
+  viewedAt: Type.Union([DateTime, Type.Null()]),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+};
 
-export const Greetie = Type.Object(
-  {
-    id: Uuid,
-    refId: Type.String({ description: "The public reference in the recipient's link /greetie/view/{refId}" }),
-    status: GreetieStatus,
-    sender: Type.Object({
-      id: Type.Union([Uuid, Type.Null()], { description: 'null once the sender has removed their account' }),
-      name: Type.Union([Type.String(), Type.Null()]),
-    }),
-    recipient: Type.Union(
-      [Type.Object({ name: Type.Union([Type.String(), Type.Null()]), mobileNumber: Type.String({ description: 'E.164' }) }), Type.Null()],
-      { description: 'null while a draft has none' },
-    ),
-    message: Type.String(),
-    content: Content,
-    media: Type.Union([GreetieMedia, Type.Null()], { description: 'null until a photo or video is uploaded' }),
-    gifts: Type.Array(GreetieGift, { description: 'What the sender chose (the vouchers are issued from these once paid)' }),
-    vouchers: Type.Array(Voucher),
-    total: Type.Integer({ minimum: 0, description: 'The sum of the gifts in öre, computed by the server' }),
-    deliverAt: Type.Union([DateTime, Type.Null()], { description: 'When to deliver; null: at once when sent or paid' }),
-    deliveredAt: Type.Union([DateTime, Type.Null()]),
-    viewed: Type.Boolean(),
-    viewedAt: Type.Union([DateTime, Type.Null()]),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
-  { $id: 'Greetie', title: 'Greetie' },
-);
+export const Greetie = Type.Object(greetieFields, { $id: 'Greetie', title: 'Greetie' });
 export type Greetie = Static<typeof Greetie>;
+
+/**
+ * GET /greetie/byRef: the public view of a delivered greetie, for anyone holding its reference.
+ * No phone numbers (the recipient has a name only) and no voucher codes.
+ */
+export const PublicGreetie = Type.Object(
+  {
+    ...greetieFields,
+    recipient: Type.Union([Type.Object({ name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()], { description: 'The name only, never the number' }),
+    vouchers: Type.Array(Voucher, { description: 'What was given, never a code' }),
+  },
+  { $id: 'PublicGreetie', title: 'PublicGreetie' },
+);
+export type PublicGreetie = Static<typeof PublicGreetie>;
+
+export const REF_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+
+export const ByRefQuery = Type.Object(
+  { refId: Type.String({ pattern: REF_ID_PATTERN, description: "The reference from the recipient's link /greetie/view/{refId}" }) },
+  { additionalProperties: false },
+);
+export type ByRefQuery = Static<typeof ByRefQuery>;
 
 // ---- Requests ----
 

@@ -12,6 +12,7 @@ import { sandboxMerchantRoutes } from './sandbox/merchants.ts';
 import { paymentRoutes } from './payment/routes.ts';
 import { sellerRoutes } from './seller/routes.ts';
 import { sandboxPaymentRoutes } from './sandbox/payments.ts';
+import { voucherRoutes } from './voucher/routes.ts';
 
 /**
  * Every resource's routes, mounted under /api. A resource is a folder in server/ with its
@@ -27,6 +28,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(mediaRoutes);
   await app.register(mobileUserRoutes);
   await app.register(paymentRoutes);
+  await app.register(voucherRoutes);
   await app.register(sellerRoutes);
 };
 

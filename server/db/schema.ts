@@ -194,6 +194,17 @@ export interface VoucherTable {
   created_at: Timestamp;
 }
 
+/** 010_redeem: every merchant code typed for a voucher, with its outcome (kept for the merchant). */
+export interface RedeemAttemptTable {
+  id: Generated<string>;
+  voucher_id: string;
+  merchant_id: string;
+  user_id: string | null;
+  ok: boolean;
+  outcome: 'redeemed' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked';
+  at: Timestamp;
+}
+
 export interface Database {
   app_meta: AppMetaTable;
   mobile_user: MobileUserTable;
@@ -209,4 +220,5 @@ export interface Database {
   payment: PaymentTable;
   sandbox_payment_request: SandboxPaymentRequestTable;
   voucher: VoucherTable;
+  redeem_attempt: RedeemAttemptTable;
 }

@@ -65,6 +65,11 @@ export function findGreetie(db: Executor, id: string): Promise<GreetieRow | unde
   return greetieSelect(db).where('g.id', '=', id).executeTakeFirst();
 }
 
+/** GET /greetie/byRef: the greetie behind a recipient's link (ref_id is unique). */
+export function findGreetieByRef(db: Executor, refId: string): Promise<GreetieRow | undefined> {
+  return greetieSelect(db).where('g.ref_id', '=', refId).executeTakeFirst();
+}
+
 export function findGreeties(db: Executor, ids: string[]): Promise<GreetieRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return greetieSelect(db).where('g.id', 'in', ids).execute();

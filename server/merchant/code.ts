@@ -1,4 +1,4 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /**
  * Merchant codes (what till staff type to redeem a voucher) are stored only as scrypt hashes with
@@ -42,4 +42,45 @@ export async function verifyMerchantCode(code: string, stored: string): Promise<
   if (expected.length !== KEY_LENGTH) return false;
   const actual = await scrypt(normalizeMerchantCode(code), Buffer.from(saltText, 'base64url'), { N, r: R, p: P });
   return timingSafeEqual(actual, expected);
+}
+
+/**
+ * A per-process memory of checks already made (decision 034): the key is a SHA-256 of the stored
+ * hash and the typed code, so no code is kept in the clear and a replaced code (a new stored
+ * hash) is never answered from memory. Only matches are kept once settled: a merchant has one
+ * code, so the right answers are bounded by the merchants (and their past codes), while wrong
+ * guesses, which anybody can vary endlessly, are not remembered. A check still running is shared
+ * by everyone asking the same question, so a burst of redeems at one merchant costs one scrypt.
+ * The cost of a wrong code stays scrypt's; the redeem's attempt limit (5 per voucher per 15
+ * minutes) is what keeps guessing out.
+ */
+const MATCHES_MAX = 10_000;
+const known = new Map<string, Promise<boolean>>();
+
+function checkKey(code: string, stored: string): string {
+  return createHash('sha256').update(stored).update('\u0000').update(normalizeMerchantCode(code)).digest('base64url');
+}
+
+export function verifyMerchantCodeRemembered(code: string, stored: string): Promise<boolean> {
+  const key = checkKey(code, stored);
+  const hit = known.get(key);
+  if (hit) return hit;
+  const check = verifyMerchantCode(code, stored).then(
+    (ok) => {
+      if (!ok) known.delete(key);
+      else if (known.size > MATCHES_MAX) known.delete(known.keys().next().value!);
+      return ok;
+    },
+    (err: unknown) => {
+      known.delete(key);
+      throw err;
+    },
+  );
+  known.set(key, check);
+  return check;
+}
+
+/** Forgets every remembered check (tests and benchmarks measure the cold path with it). */
+export function forgetMerchantCodeChecks(): void {
+  known.clear();
 }

@@ -1,9 +1,12 @@
+import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, errorResponses } from '../../contract/common.ts';
 import { MobileUser } from '../../contract/auth.ts';
 import { AllowMarketingQuery, ProfileBody } from '../../contract/mobileuser.ts';
 import { access } from '../access.ts';
 import { profile, setMarketingConsent, updateOwnProfile, updateProfile } from './rules.ts';
+import { Voucher } from '../../contract/voucher.ts';
+import { listOwn } from '../voucher/rules.ts';
 
 /**
  * One's own profile (API.md, "Mobile user"): complete it, read it, change it, and the marketing
@@ -47,6 +50,21 @@ export const mobileUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => setMarketingConsent(deps, req.userId, req.query.isAllowed),
+  );
+
+  app.get(
+    '/mobileuser/vouchers',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...self,
+        operationId: 'listMobileUserVouchers',
+        tags: ['Mobile user'],
+        summary: "The caller's vouchers (the same list as GET /voucher)",
+        response: { 200: Type.Array(Voucher), ...errorResponses(401) },
+      },
+    },
+    async (req) => listOwn({ db: app.db, services: app.services }, req.userId),
   );
 
   app.get(

@@ -1,0 +1,137 @@
+import type { MerchantSource } from '../../contract/merchant.ts';
+import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, type RedeemBody, type Voucher } from '../../contract/voucher.ts';
+import { transaction } from '../db/index.ts';
+import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
+import type { Deps } from '../services.ts';
+import { normalizeMerchantCode, verifyMerchantCodeRemembered } from '../merchant/code.ts';
+import {
+  lockForRedeem,
+  markUsedOnce,
+  ownedVoucher,
+  ownedVouchers,
+  recentWrongCodes,
+  recordAttempt,
+  redeemOnce,
+  type RedeemOutcome,
+  type VoucherRow,
+} from './queries.ts';
+
+/**
+ * Vouchers' rules (API.md "Voucher"; issue 14).
+ * - A voucher is its greetie's recipient's: the user whose mobile number it was sent to, once it is
+ *   delivered (never before). Anybody else's voucher is 404, like one that does not exist.
+ * - Redeeming at a till (POST /voucher/redeem) happens once: one conditional UPDATE decides it.
+ *   The voucher row is locked for the attempt so the wrong codes of one voucher are counted in
+ *   turn: after REDEEM_MAX_WRONG wrong codes within REDEEM_LOCK_MINUTES every code is refused
+ *   (429, the right one too, or the lock would still answer guesses) until the oldest of them
+ *   leaves the window. Every attempt is recorded for the merchant.
+ * - The order of the answers: not the caller's 404, already redeemed 409, expired 410, locked 429,
+ *   then the code (wrong 400). A used or expired voucher costs no code check and counts no guess.
+ * - A Code or Charity voucher is marked used by its owner (POST /voucher/redeemed); an InStore one
+ *   needs the merchant's code (409).
+ */
+
+type VoucherDeps = Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'now'> };
+
+/** A voucher row as API.md's Voucher; the code only with `withCode` (its owner) and only for source Code. */
+export function toVoucher(r: VoucherRow, withCode: boolean): Voucher {
+  return {
+    id: r.id,
+    greetieId: r.greetie_id,
+    merchant: { id: r.merchant_id, name: r.merchant_name, logoUrl: r.merchant_logo_url },
+    product: { id: r.product_id, name: r.product_name },
+    source: r.source as MerchantSource,
+    amount: r.amount,
+    ...(withCode && r.source === 'Code' && r.code !== null ? { code: r.code } : {}),
+    isRedeemed: r.is_redeemed,
+    redeemedAt: r.redeemed_at?.toISOString() ?? null,
+    expiresAt: r.expires_at?.toISOString() ?? null,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+/** GET /voucher and /mobileuser/vouchers. */
+export async function listOwn(deps: VoucherDeps, userId: string): Promise<Voucher[]> {
+  return (await ownedVouchers(deps.db, userId, deps.services.now())).map((r) => toVoucher(r, true));
+}
+
+/** GET /voucher/{id}. */
+export async function readOwn(deps: Pick<Deps, 'db'>, userId: string, id: string): Promise<Voucher> {
+  const row = await ownedVoucher(deps.db, userId, id);
+  if (!row) throw notFound('VOUCHER_NOT_FOUND');
+  return toVoucher(row, true);
+}
+
+const expired = (expiresAt: Date | null, now: Date) => expiresAt !== null && expiresAt.getTime() <= now.getTime();
+
+function lockedFor(seconds: number): HttpError {
+  const retryAfter = Math.max(1, Math.ceil(seconds));
+  return new HttpError(429, 'VOUCHER_LOCKED', { retryAfter, minutes: Math.ceil(retryAfter / 60) }, undefined, { 'retry-after': String(retryAfter) });
+}
+
+type RedeemResult = { outcome: 'redeemed' } | { outcome: Exclude<RedeemOutcome, 'redeemed' | 'locked'>; attemptsLeft?: number } | { outcome: 'locked'; seconds: number };
+
+/** POST /voucher/redeem. */
+export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody): Promise<Voucher> {
+  const code = normalizeMerchantCode(body.merchantCode);
+  if (code === '') throw badRequest('MERCHANT_CODE_REQUIRED', {}, [{ field: 'body.merchantCode', problem: 'required' }]);
+  const now = deps.services.now();
+  const windowStart = new Date(now.getTime() - REDEEM_LOCK_MINUTES * 60_000);
+
+  const result = await transaction(deps.db, async (tx): Promise<RedeemResult> => {
+    const v = await lockForRedeem(tx, userId, body.voucherId);
+    if (!v) throw notFound('VOUCHER_NOT_FOUND');
+    const attempt = (outcome: RedeemOutcome) => recordAttempt(tx, { voucherId: v.id, merchantId: v.merchant_id, userId, outcome, at: now });
+    if (v.is_redeemed) {
+      await attempt('alreadyRedeemed');
+      return { outcome: 'alreadyRedeemed' };
+    }
+    if (expired(v.expires_at, now)) {
+      await attempt('expired');
+      return { outcome: 'expired' };
+    }
+    const wrong = await recentWrongCodes(tx, v.id, windowStart, REDEEM_MAX_WRONG);
+    if (wrong.length >= REDEEM_MAX_WRONG) {
+      await attempt('locked');
+      // Open again once the oldest of the last REDEEM_MAX_WRONG leaves the window.
+      const oldest = wrong[REDEEM_MAX_WRONG - 1]!;
+      return { outcome: 'locked', seconds: (oldest.getTime() + REDEEM_LOCK_MINUTES * 60_000 - now.getTime()) / 1000 };
+    }
+    if (!(await verifyMerchantCodeRemembered(code, v.code_hash))) {
+      await attempt('wrongCode');
+      return { outcome: 'wrongCode', attemptsLeft: REDEEM_MAX_WRONG - wrong.length - 1 };
+    }
+    // The row is locked, so this succeeds; the condition is what guarantees once regardless.
+    if (!(await redeemOnce(tx, v.id, now))) {
+      await attempt('alreadyRedeemed');
+      return { outcome: 'alreadyRedeemed' };
+    }
+    await attempt('redeemed');
+    return { outcome: 'redeemed' };
+  });
+
+  switch (result.outcome) {
+    case 'redeemed':
+      return readOwn(deps, userId, body.voucherId);
+    case 'alreadyRedeemed':
+      throw conflict('VOUCHER_ALREADY_REDEEMED');
+    case 'expired':
+      throw new HttpError(410, 'VOUCHER_EXPIRED');
+    case 'locked':
+      throw lockedFor(result.seconds);
+    case 'wrongCode':
+      throw badRequest('MERCHANT_CODE_WRONG', {}, { attemptsLeft: result.attemptsLeft });
+  }
+}
+
+/** POST /voucher/redeemed?id=: the owner marks a Code or Charity voucher used. */
+export async function markUsed(deps: VoucherDeps, userId: string, id: string): Promise<Voucher> {
+  const now = deps.services.now();
+  if (await markUsedOnce(deps.db, userId, id, now)) return readOwn(deps, userId, id);
+  // Nothing changed: say why (a read after the write, which has already decided).
+  const row = await ownedVoucher(deps.db, userId, id);
+  if (!row) throw notFound('VOUCHER_NOT_FOUND');
+  if (row.source === 'InStore') throw conflict('VOUCHER_NEEDS_MERCHANT_CODE');
+  if (row.is_redeemed) throw conflict('VOUCHER_ALREADY_REDEEMED');
+  throw new HttpError(410, 'VOUCHER_EXPIRED');
+}
