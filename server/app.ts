@@ -16,6 +16,7 @@ import { createSmsSender } from './providers/sms/index.ts';
 import { createPaymentProvider } from './providers/payment/index.ts';
 import { createStorage } from './providers/storage/index.ts';
 import { createMediaCleanup } from './media/rules.ts';
+import { createDeliveryQueue } from './delivery/queue.ts';
 import { CatalogueCache } from './merchant/cache.ts';
 import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, nonFiniteField, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
@@ -203,7 +204,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   services.storage ??= createStorage(config);
   services.media ??= createMediaCleanup(services.storage);
   services.payments ??= createPaymentProvider(config, deps.db, () => services.now());
+  services.delivery ??= createDeliveryQueue({ db: deps.db, config, services, log: app.log });
   app.decorate('services', services);
+  // The delivery worker (DELIVERY_WORKER, on by default; decision 081) runs with the app: started
+  // once it is ready, stopped on close before the pool is (deliveries in flight finish first).
+  if (config.delivery.worker) {
+    app.addHook('onReady', async () => {
+      await services.delivery.start();
+    });
+    app.addHook('onClose', async () => {
+      await services.delivery.stop();
+    });
+  }
 
   // The catalogue's answers, emptied by PostgreSQL notifications once listening (decision 064).
   const catalogueCache = new CatalogueCache(deps.db, { listenUrl: deps.databaseUrl, log: app.log });

@@ -49,11 +49,30 @@ export interface Config {
     /** Read and checked at start when the provider is swish; empty strings otherwise. Never logged. */
     swish: { baseUrl: string; payeeAlias: string; cert: string; key: string; passphrase: string | undefined; ca: string };
   };
+  /** Delivering scheduled greeties by SMS and the sending limits (server/delivery, decision 081). */
+  delivery: DeliveryConfig;
   /**
    * Who sells (the terms, the privacy policy and the receipt name them; GET /api/seller):
    * SELLER_NAME, SELLER_ORG_NUMBER (NNNNNN-NNNN), SELLER_EMAIL. Demo values by default.
    */
   seller: { name: string; orgNumber: string; email: string };
+}
+
+export interface DeliveryConfig {
+  /** Run the delivery worker in this process (DELIVERY_WORKER, on by default). */
+  worker: boolean;
+  /** Greeties a sender may have scheduled or delivered in 24 hours (SEND_LIMIT_PER_DAY, 20). */
+  limitPerDay: number;
+  /** Of those, to one recipient number (SEND_LIMIT_PER_RECIPIENT, 3). */
+  limitPerRecipient: number;
+  /** How often an idle worker looks for due deliveries (DELIVERY_POLL_MS, 1000; at least 500). */
+  pollMs: number;
+  /** SMS attempts before a greetie is deliveryFailed (DELIVERY_ATTEMPTS, 5). */
+  attempts: number;
+  /** The wait after the first failed attempt, doubled after each (DELIVERY_RETRY_MS, 30000). */
+  retryMs: number;
+  /** How often rows left in `sending` and overdue deliveries are looked for (DELIVERY_RECONCILE_MS, 30000). */
+  reconcileMs: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -156,6 +175,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
 
   const storage = parseStorage(env, dataDir, errors);
   const payment = parsePayment(env, { sandbox, publicUrl, cwd }, errors);
+  const delivery = parseDelivery(env, errors);
   const seller = parseSeller(env, errors);
 
   if (errors.length > 0) return { ok: false, errors };
@@ -182,8 +202,38 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
       },
       storage,
       payment,
+      delivery,
       seller,
     },
+  };
+}
+
+/** DELIVERY_* and SEND_LIMIT_* settings (server/delivery); each problem is one line in `errors`. */
+function parseDelivery(env: Env, errors: string[]): DeliveryConfig {
+  const whole = (name: string, fallback: number, min: number, max: number): number => {
+    const v = env[name];
+    if (v === undefined || v === '') return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      errors.push(`${name} must be a whole number from ${min} to ${max} (got "${v}")`);
+      return fallback;
+    }
+    return n;
+  };
+  let worker = true;
+  if (env.DELIVERY_WORKER !== undefined && env.DELIVERY_WORKER !== '') {
+    const v = env.DELIVERY_WORKER.toLowerCase();
+    if (['off', 'false', '0', 'no'].includes(v)) worker = false;
+    else if (!['on', 'true', '1', 'yes'].includes(v)) errors.push(`DELIVERY_WORKER must be "on" or "off" (got "${env.DELIVERY_WORKER}")`);
+  }
+  return {
+    worker,
+    limitPerDay: whole('SEND_LIMIT_PER_DAY', 20, 1, 100_000),
+    limitPerRecipient: whole('SEND_LIMIT_PER_RECIPIENT', 3, 1, 100_000),
+    pollMs: whole('DELIVERY_POLL_MS', 1000, 500, 60_000),
+    attempts: whole('DELIVERY_ATTEMPTS', 5, 1, 20),
+    retryMs: whole('DELIVERY_RETRY_MS', 30_000, 100, 3_600_000),
+    reconcileMs: whole('DELIVERY_RECONCILE_MS', 30_000, 200, 3_600_000),
   };
 }
 

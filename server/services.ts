@@ -4,6 +4,7 @@ import type { SmsSender } from './providers/sms/index.ts';
 import type { Storage } from './providers/storage/index.ts';
 import type { GreetieMediaCleanup } from './greetie/cleanup.ts';
 import type { PaymentProvider } from './providers/payment/index.ts';
+import type { DeliveryQueue } from './delivery/queue.ts';
 
 /**
  * What the routes reach the outside world and the database through. buildApp decorates the
@@ -21,6 +22,8 @@ export interface Services {
   media: GreetieMediaCleanup;
   /** Payments: the sandbox provider or Swish, chosen by config.payment (server/providers/payment). */
   payments: PaymentProvider;
+  /** The delivery job queue (server/delivery/queue.ts): jobs added in transactions; the worker when on. */
+  delivery: DeliveryQueue;
 }
 
 /**

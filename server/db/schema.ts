@@ -194,15 +194,18 @@ export interface VoucherTable {
   created_at: Timestamp;
 }
 
-/** 010_redeem: every merchant code typed for a voucher, with its outcome (kept for the merchant). */
-export interface RedeemAttemptTable {
-  id: Generated<string>;
-  voucher_id: string;
-  merchant_id: string;
-  user_id: string | null;
-  ok: boolean;
-  outcome: 'redeemed' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked';
-  at: Timestamp;
+/** 008_delivery: one scheduled greetie's delivery by SMS (server/delivery). */
+export interface DeliveryTable {
+  greetie_id: string;
+  sender_id: string | null;
+  recipient_number: string;
+  state: Generated<'pending' | 'sending' | 'sent' | 'failed'>;
+  due_at: Timestamp;
+  attempts: Generated<number>;
+  sending_since: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface Database {
@@ -220,5 +223,5 @@ export interface Database {
   payment: PaymentTable;
   sandbox_payment_request: SandboxPaymentRequestTable;
   voucher: VoucherTable;
-  redeem_attempt: RedeemAttemptTable;
+  delivery: DeliveryTable;
 }

@@ -31,7 +31,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '(a "Code" product: no codes are in stock), PAYMENT_RP06; 503 PAYMENT_UNAVAILABLE (try again: the same request).',
         params: IdParams,
         body: StartPayment,
-        response: { 200: Payment, ...errorResponses(400, 401, 404, 409) },
+        // 429 SEND_LIMIT_PER_DAY / SEND_LIMIT_PER_RECIPIENT (Retry-After): the sending limits, checked before money moves.
+        response: { 200: Payment, ...errorResponses(400, 401, 404, 409, 429) },
       },
     },
     async (req) => startPayment(deps, req.userId, req.params.id, req.body),

@@ -9,6 +9,7 @@ import { priceGifts } from '../greetie/rules.ts';
 import { INSTRUCTION_ID, PaymentError, newInstructionId, paymentErrorMessageCode, type PaymentState } from '../providers/payment/index.ts';
 import { swishAppUrl, swishQrSvg } from '../providers/payment/qr.ts';
 import { swishMessage } from '../providers/payment/swish.ts';
+import { checkSendLimits, scheduleDelivery } from '../delivery/rules.ts';
 import {
   insertPayment,
   issueVouchers,
@@ -38,7 +39,7 @@ import {
  *   transaction; declined, error, cancelled, expired: the greetie back to draft.
  */
 
-type PaymentDeps = Pick<Deps, 'db' | 'config'> & { services: Pick<Deps['services'], 'now' | 'payments'> };
+type PaymentDeps = Pick<Deps, 'db' | 'config'> & { services: Pick<Deps['services'], 'now' | 'payments' | 'delivery'> };
 
 /** GET /payment asks the provider about an open payment once it is this old. */
 export const STATUS_CHECK_AFTER_MS = 3_000;
@@ -103,6 +104,8 @@ export async function applyState(deps: PaymentDeps, payment: PaymentRow, state: 
     if (state.status === 'paid') {
       await issueVouchers(tx, payment.greetie_id, now);
       await setGreetieStatus(tx, payment.greetie_id, 'awaitingPayment', 'scheduled', now);
+      // Its delivery (row and job) commits with it: paid is never left undelivered (server/delivery).
+      await scheduleDelivery(tx, deps, payment.greetie_id);
     } else {
       await setGreetieStatus(tx, payment.greetie_id, 'awaitingPayment', 'draft', now);
     }
@@ -172,6 +175,8 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
       const gifts = await giftsOf(tx, [greetieId]);
       if (gifts.length === 0) throw conflict('GREETIE_NO_GIFTS');
       if (!g.recipient_number) throw badRequest('GREETIE_NO_RECIPIENT', {}, [{ field: 'recipient', problem: 'required' }]);
+      // The sending limits, before money moves: 429 and nothing written (server/delivery).
+      await checkSendLimits(tx, deps, { senderId: userId, recipientNumber: g.recipient_number, greetieId });
       // No code pools exist yet: a "Code" product's pool is empty, so it cannot be paid for.
       if (gifts.some((gift) => gift.source === 'Code')) throw conflict('GIFT_CODE_POOL_EMPTY');
       const priced = await priceGifts(tx, gifts.map((gift) => ({ productId: gift.product_id, amount: gift.amount })));

@@ -53,6 +53,13 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DATA_DIR: '/tmp/greetie-test-data',
     STATIC_DIR: '/nonexistent-greetie-dist',
     PUBLIC_URL: 'http://localhost:3000',
+    // No delivery worker unless a test asks for one (tests/server/delivery): a scheduled greetie
+    // stays scheduled while other tests look at it.
+    DELIVERY_WORKER: 'off',
+    // The sending limits (20 a day, 3 to a number) are tested in tests/server/delivery with their
+    // real values; elsewhere one sender sends to one number many times in a file.
+    SEND_LIMIT_PER_DAY: '10000',
+    SEND_LIMIT_PER_RECIPIENT: '10000',
     ...env,
   });
   if (!parsed.ok) throw new Error(parsed.errors.join('\n'));

@@ -16,6 +16,11 @@ export interface SmsMessage {
 
 export interface SmsSender {
   send(message: SmsMessage): Promise<void>;
+  /**
+   * Whether this exact message was sent, for a provider that keeps a record it can be asked
+   * (the sandbox outbox). Delivery asks it about a send that was interrupted (server/delivery).
+   */
+  confirmSent?(message: SmsMessage): Promise<boolean>;
 }
 
 /**

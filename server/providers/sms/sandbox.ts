@@ -10,6 +10,10 @@ export function createSandboxSms(db: Db, now: () => Date): SmsSender {
     async send({ to, body }: SmsMessage) {
       await db.insertInto('sandbox_sms').values({ to_number: to, body, sent_at: now() }).execute();
     },
+    async confirmSent({ to, body }: SmsMessage) {
+      const row = await db.selectFrom('sandbox_sms').select('id').where('to_number', '=', to).where('body', '=', body).limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
   };
 }
 

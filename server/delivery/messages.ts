@@ -1,0 +1,35 @@
+import type { Message } from '../i18n/index.ts';
+
+/**
+ * The delivery SMS and the sending limits' error messages (server/delivery).
+ *
+ * The SMS is in Swedish: the recipient has no language setting yet, and the product is Swedish
+ * first. The link is the only thing that opens the greetie; its refId is 128 random bits
+ * (server/greetie/rules.ts newRefId), so the link cannot be guessed.
+ */
+export function deliverySms(input: { senderName: string | null; publicUrl: string; refId: string }): string {
+  const link = `${input.publicUrl.replace(/\/+$/, '')}/greetie/view/${encodeURIComponent(input.refId)}`;
+  const name = input.senderName?.trim();
+  return name ? `${name} har skickat en greetie till dig! Öppna: ${link}` : `Någon har skickat en greetie till dig! Öppna: ${link}`;
+}
+
+/** A wait as people say it: "12 minuter", "3 timmar" (rounded up; at least one minute). */
+export function waitText(seconds: number): { sv: string; en: string } {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  if (minutes < 60) {
+    return { sv: minutes === 1 ? '1 minut' : `${minutes} minuter`, en: minutes === 1 ? '1 minute' : `${minutes} minutes` };
+  }
+  const hours = Math.ceil(minutes / 60);
+  return { sv: hours === 1 ? '1 timme' : `${hours} timmar`, en: hours === 1 ? '1 hour' : `${hours} hours` };
+}
+
+export const messages: Record<string, Message> = {
+  SEND_LIMIT_PER_DAY: {
+    sv: 'Du har skickat {limit} greeties det senaste dygnet, och fler än så går inte. Du kan skicka nästa om {waitSv}.',
+    en: 'You have sent {limit} greeties in the last 24 hours, which is as many as you can. You can send the next one in {waitEn}.',
+  },
+  SEND_LIMIT_PER_RECIPIENT: {
+    sv: 'Du har skickat {limit} greeties till det här numret det senaste dygnet, och fler än så går inte. Du kan skicka nästa dit om {waitSv}.',
+    en: 'You have sent {limit} greeties to this number in the last 24 hours, which is as many as you can. You can send the next one to it in {waitEn}.',
+  },
+};

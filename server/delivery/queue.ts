@@ -1,0 +1,103 @@
+import { CompiledQuery } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db, Tx } from '../db/index.ts';
+import type { Services } from '../services.ts';
+import { QUEUE } from '../db/migrations/008_delivery.ts';
+import { deliverOne, reconcile, type DeliveryDeps } from './rules.ts';
+
+/**
+ * The delivery job queue: pg-boss 10 on our own connection pool (decision 081). Its schema and
+ * queue are made by migration 008; here it only adds jobs (in the caller's transaction) and, when
+ * this process runs the worker, fetches due jobs (`FOR UPDATE SKIP LOCKED`, so several processes
+ * share them) and runs the sweep.
+ */
+export interface DeliveryQueue {
+  /** The job that delivers `greetieId` at `at`, added in the caller's transaction. */
+  enqueue(tx: Tx, greetieId: string, at: Date): Promise<void>;
+  /** Starts the worker and the sweep (at once, then every DELIVERY_RECONCILE_MS). */
+  start(): Promise<void>;
+  /** Stops fetching, lets deliveries in flight finish (up to 10 s), stops the sweep. */
+  stop(): Promise<void>;
+  /** One sweep now (start-up does one; tests call it). */
+  reconcile(): Promise<{ resolved: number; delivered: number }>;
+}
+
+/** pg-boss's database adapter over a Kysely connection (the pool, or a transaction). */
+function adapter(db: Db | Tx) {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const result = await db.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: result.rows };
+    },
+  };
+}
+
+export function createDeliveryQueue(opts: { db: Db; config: Config; services: Services; log: FastifyBaseLogger }): DeliveryQueue {
+  const { db, config, services, log } = opts;
+  const boss = new PgBoss({
+    db: adapter(db),
+    schema: 'pgboss',
+    migrate: false, // migration 008 made the schema; start() checks its version
+    schedule: false, // no cron jobs
+    supervise: true, // fails jobs active past expireInSeconds, archives and deletes old ones
+    maintenanceIntervalSeconds: 60,
+    pollingIntervalSeconds: config.delivery.pollMs / 1000,
+  });
+  boss.on('error', (err: unknown) => log.warn({ err }, 'delivery queue error'));
+
+  const deps: DeliveryDeps = { db, config, services, log };
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> | undefined;
+  let started = false;
+
+  const sweep = () => {
+    if (sweeping) return sweeping;
+    sweeping = reconcile(deps)
+      .then((r) => {
+        if (r.resolved || r.delivered) log.info(r, 'delivery sweep');
+        return r;
+      })
+      .catch((err: unknown) => {
+        log.warn({ err }, 'delivery sweep failed');
+        return { resolved: 0, delivered: 0 };
+      })
+      .finally(() => (sweeping = undefined));
+    return sweeping as Promise<{ resolved: number; delivered: number }>;
+  };
+
+  return {
+    async enqueue(tx, greetieId, at) {
+      const id = await boss.send(QUEUE, { greetieId }, { startAfter: at, db: adapter(tx) } as PgBoss.SendOptions);
+      if (!id) throw new Error(`delivery job not added (is the ${QUEUE} queue missing?)`);
+    },
+    async start() {
+      if (started) return;
+      await boss.start();
+      await boss.work<{ greetieId: string }>(QUEUE, { batchSize: 5, pollingIntervalSeconds: config.delivery.pollMs / 1000 }, async (jobs) => {
+        await Promise.all(
+          jobs.map((job) =>
+            deliverOne(deps, job.data.greetieId).catch((err: unknown) => {
+              // Before the claim: the row is still pending and the sweep takes it. After: it is in
+              // sending, and the sweep resolves it. Either way nothing is lost.
+              log.error({ err, greetieId: job.data.greetieId }, 'delivery failed unexpectedly');
+            }),
+          ),
+        );
+      });
+      started = true;
+      void sweep();
+      sweepTimer = setInterval(() => void sweep(), config.delivery.reconcileMs);
+      sweepTimer.unref();
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      if (sweepTimer) clearInterval(sweepTimer);
+      await boss.stop({ graceful: true, timeout: 10_000, close: false });
+      await sweeping;
+    },
+    reconcile: () => sweep() as Promise<{ resolved: number; delivered: number }>,
+  };
+}
