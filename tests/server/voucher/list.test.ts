@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { Value } from 'typebox/value';
+import { Voucher } from '../../../contract/voucher.ts';
+import { call, greetieTestApp, person, type Person } from '../greetie/support.ts';
+import { MERCHANT_CODE, deliver, paidGreetie, voucherCatalogue, voucherIds, type VoucherCatalogue } from './support.ts';
+
+/**
+ * The owner's vouchers on real PostgreSQL (issue 14): GET /voucher, /voucher/{id},
+ * /mobileuser/vouchers and GET /greetie/{id}/vouchers. A voucher is the recipient's once its
+ * greetie is delivered, never before; a code goes only to its owner.
+ */
+
+type T = Awaited<ReturnType<typeof greetieTestApp>>;
+let t: T;
+let shop: VoucherCatalogue;
+let owner: Person;
+let stranger: Person;
+
+beforeAll(async () => {
+  t = await greetieTestApp();
+  shop = await voucherCatalogue(t.db.db);
+  owner = await person(t.app);
+  stranger = await person(t.app);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function list(who: Person, url = '/api/voucher'): Promise<Voucher[]> {
+  const res = await call(t.app, who, 'GET', url);
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json() as Voucher[];
+  for (const v of body) expect(Value.Check(Voucher, v), JSON.stringify(v)).toBe(true);
+  return body;
+}
+
+describe("the owner's vouchers", () => {
+  it('only delivered greeties\' vouchers, the usable first; the same list at /mobileuser/vouchers; a Code voucher with its code', async () => {
+    const me = await person(t.app);
+    const sender = await person(t.app);
+    const scheduled = await paidGreetie(t.app, sender, me.mobileNumber, [shop.inStore]);
+    expect(await list(me)).toEqual([]);
+    const [hiddenId] = await voucherIds(t.db.db, scheduled.id);
+    expect((await call(t.app, me, 'GET', `/api/voucher/${hiddenId}`)).statusCode).toBe(404);
+
+    const first = await paidGreetie(t.app, sender, me.mobileNumber, [shop.inStore, shop.charity]);
+    const deliveredAt = t.clock.now();
+    await deliver(t.db.db, first.id, deliveredAt);
+    const [inStore, charity] = await voucherIds(t.db.db, first.id);
+    t.clock.advance(1000);
+    const second = await paidGreetie(t.app, await person(t.app), me.mobileNumber, [shop.charity]);
+    await deliver(t.db.db, second.id, t.clock.now());
+    const [online] = await voucherIds(t.db.db, second.id);
+    // A "Code" voucher as code pools will issue them (migration 009's work): source and code set here.
+    await sql`UPDATE voucher SET source = 'Code', code = 'ONLINE-4711' WHERE id = ${online!}`.execute(t.db.db);
+
+    // The InStore one redeemed: it goes last.
+    expect((await call(t.app, me, 'POST', '/api/voucher/redeem', { voucherId: inStore, merchantCode: MERCHANT_CODE })).statusCode).toBe(200);
+    const mine = await list(me);
+    expect(mine.map((v) => v.id)).toEqual([online, charity, inStore]);
+    expect(mine[0]).toMatchObject({ source: 'Code', code: 'ONLINE-4711', isRedeemed: false, greetieId: second.id });
+    expect(mine[1]!.code).toBeUndefined();
+    expect(mine[2]).toMatchObject({ isRedeemed: true, redeemedAt: t.clock.now().toISOString() });
+    // The product's 365 valid days, counted from delivery.
+    expect(mine[1]!.expiresAt).toBe(new Date(deliveredAt.getTime() + 365 * 24 * 3600_000).toISOString());
+    expect(await list(me, '/api/mobileuser/vouchers')).toEqual(mine);
+
+    const one = await call(t.app, me, 'GET', `/api/voucher/${online}`);
+    expect(one.json()).toEqual(mine[0]);
+    // An expired one goes after the usable ones.
+    await sql`UPDATE voucher SET expires_at = ${new Date(t.clock.now().getTime() - 1)} WHERE id = ${online!}`.execute(t.db.db);
+    expect((await list(me)).map((v) => v.id)).toEqual([charity, online, inStore]);
+  });
+
+  it("another user's voucher is 404, as one that does not exist; a visitor 401; a bad id 400", async () => {
+    const g = await paidGreetie(t.app, await person(t.app), owner.mobileNumber, [shop.inStore]);
+    await deliver(t.db.db, g.id, t.clock.now());
+    const [id] = await voucherIds(t.db.db, g.id);
+    expect((await call(t.app, owner, 'GET', `/api/voucher/${id}`)).statusCode).toBe(200);
+    const other = await call(t.app, stranger, 'GET', `/api/voucher/${id}`);
+    expect(other.statusCode).toBe(404);
+    expect((other.json() as { code: string }).code).toBe('VOUCHER_NOT_FOUND');
+    expect(await list(stranger)).toEqual([]);
+    expect((await call(t.app, undefined, 'GET', `/api/voucher/${id}`)).statusCode).toBe(401);
+    expect((await call(t.app, undefined, 'GET', '/api/voucher')).statusCode).toBe(401);
+    expect((await call(t.app, owner, 'GET', '/api/voucher/nope')).statusCode).toBe(400);
+  });
+});
+
+describe('GET /api/greetie/{id}/vouchers', () => {
+  it('the sender sees what was given, never a code, before and after delivery; the recipient only once delivered, with the code', async () => {
+    const sender = await person(t.app);
+    const g = await paidGreetie(t.app, sender, owner.mobileNumber, [shop.charity]);
+    const [id] = await voucherIds(t.db.db, g.id);
+    await sql`UPDATE voucher SET source = 'Code', code = 'SECRET-CODE-99' WHERE id = ${id!}`.execute(t.db.db);
+
+    const before = await call(t.app, sender, 'GET', `/api/greetie/${g.id}/vouchers`);
+    expect(before.statusCode, before.body).toBe(200);
+    expect(before.json()).toEqual([expect.objectContaining({ id, source: 'Code', expiresAt: null, isRedeemed: false })]);
+    expect(before.body).not.toContain('SECRET-CODE-99');
+    expect((await call(t.app, owner, 'GET', `/api/greetie/${g.id}/vouchers`)).statusCode).toBe(404);
+
+    await deliver(t.db.db, g.id, t.clock.now());
+    const sent = await call(t.app, sender, 'GET', `/api/greetie/${g.id}/vouchers`);
+    expect(sent.body).not.toContain('SECRET-CODE-99');
+    const received = await call(t.app, owner, 'GET', `/api/greetie/${g.id}/vouchers`);
+    expect(received.json()).toEqual([expect.objectContaining({ id, code: 'SECRET-CODE-99' })]);
+    // The greetie itself carries them the same way.
+    expect((await call(t.app, sender, 'GET', `/api/greetie/${g.id}`)).body).not.toContain('SECRET-CODE-99');
+    const read = await call(t.app, owner, 'GET', `/api/greetie/${g.id}?markAsViewed=false`);
+    expect((read.json() as { vouchers: Voucher[] }).vouchers).toEqual([expect.objectContaining({ id, code: 'SECRET-CODE-99' })]);
+    // The sender's list of greeties: no code either.
+    const sentList = await call(t.app, sender, 'GET', '/api/greetie');
+    expect(sentList.body).not.toContain('SECRET-CODE-99');
+
+    expect((await call(t.app, stranger, 'GET', `/api/greetie/${g.id}/vouchers`)).statusCode).toBe(404);
+    expect((await call(t.app, undefined, 'GET', `/api/greetie/${g.id}/vouchers`)).statusCode).toBe(401);
+  });
+});
