@@ -194,6 +194,17 @@ export interface VoucherTable {
   created_at: Timestamp;
 }
 
+/** 010_redeem: every merchant code typed for a voucher, with its outcome (kept for the merchant). */
+export interface RedeemAttemptTable {
+  id: Generated<string>;
+  voucher_id: string;
+  merchant_id: string;
+  user_id: string | null;
+  ok: boolean;
+  outcome: 'redeemed' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked';
+  at: Timestamp;
+}
+
 /** 008_delivery: one scheduled greetie's delivery by SMS (server/delivery). */
 export interface DeliveryTable {
   greetie_id: string;
@@ -224,4 +235,5 @@ export interface Database {
   sandbox_payment_request: SandboxPaymentRequestTable;
   voucher: VoucherTable;
   delivery: DeliveryTable;
+  redeem_attempt: RedeemAttemptTable;
 }

@@ -5,14 +5,29 @@ import {
   Greetie,
   GreetieCreate,
   GreetieCreateV2,
+  ByRefQuery,
   GreetieInfo,
   GreetieListQuery,
+  PublicGreetie,
   GreetieReadQuery,
   GreetieUpdate,
 } from '../../contract/greetie.ts';
+import { Voucher } from '../../contract/voucher.ts';
 import { access, publicAccess } from '../access.ts';
+import { keysFor, verifyAccessToken } from '../auth/tokens.ts';
 import { cancelBeforeDelete } from '../payment/rules.ts';
-import { createDraft, deleteOwn, greetieInfo, listGreeties, readGreetie, sendDraft, updateDraft } from './rules.ts';
+import {
+  createDraft,
+  deleteOwn,
+  greetieInfo,
+  greetieVouchers,
+  listGreeties,
+  markAsViewed,
+  readGreetie,
+  sendDraft,
+  updateDraft,
+  viewByRef,
+} from './rules.ts';
 
 /**
  * Greeties (API.md "Greetie"): create a draft, change it while it is one, send it, list, read and
@@ -21,6 +36,11 @@ import { createDraft, deleteOwn, greetieInfo, listGreeties, readGreetie, sendDra
  */
 export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, config: app.config, services: app.services };
+  /** The signed-in caller of a public route, or null (no token, or one that is not valid). */
+  const optionalUserId = async (header: string | undefined): Promise<string | null> => {
+    const token = header && /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header.trim())?.[1];
+    return token ? verifyAccessToken(keysFor(app.config), token, app.services.now()) : null;
+  };
   const signedIn = access({ visitor: 401, owner: 200, other: 200, note: "The caller's own: nothing of anybody else is named" });
   const senders = (owner: 200 | 204) =>
     access({ visitor: 401, owner, other: 404, note: "The sender's own greetie; anybody else's is 404, never a hint that it exists" });
@@ -94,6 +114,25 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       return page.items;
     },
+  );
+
+  app.get(
+    '/greetie/byRef',
+    {
+      schema: {
+        ...publicAccess(200, 'Anyone holding the reference (it went only to the recipient): no phone numbers, no voucher codes'),
+        operationId: 'getGreetieByRef',
+        tags: ['Greetie'],
+        summary: 'The public view of a delivered greetie, by the reference in its link',
+        description:
+          "404 unless it is delivered. Opening it marks it viewed, unless the caller is its signed-in sender and it went to somebody " +
+          'else (the route reads an optional bearer token for that; an invalid one counts as no token). The recipient has a name ' +
+          'only, and the vouchers no codes.',
+        querystring: ByRefQuery,
+        response: { 200: PublicGreetie, ...errorResponses(400, 404) },
+      },
+    },
+    async (req) => viewByRef(deps, req.query.refId, await optionalUserId(req.headers.authorization)),
   );
 
   app.get(
@@ -200,5 +239,39 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => sendDraft(deps, req.userId, req.params.id),
+  );
+
+  app.post(
+    '/greetie/:id/markasviewed',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...access({ visitor: 401, owner: 200, other: 404, note: 'Its recipient, once delivered; anybody else (its sender too) gets 404' }),
+        operationId: 'markGreetieViewed',
+        tags: ['Greetie'],
+        summary: 'The recipient marks a delivered greetie viewed',
+        description: 'Once: a later call keeps the first time and answers the greetie as it is.',
+        params: IdParams,
+        response: { 200: Greetie, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (req) => markAsViewed(deps, req.userId, req.params.id),
+  );
+
+  app.get(
+    '/greetie/:id/vouchers',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...access({ visitor: 401, owner: 200, other: 404, note: 'Its sender (no codes), or its recipient once delivered; anybody else gets 404' }),
+        operationId: 'listGreetieVouchers',
+        tags: ['Greetie'],
+        summary: "A greetie's vouchers",
+        description: 'The sender sees what was given, never a code; the recipient sees them once the greetie is delivered, codes too.',
+        params: IdParams,
+        response: { 200: Type.Array(Voucher), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (req) => greetieVouchers(deps, req.userId, req.params.id),
   );
 };

@@ -5,6 +5,7 @@ import {
   type ContentElement,
   type GiftInput,
   type Greetie,
+  type PublicGreetie,
   type GreetieCreateV2,
   type GreetieInfo,
   type GreetieMedia,
@@ -20,6 +21,7 @@ import {
   callerNumber,
   deleteGreetie,
   findGreetie,
+  findGreetieByRef,
   findGreeties,
   giftsOf,
   greetiePage,
@@ -40,6 +42,9 @@ import {
 import { mediaPath, mediaUrl } from '../media/urls.ts';
 import { openPayment } from '../payment/queries.ts';
 import { checkSendLimits, scheduleDelivery } from '../delivery/rules.ts';
+import type { Voucher } from '../../contract/voucher.ts';
+import { vouchersOfGreeties } from '../voucher/queries.ts';
+import { toVoucher } from '../voucher/rules.ts';
 
 /**
  * Greeties' rules (API.md "Greetie"): what a draft may hold, who may read and change one, and
@@ -188,10 +193,19 @@ function toMedia(files: { role: string; kind: 'photo' | 'video'; storage_key: st
   };
 }
 
-/** Greetie rows as the contract shapes them, with their gifts and media (three queries for any number). */
-export async function toGreeties(db: Db | Tx, rows: GreetieRow[], urlOf: UrlOf): Promise<Greetie[]> {
+/** Whether `viewerNumber` owns this greetie's vouchers (and so sees their codes): it was delivered to it. */
+function ownsVouchers(r: Pick<GreetieRow, 'status' | 'recipient_number'>, viewerNumber: string | null | undefined): boolean {
+  return r.status === 'delivered' && r.recipient_number !== null && r.recipient_number === viewerNumber;
+}
+
+/**
+ * Greetie rows as the contract shapes them, with their gifts, vouchers and media (four queries for
+ * any number). Vouchers carry their codes only for `viewerNumber`, the number a delivered greetie
+ * went to; the sender and the public view see what was given, never a code.
+ */
+export async function toGreeties(db: Db | Tx, rows: GreetieRow[], urlOf: UrlOf, viewerNumber?: string | null): Promise<Greetie[]> {
   const ids = rows.map((r) => r.id);
-  const [gifts, media] = await Promise.all([giftsOf(db, ids), mediaOf(db, ids)]);
+  const [gifts, media, vouchers] = await Promise.all([giftsOf(db, ids), mediaOf(db, ids), vouchersOfGreeties(db, ids)]);
   return rows.map((r) => ({
     id: r.id,
     refId: r.ref_id,
@@ -211,7 +225,7 @@ export async function toGreeties(db: Db | Tx, rows: GreetieRow[], urlOf: UrlOf):
         source: g.source as MerchantSource,
         amount: g.amount,
       })),
-    vouchers: [],
+    vouchers: vouchers.filter((v) => v.greetie_id === r.id).map((v) => toVoucher(v, ownsVouchers(r, viewerNumber))),
     total: r.total,
     deliverAt: r.deliver_at?.toISOString() ?? null,
     deliveredAt: r.delivered_at?.toISOString() ?? null,
@@ -336,19 +350,59 @@ export async function deleteOwn(
  * The recipient's read marks it viewed unless `markAsViewed` is false.
  */
 export async function readGreetie(deps: DbClock, userId: string, id: string, markAsViewed: boolean): Promise<Greetie> {
+  const { row, number, isRecipient } = await readable(deps, userId, id);
+  if (isRecipient && markAsViewed && row.viewed_at === null) return markedViewed(deps, id, number);
+  return (await toGreeties(deps.db, [row], urlsFor(deps), number))[0]!;
+}
+
+/** The greetie if the caller is its sender or (once delivered) its recipient; 404 for everyone else. */
+async function readable(deps: Db_, userId: string, id: string) {
   const row = await findGreetie(deps.db, id);
   if (!row) throw notFound('GREETIE_NOT_FOUND');
-  const isSender = row.sender_id === userId;
-  let isRecipient = false;
-  if (row.status === 'delivered' && row.recipient_number) {
-    isRecipient = (await callerNumber(deps.db, userId)) === row.recipient_number;
+  const number = (await callerNumber(deps.db, userId)) ?? null;
+  const isRecipient = ownsVouchers(row, number);
+  if (row.sender_id !== userId && !isRecipient) throw notFound('GREETIE_NOT_FOUND');
+  return { row, number, isRecipient };
+}
+
+/** Marks it viewed (once: a later mark keeps the first time) and answers it as `viewerNumber` sees it. */
+async function markedViewed(deps: DbClock, id: string, viewerNumber: string | null): Promise<Greetie> {
+  await markViewed(deps.db, id, deps.services.now());
+  const row = await findGreetie(deps.db, id);
+  if (!row) throw notFound('GREETIE_NOT_FOUND');
+  return (await toGreeties(deps.db, [row], urlsFor(deps), viewerNumber))[0]!;
+}
+
+/** POST /greetie/{id}/markasviewed: its recipient's, once delivered; anybody else (the sender too) 404. */
+export async function markAsViewed(deps: DbClock, userId: string, id: string): Promise<Greetie> {
+  const { row, number, isRecipient } = await readable(deps, userId, id);
+  if (!isRecipient) throw notFound('GREETIE_NOT_FOUND');
+  if (row.viewed_at !== null) return (await toGreeties(deps.db, [row], urlsFor(deps), number))[0]!;
+  return markedViewed(deps, id, number);
+}
+
+/** GET /greetie/{id}/vouchers: the sender sees what was given (no codes); the recipient once delivered, with codes. */
+export async function greetieVouchers(deps: DbClock, userId: string, id: string): Promise<Voucher[]> {
+  const { row, isRecipient } = await readable(deps, userId, id);
+  return (await vouchersOfGreeties(deps.db, [row.id])).map((v) => toVoucher(v, isRecipient));
+}
+
+/**
+ * GET /greetie/byRef: the public view of a delivered greetie, for whoever holds its reference (it
+ * went only to the recipient): no phone numbers, no codes. Opening it marks it viewed, unless the
+ * one opening it is its signed-in sender and it went to somebody else (a sender checking their
+ * own link). `viewerId`: the caller when signed in, else null.
+ */
+export async function viewByRef(deps: DbClock, refId: string, viewerId: string | null): Promise<PublicGreetie> {
+  let row = await findGreetieByRef(deps.db, refId);
+  if (!row || row.status !== 'delivered') throw notFound('GREETIE_NOT_FOUND');
+  const senderLooking = viewerId !== null && row.sender_id === viewerId && (await callerNumber(deps.db, viewerId)) !== row.recipient_number;
+  if (!senderLooking && row.viewed_at === null) {
+    await markViewed(deps.db, row.id, deps.services.now());
+    row = (await findGreetie(deps.db, row.id)) ?? row;
   }
-  if (!isSender && !isRecipient) throw notFound('GREETIE_NOT_FOUND');
-  if (isRecipient && markAsViewed && row.viewed_at === null) {
-    await markViewed(deps.db, id, deps.services.now());
-    return greetieById(deps.db, id, urlsFor(deps));
-  }
-  return (await toGreeties(deps.db, [row], urlsFor(deps)))[0]!;
+  const greetie = (await toGreeties(deps.db, [row], urlsFor(deps), null))[0]!;
+  return { ...greetie, recipient: greetie.recipient ? { name: greetie.recipient.name } : null };
 }
 
 /** GET /greetie/{id}/info: the public summary. */
@@ -395,7 +449,12 @@ export async function listGreeties(
   const ids = page.slice(0, limit);
   const rows = new Map((await findGreeties(deps.db, ids.map((p) => p.id))).map((r) => [r.id, r]));
   // A row deleted between the two reads is left out; the cursor still follows the page's keyset.
-  const items = await toGreeties(deps.db, ids.map((p) => rows.get(p.id)).filter((r): r is GreetieRow => r !== undefined), urlsFor(deps));
+  const items = await toGreeties(
+    deps.db,
+    ids.map((p) => rows.get(p.id)).filter((r): r is GreetieRow => r !== undefined),
+    urlsFor(deps),
+    mobileNumber || null,
+  );
   const last = ids.at(-1);
   return { items, nextCursor: page.length > limit && last ? encodeCursor({ at: last.at, id: last.id }) : null, limit };
 }

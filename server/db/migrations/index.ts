@@ -7,6 +7,7 @@ import * as m005 from './005_payment.ts';
 import * as m006 from './006_catalogue_notify.ts';
 import * as m007 from './007_voucher.ts';
 import * as m008 from './008_delivery.ts';
+import * as m010 from './010_redeem.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '006_catalogue_notify': m006,
   '007_voucher': m007,
   '008_delivery': m008,
+  '010_redeem': m010,
 };
