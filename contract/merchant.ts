@@ -73,6 +73,11 @@ export const Product = Type.Object(
     minAmount: Type.Optional(Type.Integer({ minimum: 0, description: 'Smallest amount in öre (value voucher)' })),
     maxAmount: Type.Optional(Type.Integer({ minimum: 0, description: 'Largest amount in öre (value voucher)' })),
     validDays: Type.Integer({ minimum: 1, description: 'How many days a voucher for it stays valid' }),
+    available: Type.Optional(
+      Type.Boolean({
+        description: 'Whether it can be chosen now: false for a "Code" product whose pool of codes is empty (always true otherwise)',
+      }),
+    ),
   },
   { $id: 'Product', title: 'Product', additionalProperties: false },
 );

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { connect, ensureDatabase, migrateToLatest, type DatabaseHandle } from './db/index.ts';
 import { DataDirError, checkDataDir, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { seed } from './db/seed.ts';
+import { startPaymentReconciler, type Reconciler } from './payment/reconcile.ts';
 
 /**
  * `npm start` / `npm run serve`: validate settings, bring up the database (embedded unless
@@ -27,7 +28,9 @@ async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | undefined;
   let handle: DatabaseHandle | undefined;
   let app: FastifyInstance | undefined;
+  let reconciler: Reconciler | undefined;
   const shutdown = async () => {
+    if (reconciler) await reconciler.stop();
     if (app) await app.close(); // stop accepting; requests in flight finish
     if (handle) await handle.close();
     if (embedded) await embedded.stop(); // fast shutdown: committed data is on disk
@@ -44,6 +47,9 @@ async function main(): Promise<void> {
     await seed(handle.db);
     app = await buildApp(config, { db: handle.db, databaseUrl: url });
     await app.listen({ port: config.port, host: config.host });
+    // Open payments are checked with the provider now (a crash between its PAID and our write)
+    // and every 30 s after (server/payment/reconcile.ts).
+    reconciler = startPaymentReconciler({ db: handle.db, config, services: app.services }, app.log);
   } catch (err) {
     await shutdown().catch(() => {});
     throw err;

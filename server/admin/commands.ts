@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Lang } from '../i18n/index.ts';
 import { translate } from '../i18n/index.ts';
@@ -13,12 +14,14 @@ import {
   updateProduct,
 } from '../merchant/admin.ts';
 import { listAllMerchants } from '../merchant/queries.ts';
+import { freeCodes, loadCodes, parseCodes } from '../payment/codes.ts';
 import { ConnectionError, openDatabase, type OpenDatabase } from './connection.ts';
 import { cliText, problemMessage, type CliMessageCode } from './messages.ts';
 
 /**
- * `npm run admin -- merchant add|update|deactivate|set-code|list` and
- * `product add|update|remove`. Input goes through the same contract schemas and rules as the
+ * `npm run admin -- merchant add|update|deactivate|set-code|list`,
+ * `product add|update|remove` and `codes load|count` (a Code product's pool; codes from a file or
+ * stdin, never printed: the answer is only how many). Input goes through the same contract schemas and rules as the
  * API (server/merchant/admin.ts); errors are said in Swedish, or English with LANG=en… or
  * --lang en. A merchant code is never printed: set-code answers only "updated".
  */
@@ -255,6 +258,33 @@ async function plan(argv: string[], io: AdminIo, lang: Lang): Promise<Run | 'usa
         };
       }
     }
+  }
+  if (resource === 'codes' && (action === 'load' || action === 'count')) {
+    const { values } = parse(rest, { product: { type: 'string' }, file: { type: 'string' }, lang: { type: 'string' } });
+    const productId = (values as { product?: string }).product;
+    if (!productId) throw new UsageError('MISSING_PRODUCT');
+    if (action === 'count') {
+      return async (db) => {
+        const free = (await freeCodes(db, [productId])).get(productId.toLowerCase()) ?? 0;
+        io.out(cliText('CODES_COUNT', lang, { free }));
+      };
+    }
+    const file = (values as { file?: string }).file;
+    return async (db) => {
+      let text: string | undefined;
+      if (file !== undefined) {
+        try {
+          text = await readFile(file, 'utf8');
+        } catch (err) {
+          throw new UsageError('CODES_FILE_UNREADABLE', { file, reason: (err as NodeJS.ErrnoException).code ?? 'error' });
+        }
+      } else {
+        text = await io.readStdin();
+      }
+      if (text === undefined) throw new UsageError('MISSING_CODES');
+      const result = await loadCodes(db, productId, parseCodes(text), new Date());
+      io.out(cliText('CODES_LOADED', lang, { added: result.added, duplicates: result.duplicates, free: result.free }));
+    };
   }
   throw new UsageError('UNKNOWN_COMMAND', { command: [resource, action].filter(Boolean).join(' ') });
 }

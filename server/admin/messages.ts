@@ -23,6 +23,10 @@ Produkter (belopp i kronor, t.ex. 149 eller 149,50):
               [--price <kr> | --min <kr> --max <kr>] [--valid-days …]
   product remove <id>
 
+Koder (för produkter med source Code; en kod per rad, koderna skrivs aldrig ut):
+  codes load --product <id> [--file <koder.txt>]   (utan --file läses koderna från stdin)
+  codes count --product <id>
+
 Kategorier: {categories}
 Databas: DATABASE_URL, annars den inbyggda databasen under DATA_DIR (standard ./data).
 Slutkoder: 0 klart, 2 felaktig inmatning, 3 finns inte, 4 konflikt, 5 databasen nås inte, 1 annat fel.`,
@@ -46,6 +50,10 @@ Products (amounts in kronor, e.g. 149 or 149.50):
               [--price <kr> | --min <kr> --max <kr>] [--valid-days …]
   product remove <id>
 
+Codes (for products with source Code; one code a line, never printed):
+  codes load --product <id> [--file <codes.txt>]   (without --file the codes are read from stdin)
+  codes count --product <id>
+
 Categories: {categories}
 Database: DATABASE_URL, otherwise the embedded database under DATA_DIR (default ./data).
 Exit codes: 0 done, 2 bad input, 3 not found, 4 conflict, 5 database unreachable, 1 other error.`,
@@ -67,6 +75,17 @@ Exit codes: 0 done, 2 bad input, 3 not found, 4 conflict, 5 database unreachable
   UPDATED: { sv: 'updated', en: 'updated' },
   DEACTIVATED: { sv: 'Handlaren är inaktiverad: {name} ({id})', en: 'The merchant is deactivated: {name} ({id})' },
   REMOVED: { sv: 'Produkten är borttagen ur katalogen: {name} ({id})', en: 'The product is removed from the catalogue: {name} ({id})' },
+  MISSING_PRODUCT: { sv: 'Ange produkten med --product <id>.', en: 'Give the product with --product <id>.' },
+  MISSING_CODES: {
+    sv: 'Ange en fil med --file, eller skicka koderna på stdin (en kod per rad).',
+    en: 'Give a file with --file, or send the codes on stdin (one code a line).',
+  },
+  CODES_FILE_UNREADABLE: { sv: 'Filen {file} gick inte att läsa ({reason}).', en: 'The file {file} could not be read ({reason}).' },
+  CODES_LOADED: {
+    sv: '{added} nya koder inlagda, {duplicates} fanns redan. Lediga koder nu: {free}.',
+    en: '{added} new codes loaded, {duplicates} were there already. Free codes now: {free}.',
+  },
+  CODES_COUNT: { sv: 'Lediga koder: {free}.', en: 'Free codes: {free}.' },
   NO_MERCHANTS: { sv: 'Inga handlare ännu.', en: 'No merchants yet.' },
   DB_CONFIG: { sv: 'DATABASE_URL måste vara en postgres://-adress.', en: 'DATABASE_URL must be a postgres:// URL.' },
   DB_UNREACHABLE: {

@@ -1,5 +1,6 @@
 import type { Db } from './index.ts';
 import { seedMerchants } from '../merchant/seed.ts';
+import { seedCodePools } from '../payment/seed.ts';
 
 /**
  * Demo data for an empty database. Each resource adds its own seeder; a seeder must do nothing
@@ -7,7 +8,7 @@ import { seedMerchants } from '../merchant/seed.ts';
  */
 export type Seeder = (db: Db) => Promise<void>;
 
-export const seeders: Seeder[] = [seedMerchants];
+export const seeders: Seeder[] = [seedMerchants, seedCodePools];
 
 export async function seed(db: Db): Promise<void> {
   for (const s of seeders) await s(db);

@@ -51,7 +51,7 @@ export function toMerchant(row: MerchantRow): Merchant {
 type ProductRow = Pick<
   Selectable<ProductTable>,
   'id' | 'merchant_id' | 'name' | 'description' | 'source' | 'price' | 'min_amount' | 'max_amount' | 'valid_days'
-> & { image_url: string };
+> & { image_url: string; available?: boolean };
 
 export function toProduct(row: ProductRow): Product {
   const product: Product = {
@@ -63,6 +63,7 @@ export function toProduct(row: ProductRow): Product {
     source: row.source as MerchantSource,
     validDays: row.valid_days,
   };
+  if (row.available !== undefined) product.available = row.available;
   if (row.price !== null) product.price = row.price;
   else {
     product.minAmount = row.min_amount ?? 0;
@@ -129,6 +130,8 @@ export function activeProductsQuery(db: Executor, merchantId: string) {
     .innerJoin('merchant as m', 'm.id', 'p.merchant_id')
     .select(['p.id', 'p.merchant_id', 'p.name', 'p.description', 'p.source', 'p.price', 'p.min_amount', 'p.max_amount', 'p.valid_days'])
     .select(sql<string>`coalesce(p.image_url, m.logo_url)`.as('image_url'))
+    // A Code product is available while its pool has a free code (009_code_pool; decision 080).
+    .select(sql<boolean>`p.source <> 'Code' OR coalesce((SELECT cp.free > 0 FROM code_pool cp WHERE cp.product_id = p.id), false)`.as('available'))
     .where('p.merchant_id', '=', merchantId)
     .where('p.active', '=', true)
     .orderBy(sql`coalesce(p.price, p.min_amount)`)

@@ -31,4 +31,12 @@ export const messages: Record<string, Message> = {
     sv: 'Betalningen görs inte i sandlådan och kan inte avgöras här.',
     en: 'The payment is not made in the sandbox and cannot be settled here.',
   },
+  PRODUCT_NOT_CODE: {
+    sv: 'Produkten är inte en kod-produkt (source Code), så den har ingen kodpool.',
+    en: 'The product is not a Code product, so it has no pool of codes.',
+  },
+  CODES_INVALID: {
+    sv: 'Filen innehåller inga koder, eller en kod är längre än 200 tecken.',
+    en: 'The file holds no codes, or a code is longer than 200 characters.',
+  },
 };

@@ -74,7 +74,9 @@ async function tables(): Promise<string> {
     SELECT (SELECT coalesce(json_agg(g ORDER BY g.id), '[]') FROM greetie g)::text || '|' ||
            (SELECT coalesce(json_agg(p ORDER BY p.id), '[]') FROM payment p)::text || '|' ||
            (SELECT coalesce(json_agg(v ORDER BY v.id), '[]') FROM voucher v)::text || '|' ||
-           (SELECT coalesce(json_agg(r ORDER BY r.instruction_id), '[]') FROM sandbox_payment_request r)::text AS s`.execute(t.db.db);
+           (SELECT coalesce(json_agg(r ORDER BY r.instruction_id), '[]') FROM sandbox_payment_request r)::text || '|' ||
+           (SELECT coalesce(json_agg(c ORDER BY c.id), '[]') FROM product_code c)::text || '|' ||
+           (SELECT coalesce(json_agg(cp ORDER BY cp.product_id), '[]') FROM code_pool cp)::text AS s`.execute(t.db.db);
   return rows[0]!.s;
 }
 
@@ -88,7 +90,7 @@ describe('POST /api/greetie/{id}/startpayment', () => {
     const p = await started(g.id);
     expect(p).toMatchObject({ greetieId: g.id, provider: 'sandbox', status: 'pending', amount: 14900 + 20000, payerAlias: null, errorCode: null });
     expect(p.token).toMatch(/^[0-9a-f]{32}$/);
-    expect(p.appUrl).toBe(`swish://paymentrequest?token=${p.token}&callbackurl=${encodeURIComponent(`http://localhost:3000/greetie/${g.id}`)}`);
+    expect(p.appUrl).toBe(`swish://paymentrequest?token=${p.token}&callbackurl=${encodeURIComponent(`http://localhost:3000/greetie/details/${g.id}`)}`);
     expect(p.qrCode).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     expect(await greetieStatus(g.id)).toBe('awaitingPayment');
     const row = await paymentRow(p.id);
@@ -135,7 +137,7 @@ describe('POST /api/greetie/{id}/startpayment', () => {
     expect(third.token).not.toBeNull();
   });
 
-  it('refusals: no gifts 409, no recipient 400, a bad payer 400, a Code product 409, anybody else 404, a visitor 401; nothing changes', async () => {
+  it('refusals: no gifts 409, no recipient 400, a bad payer 400, a Code product whose pool ran out 409, anybody else 404, a visitor 401; nothing changes', async () => {
     const noGifts = await call(t.app, alice, 'POST', '/api/greetie', { recipient: { mobileNumber: bob.mobileNumber } });
     const noRecipient = await draftWithGifts(alice, { recipient: false });
     const g = await draftWithGifts(alice);
@@ -143,7 +145,12 @@ describe('POST /api/greetie/{id}/startpayment', () => {
       INSERT INTO product (merchant_id, name, source, price, valid_days, active)
       SELECT merchant_id, 'Digital kod', 'Code', 5000, 365, true FROM product WHERE id = ${products.fixed}
       RETURNING id`.execute(t.db.db);
+    // One code in the pool when the draft is made; taken by somebody else's payment before this one starts.
+    await sql`INSERT INTO product_code (product_id, code) VALUES (${rows[0]!.id}, 'ONLY-ONE')`.execute(t.db.db);
+    await sql`INSERT INTO code_pool (product_id, free) VALUES (${rows[0]!.id}, 1)`.execute(t.db.db);
     const code = await draftWithGifts(alice, { gifts: [{ productId: rows[0]!.id }] });
+    await sql`UPDATE product_code SET taken_at = now() WHERE product_id = ${rows[0]!.id}`.execute(t.db.db);
+    await sql`UPDATE code_pool SET free = 0 WHERE product_id = ${rows[0]!.id}`.execute(t.db.db);
     const cases: [() => ReturnType<typeof start>, number, string][] = [
       [() => start(alice, (noGifts.json() as Greetie).id), 409, 'GREETIE_NO_GIFTS'],
       [() => start(alice, noRecipient.id), 400, 'GREETIE_NO_RECIPIENT'],

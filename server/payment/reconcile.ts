@@ -1,0 +1,110 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { PaymentRow } from './queries.ts';
+import { expirePayment, refresh, type PaymentDeps } from './rules.ts';
+
+/**
+ * Reconciling open payments (issue 13; decision 080 "Recovery"): nobody has to ask for a payment
+ * to reach its end.
+ * - A payment whose provider said PAID but whose write never happened (the process died between
+ *   the two, or the callback was lost) is found open and asked about again: at start-up (every
+ *   open payment) and then every `everyMs` (open payments older than a few seconds).
+ * - Swish ends a payment request nobody answered after 3 minutes (ERROR TM01) and calls back; if
+ *   that answer never reaches us, an open payment older than `expireAfterMs` (Swish's 3 minutes
+ *   and a minute of grace) is cancelled with the provider and ends `expired` (`expirePayment`;
+ *   paid meanwhile → paid).
+ * Everything goes through `applyState`, the one code path (a conditional UPDATE of an open
+ * payment): several processes reconciling at once, or a callback arriving meanwhile, apply each
+ * answer once.
+ */
+
+/** Swish: a payment request not answered within 3 minutes ends with ERROR TM01. */
+export const PROVIDER_EXPIRY_MS = 3 * 60_000;
+/** We end one ourselves a minute later (Swish's own answer normally comes first). */
+export const EXPIRE_AFTER_MS = PROVIDER_EXPIRY_MS + 60_000;
+/** The periodic pass leaves payments younger than this alone (their callback is on its way). */
+export const RECONCILE_MIN_AGE_MS = 5_000;
+export const RECONCILE_EVERY_MS = 30_000;
+
+export interface ReconcileOptions {
+  /** Only payments whose last change is at least this old (0 at start-up: all of them). */
+  minAgeMs: number;
+  expireAfterMs?: number;
+  /** At most this many per pass, oldest first. */
+  limit?: number;
+}
+
+export interface ReconcileResult {
+  checked: number;
+  /** Answers that changed a payment (paid, declined, expired…). */
+  applied: number;
+  expired: number;
+}
+
+export async function reconcileOpenPayments(deps: PaymentDeps, opts: ReconcileOptions, log?: FastifyBaseLogger): Promise<ReconcileResult> {
+  const now = deps.services.now().getTime();
+  const expireAfter = opts.expireAfterMs ?? EXPIRE_AFTER_MS;
+  const before = new Date(now - opts.minAgeMs);
+  const { rows } = await sql<PaymentRow>`
+    SELECT * FROM payment
+     WHERE status IN ('created', 'pending') AND created_at <= ${before} AND updated_at <= ${before}
+     ORDER BY created_at
+     LIMIT ${opts.limit ?? 500}`.execute(deps.db);
+  const result: ReconcileResult = { checked: rows.length, applied: 0, expired: 0 };
+  for (const payment of rows) {
+    try {
+      if (now - payment.created_at.getTime() >= expireAfter) {
+        if (await expirePayment(deps, payment, log)) {
+          result.applied += 1;
+          result.expired += 1;
+        }
+      } else if (await refresh(deps, payment, log)) {
+        result.applied += 1;
+      }
+    } catch (err) {
+      // One payment that cannot be settled now (the database busy…) never stops the others.
+      log?.error({ err, paymentId: payment.id }, 'payment not reconciled');
+    }
+  }
+  return result;
+}
+
+export interface Reconciler {
+  /** The start-up pass (every open payment), done. */
+  ready: Promise<ReconcileResult>;
+  stop(): Promise<void>;
+}
+
+/** At start-up, every open payment; then every `everyMs`, the ones older than a few seconds. */
+export function startPaymentReconciler(deps: PaymentDeps, log?: FastifyBaseLogger, opts: { everyMs?: number } = {}): Reconciler {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const pass = (minAgeMs: number) => {
+    const p = reconcileOpenPayments(deps, { minAgeMs }, log).then((r) => {
+      if (r.applied > 0) log?.info(r, 'open payments reconciled');
+      return r;
+    });
+    running = p.catch((err: unknown) => log?.error({ err }, 'payment reconciliation failed'));
+    return p;
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void pass(RECONCILE_MIN_AGE_MS)
+        .catch(() => {})
+        .finally(schedule);
+    }, opts.everyMs ?? RECONCILE_EVERY_MS);
+    timer.unref();
+  };
+  const ready = pass(0);
+  void ready.catch(() => {}).finally(schedule);
+  return {
+    ready,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
