@@ -194,6 +194,24 @@ export interface VoucherTable {
   created_at: Timestamp;
 }
 
+/** 009_code_pool: one code of a "Code" product's pool; free, reserved by a payment, or taken by a voucher. */
+export interface ProductCodeTable {
+  id: Generated<string>;
+  product_id: string;
+  code: string;
+  payment_id: string | null;
+  voucher_id: string | null;
+  taken_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+}
+
+/** 009_code_pool: how many free codes a product's pool has (the gate of every reservation). */
+export interface CodePoolTable {
+  product_id: string;
+  free: Generated<number>;
+  updated_at: Generated<Timestamp>;
+}
+
 /** 010_redeem: every merchant code typed for a voucher, with its outcome (kept for the merchant). */
 export interface RedeemAttemptTable {
   id: Generated<string>;
@@ -235,5 +253,7 @@ export interface Database {
   sandbox_payment_request: SandboxPaymentRequestTable;
   voucher: VoucherTable;
   delivery: DeliveryTable;
+  product_code: ProductCodeTable;
+  code_pool: CodePoolTable;
   redeem_attempt: RedeemAttemptTable;
 }

@@ -17,6 +17,7 @@ import { decodeCursor as decodeKeysetCursor, encodeCursor as encodeKeysetCursor 
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { normaliseSwedishMobile } from '../auth/phone.ts';
+import { checkCodePools } from '../payment/codes.ts';
 import {
   callerNumber,
   deleteGreetie,
@@ -253,6 +254,7 @@ export async function createDraft(deps: DbClock, userId: string, body: GreetieCr
   const content = body.content ?? [];
   await checkContent(deps.db, content, undefined);
   const gifts = body.gifts?.length ? await priceGifts(deps.db, body.gifts) : undefined;
+  if (gifts) await checkCodePools(deps.db, gifts.rows.map((r) => r.productId));
   return transaction(deps.db, async (tx) => {
     const id = await insertGreetie(tx, {
       refId: newRefId(),
@@ -298,6 +300,7 @@ export async function updateDraft(deps: DbClock, userId: string, id: string, bod
     }
     if (body.deliverAt !== undefined) changes.deliverAt = body.deliverAt === null ? null : deliverAtOf(body.deliverAt, now);
     const gifts = body.gifts ? await priceGifts(tx, body.gifts) : undefined;
+    if (gifts) await checkCodePools(tx, gifts.rows.map((r) => r.productId));
     await updateGreetie(tx, id, changes, now);
     if (gifts) await replaceGifts(tx, id, gifts.rows, gifts.total, now);
     return greetieById(tx, id, urlsFor(deps));

@@ -10,6 +10,8 @@ import { INSTRUCTION_ID, PaymentError, newInstructionId, paymentErrorMessageCode
 import { swishAppUrl, swishQrSvg } from '../providers/payment/qr.ts';
 import { swishMessage } from '../providers/payment/swish.ts';
 import { checkSendLimits, scheduleDelivery } from '../delivery/rules.ts';
+import { codesNeeded, releaseCodes, reserveCodes, takeCodes } from './codes.ts';
+import { crashPoint } from './crash.ts';
 import {
   insertPayment,
   issueVouchers,
@@ -35,18 +37,22 @@ import {
  *   status asked of the provider. `applyState` is the one place a provider's answer changes our
  *   rows (the callback, GET /payment's status check, a cancel), once: a conditional UPDATE of an
  *   open payment, with the greetie locked first (the order every greetie change takes).
- * - paid: vouchers (one per gift, unique by gift) and the greetie scheduled, in the same
- *   transaction; declined, error, cancelled, expired: the greetie back to draft.
+ * - paid: vouchers (one per gift, unique by gift; a Code gift's voucher takes the code its
+ *   payment reserved at startpayment, ./codes.ts) and the greetie scheduled, in the same
+ *   transaction; declined, error, cancelled, expired: the greetie back to draft and the reserved
+ *   codes back to their pools.
+ * - Open payments are also reconciled without anybody asking (./reconcile.ts): at start-up and
+ *   periodically, through the same `applyState`.
  */
 
-type PaymentDeps = Pick<Deps, 'db' | 'config'> & { services: Pick<Deps['services'], 'now' | 'payments' | 'delivery'> };
+export type PaymentDeps = Pick<Deps, 'db' | 'config'> & { services: Pick<Deps['services'], 'now' | 'payments' | 'delivery'> };
 
 /** GET /payment asks the provider about an open payment once it is this old. */
 export const STATUS_CHECK_AFTER_MS = 3_000;
 
-/** Where the Swish app returns the payer to. */
-function returnUrl(publicUrl: string, greetieId: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/greetie/${greetieId}`;
+/** Where the Swish app returns the payer to: the greetie's details page (issue 13 "Coming back from Swish"). */
+export function returnUrl(publicUrl: string, greetieId: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/greetie/details/${greetieId}`;
 }
 
 /** A payment row as API.md's Payment; an open m-commerce one carries its app link and QR code. */
@@ -86,7 +92,7 @@ function httpErrorOf(err: PaymentError): HttpError {
  * created → pending); a second, late or concurrent answer finds it settled and changes nothing.
  * Returns true when this call applied it.
  */
-export async function applyState(deps: PaymentDeps, payment: PaymentRow, state: PaymentState): Promise<boolean> {
+export async function applyState(deps: PaymentDeps, payment: PaymentRow, state: PaymentState, log?: FastifyBaseLogger): Promise<boolean> {
   const now = deps.services.now();
   if (state.instructionId !== payment.instruction_id) return false;
   if (state.status === 'pending') {
@@ -95,31 +101,49 @@ export async function applyState(deps: PaymentDeps, payment: PaymentRow, state: 
     return true;
   }
   // Paid for another amount than ours is not our payment: never issue vouchers for it.
-  if (state.status === 'paid' && state.amount !== null && state.amount !== payment.amount) return false;
-  return transaction(deps.db, async (tx) => {
+  if (state.status === 'paid' && state.amount !== null && state.amount !== payment.amount) {
+    log?.error({ paymentId: payment.id }, 'the provider reports another amount paid than ours: nothing applied');
+    return false;
+  }
+  // Tests only (GREETIE_TEST_CRASH_AT): die as if killed between the provider's PAID and our write.
+  if (state.status === 'paid') crashPoint('payment.paid');
+  let missingCodes = 0;
+  const applied = await transaction(deps.db, async (tx) => {
     const greetie = await lockGreetie(tx, payment.greetie_id);
     if (!greetie) return false;
     const settled = await settleOpen(tx, payment.id, state.status, state.status === 'paid' ? null : state.errorCode, now);
     if (!settled) return false;
     if (state.status === 'paid') {
       await issueVouchers(tx, payment.greetie_id, now);
+      missingCodes = await takeCodes(tx, payment.id, payment.greetie_id, now);
       await setGreetieStatus(tx, payment.greetie_id, 'awaitingPayment', 'scheduled', now);
       // Its delivery (row and job) commits with it: paid is never left undelivered (server/delivery).
       await scheduleDelivery(tx, deps, payment.greetie_id);
     } else {
+      await releaseCodes(tx, payment.id, now);
       await setGreetieStatus(tx, payment.greetie_id, 'awaitingPayment', 'draft', now);
     }
     return true;
   });
+  if (missingCodes > 0) log?.error({ paymentId: payment.id, missingCodes }, 'paid Code vouchers without a code: load codes for their products');
+  if (!applied && state.status === 'paid') {
+    const current = await paymentById(deps.db, payment.id);
+    // Paid at the provider after we ended it (expired, cancelled): money taken for nothing issued.
+    if (current && current.status !== 'paid') {
+      log?.error({ paymentId: payment.id, status: current.status }, 'the provider reports PAID for a payment that had ended: refund it');
+    }
+  }
+  return applied;
 }
 
 /** Asks the provider and applies its answer; a provider that cannot answer leaves everything as it is. */
-async function refresh(deps: PaymentDeps, payment: PaymentRow, log?: FastifyBaseLogger): Promise<void> {
+export async function refresh(deps: PaymentDeps, payment: PaymentRow, log?: FastifyBaseLogger): Promise<boolean> {
   try {
-    await applyState(deps, payment, await deps.services.payments.status(payment.instruction_id));
+    return await applyState(deps, payment, await deps.services.payments.status(payment.instruction_id), log);
   } catch (err) {
     if (!(err instanceof PaymentError)) throw err;
     log?.warn({ err, paymentId: payment.id }, 'payment status not confirmed');
+    return false;
   }
 }
 
@@ -140,6 +164,29 @@ export async function cancelOpenPayment(deps: PaymentDeps, greetieId: string): P
   }
   await applyState(deps, open, state);
   return paymentById(deps.db, open.id);
+}
+
+/**
+ * An open payment older than the provider's expiry (./reconcile.ts): cancelled with the provider
+ * and ended as `expired` (TM01, as Swish says of a request nobody answered). Through the same
+ * `applyState`: a request paid meanwhile is applied as paid, one the payer ended as the provider
+ * says; a provider that cannot answer leaves it open, to be tried again. Returns true when applied.
+ */
+export async function expirePayment(deps: PaymentDeps, payment: PaymentRow, log?: FastifyBaseLogger): Promise<boolean> {
+  let state: PaymentState;
+  try {
+    state = await deps.services.payments.cancel(payment.instruction_id);
+  } catch (err) {
+    if (!(err instanceof PaymentError)) throw err;
+    if (err.kind !== 'notFound') {
+      log?.warn({ err, paymentId: payment.id }, 'payment not expired: the provider did not answer');
+      return false;
+    }
+    // The provider never got it (a create that never arrived): nothing to cancel there.
+    state = { instructionId: payment.instruction_id, status: 'cancelled', providerStatus: 'CANCELLED', errorCode: null, paymentReference: null, amount: null, datePaid: null };
+  }
+  if (state.status === 'cancelled' && state.providerStatus === 'CANCELLED') state = { ...state, status: 'expired', errorCode: 'TM01' };
+  return applyState(deps, payment, state, log);
 }
 
 /** POST /greetie/{id}/startpayment. */
@@ -177,8 +224,6 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
       if (!g.recipient_number) throw badRequest('GREETIE_NO_RECIPIENT', {}, [{ field: 'recipient', problem: 'required' }]);
       // The sending limits, before money moves: 429 and nothing written (server/delivery).
       await checkSendLimits(tx, deps, { senderId: userId, recipientNumber: g.recipient_number, greetieId });
-      // No code pools exist yet: a "Code" product's pool is empty, so it cannot be paid for.
-      if (gifts.some((gift) => gift.source === 'Code')) throw conflict('GIFT_CODE_POOL_EMPTY');
       const priced = await priceGifts(tx, gifts.map((gift) => ({ productId: gift.product_id, amount: gift.amount })));
       if (priced.total !== g.total) await setGreetieTotal(tx, greetieId, priced.total, now);
       const payment = await insertPayment(tx, {
@@ -189,6 +234,9 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
         payerAlias,
         now,
       });
+      // One code per Code gift set aside for this payment, or 409 and nothing written.
+      const needs = codesNeeded(gifts);
+      if (needs.size > 0) await reserveCodes(tx, payment.id, needs, now);
       await setGreetieStatus(tx, greetieId, 'draft', 'awaitingPayment', now);
       return { kind: 'new' as const, payment };
     });
@@ -229,6 +277,7 @@ async function createAtProvider(deps: PaymentDeps, payment: PaymentRow): Promise
       await transaction(deps.db, async (tx) => {
         await lockGreetie(tx, payment.greetie_id);
         if (await settleOpen(tx, payment.id, 'error', err.codes[0] ?? null, now)) {
+          await releaseCodes(tx, payment.id, now);
           await setGreetieStatus(tx, payment.greetie_id, 'awaitingPayment', 'draft', now);
         }
       });

@@ -7,6 +7,7 @@ import * as m005 from './005_payment.ts';
 import * as m006 from './006_catalogue_notify.ts';
 import * as m007 from './007_voucher.ts';
 import * as m008 from './008_delivery.ts';
+import * as m009 from './009_code_pool.ts';
 import * as m010 from './010_redeem.ts';
 
 /**
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '006_catalogue_notify': m006,
   '007_voucher': m007,
   '008_delivery': m008,
+  '009_code_pool': m009,
   '010_redeem': m010,
 };
