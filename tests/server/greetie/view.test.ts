@@ -33,7 +33,7 @@ async function delivered(): Promise<{ g: Greetie; sender: Person; recipient: Per
   const [, second] = await voucherIds(t.db.db, g.id);
   // A "Code" voucher as code pools will issue them (migration 009's work): source and code set here.
   await sql`UPDATE voucher SET source = 'Code', code = ${CODE} WHERE id = ${second!}`.execute(t.db.db);
-  await deliver(t.db.db, g.id, t.clock.now());
+  await deliver(t.app, g.id);
   return { g, sender, recipient };
 }
 
@@ -88,7 +88,7 @@ describe('GET /api/greetie/byRef', () => {
   it('a greetie sent to oneself is marked when its sender opens the link', async () => {
     const me = await person(t.app);
     const g = await paidGreetie(t.app, me, me.mobileNumber, [shop.inStore]);
-    await deliver(t.db.db, g.id, t.clock.now());
+    await deliver(t.app, g.id);
     await byRef(g.refId, me);
     expect(await viewedAt(g.id)).not.toBeNull();
   });

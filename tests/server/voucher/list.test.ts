@@ -46,11 +46,11 @@ describe("the owner's vouchers", () => {
 
     const first = await paidGreetie(t.app, sender, me.mobileNumber, [shop.inStore, shop.charity]);
     const deliveredAt = t.clock.now();
-    await deliver(t.db.db, first.id, deliveredAt);
+    await deliver(t.app, first.id);
     const [inStore, charity] = await voucherIds(t.db.db, first.id);
     t.clock.advance(1000);
     const second = await paidGreetie(t.app, await person(t.app), me.mobileNumber, [shop.charity]);
-    await deliver(t.db.db, second.id, t.clock.now());
+    await deliver(t.app, second.id);
     const [online] = await voucherIds(t.db.db, second.id);
     // A "Code" voucher as code pools will issue them (migration 009's work): source and code set here.
     await sql`UPDATE voucher SET source = 'Code', code = 'ONLINE-4711' WHERE id = ${online!}`.execute(t.db.db);
@@ -75,7 +75,7 @@ describe("the owner's vouchers", () => {
 
   it("another user's voucher is 404, as one that does not exist; a visitor 401; a bad id 400", async () => {
     const g = await paidGreetie(t.app, await person(t.app), owner.mobileNumber, [shop.inStore]);
-    await deliver(t.db.db, g.id, t.clock.now());
+    await deliver(t.app, g.id);
     const [id] = await voucherIds(t.db.db, g.id);
     expect((await call(t.app, owner, 'GET', `/api/voucher/${id}`)).statusCode).toBe(200);
     const other = await call(t.app, stranger, 'GET', `/api/voucher/${id}`);
@@ -101,7 +101,7 @@ describe('GET /api/greetie/{id}/vouchers', () => {
     expect(before.body).not.toContain('SECRET-CODE-99');
     expect((await call(t.app, owner, 'GET', `/api/greetie/${g.id}/vouchers`)).statusCode).toBe(404);
 
-    await deliver(t.db.db, g.id, t.clock.now());
+    await deliver(t.app, g.id);
     const sent = await call(t.app, sender, 'GET', `/api/greetie/${g.id}/vouchers`);
     expect(sent.body).not.toContain('SECRET-CODE-99');
     const received = await call(t.app, owner, 'GET', `/api/greetie/${g.id}/vouchers`);

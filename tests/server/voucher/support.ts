@@ -5,6 +5,7 @@ import type { Db } from '../../../server/db/index.ts';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import { hashMerchantCode } from '../../../server/merchant/code.ts';
+import { deliverOne } from '../../../server/delivery/rules.ts';
 import { call, type Person } from '../greetie/support.ts';
 
 /**
@@ -74,15 +75,11 @@ export async function paidGreetie(app: FastifyInstance, sender: Person, recipien
 }
 
 /**
- * Delivers a paid greetie as delivery does (status delivered, delivered_at, each voucher's expiry
- * its product's validDays from then). Set directly in the database while server/delivery has not
- * landed on main; switch to the real delivery once it has.
+ * Delivers a paid greetie now through the real delivery (server/delivery: the SMS, the greetie
+ * delivered at the app's clock, its vouchers' expiry counted from then), as the worker would.
  */
-export async function deliver(db: Db, greetieId: string, at: Date): Promise<void> {
-  await sql`UPDATE greetie SET status = 'delivered', delivered_at = ${at} WHERE id = ${greetieId}`.execute(db);
-  await sql`
-    UPDATE voucher v SET expires_at = ${at}::timestamptz + make_interval(days => p.valid_days)
-      FROM product p WHERE p.id = v.product_id AND v.greetie_id = ${greetieId}`.execute(db);
+export async function deliver(app: FastifyInstance, greetieId: string): Promise<void> {
+  expect(await deliverOne({ db: app.db, config: app.config, services: app.services }, greetieId)).toBe('delivered');
 }
 
 /** The voucher ids of a greetie, in its gifts' order. */
