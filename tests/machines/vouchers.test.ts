@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, waitFor, type NonReducibleUnknown } from 'xstate';
 import type { Voucher } from '../../contract/voucher.ts';
 import { vouchersMachine } from '../../machines/vouchers.ts';
 import { all, charity, code, ids, instore, redeemedNow } from '../fixtures/vouchers.ts';
@@ -13,7 +13,7 @@ function start() {
     const logic = fromPromise<O, I>(({ input, signal }) => new Promise<O>((resolve, reject) => calls.push({ input, resolve, reject, aborted: () => signal.aborted })));
     return { calls, logic };
   };
-  const list = make<undefined, Voucher[]>();
+  const list = make<NonReducibleUnknown, Voucher[]>();
   const one = make<{ id: string }, Voucher>();
   const greetie = make<{ greetieId: string }, Voucher[]>();
   const mark = make<{ id: string }, Voucher>();

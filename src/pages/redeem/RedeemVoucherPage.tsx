@@ -89,7 +89,9 @@ function TillForm({ voucher: v, busy, error, submit }: { voucher: Voucher; busy:
   const field = useRef<HTMLInputElement>(null);
   // A refusal puts the staff back in the field, the code selected to type over.
   useEffect(() => {
-    if (error) field.current?.select();
+    if (!error) return;
+    field.current?.focus();
+    field.current?.select();
   }, [error]);
   if (v.isRedeemed && v.redeemedAt) return <p className={css.notice}>{t('till.alreadyRedeemed', { date: formatDate(v.redeemedAt, i18n.language, 'd MMMM yyyy HH:mm') })}</p>;
   if (isExpired(v, now)) return <p className={css.notice}>{t('till.expired', { date: formatDate(v.expiresAt ?? '', i18n.language) })}</p>;

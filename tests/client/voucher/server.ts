@@ -1,0 +1,83 @@
+import { vi } from 'vitest';
+import type { Voucher } from '../../../contract/voucher.ts';
+import { all, ids, redeemedNow } from '../../fixtures/vouchers.ts';
+
+/**
+ * The voucher calls answered like the API (API.md "Voucher", GET /greetie/{id}/vouchers), over a
+ * stubbed fetch: every call is recorded; `hold` makes matching calls wait until released.
+ */
+export type Call = { method: string; path: string; query: URLSearchParams; body: unknown };
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+export const MERCHANT_CODE = 'KANEL1';
+
+export function fakeVoucherServer(initial: Voucher[] = all) {
+  let vouchers = initial.map((v) => ({ ...v }));
+  const calls: Call[] = [];
+  const held: { match: (c: Call) => boolean; waiting: (() => void)[] }[] = [];
+  /** Overrides by "METHOD path": the answer for that call instead of the real one. */
+  const overrides = new Map<string, (c: Call) => Response>();
+
+  const real = (c: Call): Response => {
+    const find = (id: string | null) => vouchers.find((v) => v.id === id);
+    if (c.method === 'GET' && c.path === '/api/voucher') return json(200, vouchers);
+    const one = /^\/api\/voucher\/([^/]+)$/.exec(c.path);
+    if (c.method === 'GET' && one && one[1] !== 'redeem' && one[1] !== 'redeemed') {
+      const v = find(one[1]!);
+      return v ? json(200, v) : json(404, { code: 'VOUCHER_NOT_FOUND', message: 'Presentkortet finns inte.' });
+    }
+    const greetie = /^\/api\/greetie\/([^/]+)\/vouchers$/.exec(c.path);
+    if (c.method === 'GET' && greetie) {
+      return greetie[1] === ids.greetie ? json(200, vouchers.filter((v) => v.greetieId === ids.greetie)) : json(404, { code: 'GREETIE_NOT_FOUND', message: 'Greetien finns inte.' });
+    }
+    if (c.method === 'POST' && c.path === '/api/voucher/redeem') {
+      const body = c.body as { voucherId: string; merchantCode: string };
+      const v = find(body.voucherId);
+      if (!v) return json(404, { code: 'VOUCHER_NOT_FOUND', message: 'Presentkortet finns inte.' });
+      if (body.merchantCode.trim().toUpperCase() !== MERCHANT_CODE) return json(400, { code: 'MERCHANT_CODE_WRONG', message: 'Handlarkoden stämmer inte.' });
+      if (v.isRedeemed) return json(409, { code: 'VOUCHER_ALREADY_REDEEMED', message: 'Presentkortet är redan inlöst.' });
+      return json(200, update(redeemedNow(v, new Date().toISOString())));
+    }
+    if (c.method === 'POST' && c.path === '/api/voucher/redeemed') {
+      const v = find(c.query.get('id'));
+      if (!v) return json(404, { code: 'VOUCHER_NOT_FOUND', message: 'Presentkortet finns inte.' });
+      return json(200, update(redeemedNow(v, new Date().toISOString())));
+    }
+    return json(404, { code: 'NOT_FOUND', message: 'Det du letar efter finns inte.' });
+  };
+
+  function update(v: Voucher): Voucher {
+    vouchers = vouchers.map((x) => (x.id === v.id ? v : x));
+    return v;
+  }
+
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    const call: Call = { method: init?.method ?? 'GET', path: url.pathname, query: url.searchParams, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    calls.push(call);
+    const hold = held.find((h) => h.match(call));
+    if (hold) await new Promise<void>((resolve) => hold.waiting.push(resolve));
+    const override = overrides.get(`${call.method} ${call.path}`);
+    return override ? override(call) : real(call);
+  });
+
+  return {
+    calls,
+    /** The calls to the API, as "METHOD path". */
+    asked: () => calls.filter((c) => c.path.startsWith('/api/voucher') || c.path.includes('/vouchers')).map((c) => `${c.method} ${c.path}`),
+    answer: (key: string, make: (c: Call) => Response) => overrides.set(key, make),
+    /** Calls matching wait until `release()`. */
+    hold(match: (c: Call) => boolean) {
+      const h = { match, waiting: [] as (() => void)[] };
+      held.push(h);
+      return {
+        release: () => {
+          held.splice(held.indexOf(h), 1);
+          for (const w of h.waiting) w();
+        },
+      };
+    },
+  };
+}
