@@ -24,6 +24,18 @@ export interface LiveTransition {
   index: number;
 }
 
+/**
+ * The tab's page as the channel names it: the pathname, with every segment that looks like an id
+ * or a token (8 characters or more with a digit in them: a greetie's id in /greetie/view/…) shown
+ * as `:id`, so the label says which page without saying whose.
+ */
+export function pageOf(pathname: string): string {
+  return pathname
+    .split('/')
+    .map((segment) => (segment.length >= 8 && /\d/.test(segment) ? ':id' : segment))
+    .join('/');
+}
+
 /** This tab: a viewer ignores its own tab's actors. */
 export const TAB_ID = Math.random().toString(36).slice(2);
 

@@ -1,6 +1,6 @@
 import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
 import { activeStateIds, isMachineSnapshot, microstepTransitions, systemIdOf } from '../../charts/xstate.ts';
-import { TAB_ID, observeInspection, type FlowsMessage, type LiveTransition } from '../inspect.ts';
+import { TAB_ID, observeInspection, pageOf, type FlowsMessage, type LiveTransition } from '../inspect.ts';
 
 /**
  * The /flows live bridge: reports this tab's running machines to the /flows tabs that said hello.
@@ -18,7 +18,7 @@ export function startFlowsBridge(post: (message: FlowsMessage) => void): (messag
   const describe = (ref: AnyActorRef, snapshot: AnyMachineSnapshot, event: string | undefined, transitions: LiveTransition[]): FlowsMessage => ({
     type: 'actor.snapshot',
     tabId: TAB_ID,
-    page: typeof location !== 'undefined' ? location.pathname : '',
+    page: typeof location !== 'undefined' ? pageOf(location.pathname) : '',
     actorId: ref.sessionId,
     machineId: snapshot.machine.root.id,
     systemId: systemIdOf(ref),
@@ -53,10 +53,10 @@ export function startFlowsBridge(post: (message: FlowsMessage) => void): (messag
     window.addEventListener('pagehide', () => viewers.size && post({ type: 'app.bye', tabId: TAB_ID }));
     // The tab's label on /flows names its page: report a move to another page (the router's
     // pushState is seen by the Navigation API where there is one; back and forward by popstate).
-    let page = location.pathname;
+    let page = pageOf(location.pathname);
     const moved = () => {
-      if (location.pathname === page) return;
-      page = location.pathname;
+      if (pageOf(location.pathname) === page) return;
+      page = pageOf(location.pathname);
       if (viewers.size) post({ type: 'app.page', tabId: TAB_ID, page });
     };
     const navigation = (window as unknown as { navigation?: EventTarget }).navigation;
@@ -67,7 +67,7 @@ export function startFlowsBridge(post: (message: FlowsMessage) => void): (messag
   return (message) => {
     if (message?.type === 'viewer.hello') {
       viewers.add(message.viewerId);
-      if (typeof location !== 'undefined') post({ type: 'app.page', tabId: TAB_ID, page: location.pathname });
+      if (typeof location !== 'undefined') post({ type: 'app.page', tabId: TAB_ID, page: pageOf(location.pathname) });
       for (const ref of actors.values()) {
         const s = ref.getSnapshot() as unknown;
         if (isMachineSnapshot(s)) post(describe(ref, s, undefined, []));

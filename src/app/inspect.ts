@@ -1,5 +1,5 @@
 import type { InspectionEvent } from 'xstate';
-import { FLOWS_CHANNEL, TAB_ID, observeInspection, type FlowsMessage } from '../inspect.ts';
+import { FLOWS_CHANNEL, TAB_ID, observeInspection, pageOf, type FlowsMessage } from '../inspect.ts';
 
 /**
  * Starts the viewers of the app's actors (src/inspect.ts is the observer they get), each loaded
@@ -34,7 +34,7 @@ function listenForFlowsViewers(): void {
     void bridge.then((receive) => receive(m));
   };
   // A /flows tab opened before this one answers this with its hello.
-  post({ type: 'app.hello', tabId: TAB_ID, page: typeof location !== 'undefined' ? location.pathname : '' });
+  post({ type: 'app.hello', tabId: TAB_ID, page: typeof location !== 'undefined' ? pageOf(location.pathname) : '' });
 }
 
 function startStately(): void {

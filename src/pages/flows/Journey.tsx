@@ -52,8 +52,17 @@ export function Journey({
 
   const stepText = (step: JourneyStep) => {
     const chart = chartOf(step.machineId);
+    const event = eventLabel(step.event, chart?.actorNames);
     const what =
-      step.event === 'xstate.init' ? t('stepStarted') : step.status !== 'active' ? t('stepStopped', { event: eventLabel(step.event, chart?.actorNames) }) : eventLabel(step.event, chart?.actorNames);
+      step.event === 'xstate.init'
+        ? t('stepStarted')
+        : step.status === 'stopped' || step.event === 'xstate.stop'
+          ? t('stepStopped')
+          : step.status === 'done'
+            ? t('stepDone', { event })
+            : step.status === 'error'
+              ? t('stepFailed', { event })
+              : event;
     return { what, where: leafStates(step.states, step.machineId).join(', ') || step.machineId };
   };
   const current = index >= 0 ? steps[index] : undefined;

@@ -15,7 +15,7 @@ export const layout = style({
 // journey stands under the machine list, beside the chart.
 export const navArea = style({ '@media': { [media.tablet]: { gridArea: 'nav' } } });
 export const mainArea = style({ minWidth: 0, '@media': { [media.tablet]: { gridArea: 'main' } } });
-export const journeyArea = style({ '@media': { [media.tablet]: { gridArea: 'journey' } } });
+export const journeyArea = style({ minWidth: 0, '@media': { [media.tablet]: { gridArea: 'journey' } } });
 
 export const machineList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: vars.space.xs });
 
@@ -145,7 +145,8 @@ globalStyle(`${svg} [tabindex]:focus-visible > rect.box, ${svg} [tabindex]:focus
 globalStyle(`${svg} [tabindex]`, { cursor: 'pointer' });
 
 // The journey across tabs (Journey.tsx): beside the machine list on a wide screen, below the chart on a phone.
-export const journey = style({ display: 'grid', gap: vars.space.sm, alignContent: 'start', minWidth: 0 });
+// State ids are long unbroken words: they wrap anywhere rather than widen the column.
+export const journey = style({ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: vars.space.sm, alignContent: 'start', minWidth: 0, overflowWrap: 'anywhere' });
 export const journeyTitle = style({ fontSize: '1.125rem', margin: 0 });
 export const journeyIntro = style({ margin: 0, fontSize: '0.9em', color: vars.color.textMuted });
 export const tabList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: vars.space.sm, overflowWrap: 'anywhere' });
@@ -155,6 +156,7 @@ export const timeline = style({
   margin: 0,
   padding: 0,
   display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr)',
   gap: vars.space.xs,
   maxHeight: 'min(50vh, 420px)',
   overflowY: 'auto',

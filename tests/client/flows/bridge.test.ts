@@ -63,6 +63,11 @@ describe('the /flows bridge', () => {
     history.pushState(null, '', '/greetie/new');
     window.dispatchEvent(new PopStateEvent('popstate'));
     expect(sent).toEqual([{ type: 'app.page', tabId: TAB_ID, page: '/greetie/new' }]);
+    // A page named by an id (the recipient's view of one greetie) says which page, not whose.
+    sent.length = 0;
+    history.pushState(null, '', '/greetie/view/3f2a9c1e-58d4-4b6f-9a51-0c7e2d8b1a44');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    expect(sent).toEqual([{ type: 'app.page', tabId: TAB_ID, page: '/greetie/view/:id' }]);
 
     // A viewer that leaves: nothing more is sent.
     receive({ type: 'viewer.bye', viewerId: 'v1' });
