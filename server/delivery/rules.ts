@@ -79,9 +79,10 @@ export function limitWait(times: Date[], waiting: number, limit: number, now: Da
   const count = times.length + waiting;
   if (count < limit) return 0;
   const mustLeave = count - limit + 1;
-  if (mustLeave > times.length) return PENDING_PAYMENT_WAIT_S;
-  const freeing = times[mustLeave - 1]!;
-  return Math.max(1, Math.ceil((freeing.getTime() + DAY_MS - now.getTime()) / 1000));
+  const freeing = times[mustLeave - 1];
+  const byTime = freeing ? Math.max(1, Math.ceil((freeing.getTime() + DAY_MS - now.getTime()) / 1000)) : Infinity;
+  // A payment in progress that ends unpaid frees its place within minutes.
+  return waiting > 0 ? Math.min(byTime, PENDING_PAYMENT_WAIT_S) : byTime;
 }
 
 /**

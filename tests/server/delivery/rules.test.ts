@@ -1,0 +1,176 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Greetie } from '../../../contract/greetie.ts';
+import type { Payment } from '../../../contract/payment.ts';
+import { transaction } from '../../../server/db/index.ts';
+import { deliverOne, scheduleDelivery, type DeliveryDeps } from '../../../server/delivery/rules.ts';
+import { createTestApp, type TestApp } from '../helpers.ts';
+import { freshNumber } from '../auth/support.ts';
+import { call, catalogue, type Catalogue, type Person } from '../greetie/support.ts';
+import { draft, flakySms, outbox, row, send, sender, type FlakySms } from './support.ts';
+
+/**
+ * Delivery's rules without the worker (DELIVERY_WORKER off), each step called by hand: a paid
+ * greetie's delivery sets its vouchers' expiry; a job that runs twice sends once; a row a crashed
+ * worker left in `sending` is reconciled without a second SMS; scheduling commits or rolls back
+ * with the transaction that schedules.
+ */
+
+let t: TestApp;
+let sms: FlakySms;
+let deps: DeliveryDeps;
+let alice: Person;
+let products: Catalogue;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  sms = flakySms(t.app);
+  deps = { db: t.app.db, config: t.app.config, services: t.app.services };
+  alice = await sender(t.app, 'Alice');
+  products = await catalogue(t.db.db);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function scheduled(to = freshNumber()): Promise<{ g: Greetie; to: string }> {
+  const g = await draft(t.app, alice, to);
+  expect((await send(t.app, alice, g.id)).statusCode).toBe(200);
+  return { g, to };
+}
+
+async function jobs(greetieId: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'greetieId' = ${greetieId}`.execute(t.db.db);
+  return rows[0]!.n;
+}
+
+describe('scheduling', () => {
+  it('POST /send writes the delivery row and its job with the greetie scheduled', async () => {
+    const { g } = await scheduled();
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'scheduled', state: 'pending', attempts: 0 });
+    expect(await jobs(g.id)).toBe(1);
+  });
+
+  it('rolls back with the transaction that schedules: no row and no job', async () => {
+    const g = await draft(t.app, alice, freshNumber());
+    await expect(
+      transaction(t.db.db, async (tx) => {
+        await sql`UPDATE greetie SET status = 'scheduled' WHERE id = ${g.id}`.execute(tx);
+        await scheduleDelivery(tx, deps, g.id);
+        throw new Error('the request failed after scheduling');
+      }),
+    ).rejects.toThrow('the request failed');
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'draft', state: null });
+    expect(await jobs(g.id)).toBe(0);
+  });
+
+  it('a paid greetie is scheduled with its delivery; at delivery its vouchers expire validDays later', async () => {
+    const to = freshNumber();
+    const created = await call(t.app, alice, 'POST', '/api/greetie/createv2', {
+      recipient: { mobileNumber: to, name: 'Bob' },
+      gifts: [{ productId: products.fixed }, { productId: products.value, amount: 20000 }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const g = created.json() as Greetie;
+    const started = await call(t.app, alice, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+    expect(started.statusCode, started.body).toBe(200);
+    const settled = await t.app.inject({ method: 'POST', url: `/api/sandbox/payments/${(started.json() as Payment).id}`, payload: { outcome: 'paid' } });
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'scheduled', state: 'pending' });
+    expect(await jobs(g.id)).toBe(1);
+    const before = await sql<{ expires_at: Date | null }>`SELECT expires_at FROM voucher WHERE greetie_id = ${g.id}`.execute(t.db.db);
+    expect(before.rows.map((v) => v.expires_at)).toEqual([null, null]);
+
+    expect(await deliverOne(deps, g.id)).toBe('delivered');
+    const after = await row(t.db.db, g.id);
+    expect(after.status).toBe('delivered');
+    const { rows } = await sql<{ expires_at: Date; valid_days: number }>`
+      SELECT v.expires_at, p.valid_days FROM voucher v JOIN product p ON p.id = v.product_id WHERE v.greetie_id = ${g.id}`.execute(t.db.db);
+    expect(rows).toHaveLength(2);
+    for (const v of rows) expect(v.expires_at.getTime()).toBe(after.delivered_at!.getTime() + v.valid_days * 86_400_000);
+    expect(await outbox(t.db.db, to)).toHaveLength(1);
+  });
+});
+
+describe('never twice', () => {
+  it('a job run twice, or by several workers at once, sends one SMS', async () => {
+    const { g, to } = await scheduled();
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => deliverOne(deps, g.id)));
+    expect(outcomes.filter((o) => o === 'delivered')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'skipped')).toHaveLength(7);
+    expect(await deliverOne(deps, g.id)).toBe('skipped');
+    expect(await outbox(t.db.db, to)).toHaveLength(1);
+  });
+
+  it('a greetie due later is not sent early by a stray job', async () => {
+    const to = freshNumber();
+    const g = await draft(t.app, alice, to, { deliverAt: new Date(Date.now() + 60 * 60_000).toISOString() });
+    expect((await send(t.app, alice, g.id)).statusCode).toBe(200);
+    expect(await deliverOne(deps, g.id)).toBe('skipped');
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'scheduled', state: 'pending', attempts: 0 });
+    expect(await outbox(t.db.db, to)).toEqual([]);
+  });
+});
+
+describe('a row left in sending (the worker’s process died between its claim and its finish)', () => {
+  /** A scheduled greetie whose worker claimed it 10 minutes ago and never came back. */
+  async function crashed(opts: { smsWentOut: boolean }) {
+    const { g, to } = await scheduled();
+    const since = new Date(Date.now() - 10 * 60_000);
+    await sql`UPDATE delivery SET state = 'sending', sending_since = ${since}, attempts = 1 WHERE greetie_id = ${g.id}`.execute(t.db.db);
+    if (opts.smsWentOut) {
+      await t.app.services.sms.send({ to, body: `Alice har skickat en greetie till dig! Öppna: http://localhost:3000/greetie/view/${g.refId}` });
+    }
+    return { g, to, since };
+  }
+
+  it('the SMS went out (the outbox says so): delivered as of the claim, no second SMS', async () => {
+    const { g, to, since } = await crashed({ smsWentOut: true });
+    const result = await t.app.services.delivery.reconcile();
+    expect(result.resolved).toBeGreaterThanOrEqual(1);
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'delivered', state: 'sent', delivered_at: since });
+    expect(await outbox(t.db.db, to)).toHaveLength(1);
+  });
+
+  it('the SMS never went out: sent now, once', async () => {
+    const { g, to } = await crashed({ smsWentOut: false });
+    sms.calls = 0;
+    await t.app.services.delivery.reconcile();
+    // Back to pending with its retry job; the attempt is made when that job (or this call) runs.
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'scheduled', state: 'pending', attempts: 1, last_error: 'interrupted' });
+    expect(await deliverOne(deps, g.id, { dueBy: new Date(Date.now() + 24 * 3600_000) })).toBe('delivered');
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'delivered', state: 'sent', attempts: 2 });
+    expect(await outbox(t.db.db, to)).toHaveLength(1);
+    expect(sms.calls).toBe(1);
+  });
+
+  it('a provider that cannot tell: taken as delivered (sending twice is what the row prevents), nothing sent again', async () => {
+    const { g, to } = await crashed({ smsWentOut: false });
+    sms.canConfirm = false;
+    sms.calls = 0;
+    try {
+      await t.app.services.delivery.reconcile();
+    } finally {
+      sms.canConfirm = true;
+    }
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'delivered', state: 'sent' });
+    expect(sms.calls).toBe(0);
+    expect(await outbox(t.db.db, to)).toEqual([]);
+  });
+
+  it('a row in sending for less than the lease is left to its worker', async () => {
+    const { g } = await scheduled();
+    await sql`UPDATE delivery SET state = 'sending', sending_since = now(), attempts = 1 WHERE greetie_id = ${g.id}`.execute(t.db.db);
+    await t.app.services.delivery.reconcile();
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'scheduled', state: 'sending' });
+  });
+
+  it('a pending row long overdue (its job lost) is delivered by the sweep', async () => {
+    const { g, to } = await scheduled();
+    await sql`DELETE FROM pgboss.job WHERE data->>'greetieId' = ${g.id}`.execute(t.db.db);
+    await sql`UPDATE delivery SET due_at = now() - interval '1 minute' WHERE greetie_id = ${g.id}`.execute(t.db.db);
+    await t.app.services.delivery.reconcile();
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'delivered', state: 'sent' });
+    expect(await outbox(t.db.db, to)).toHaveLength(1);
+  });
+});
