@@ -19,6 +19,8 @@ export interface MatrixContext {
   other: Session;
   /** Ids that exist (seeded merchants, products, the users). */
   knownIds: string[];
+  /** Delivers a scheduled greetie now, as the delivery worker would (the suite runs without one). */
+  deliver?: (greetieId: string) => Promise<void>;
 }
 
 export type Fixture = (ctx: MatrixContext) => Promise<Req>;
@@ -105,6 +107,56 @@ async function ownersPendingPayment(ctx: MatrixContext): Promise<{ greetieId: st
   return { greetieId, paymentId: (JSON.parse(res.body) as { id: string }).id };
 }
 
+/** A fixed-price product of `source` from the catalogue (no amount to choose, no code pool needed). */
+async function aFixedProductId(ctx: MatrixContext, source: 'InStore' | 'Charity'): Promise<string> {
+  const res = await ctx.send({ method: 'GET', url: '/api/merchant' });
+  const merchants = res.status === 200 ? (JSON.parse(res.body) as { id: string }[]) : [];
+  for (const m of merchants) {
+    const r = await ctx.send({ method: 'GET', url: `/api/merchant/${m.id}/products` });
+    const list = r.status === 200 ? (JSON.parse(r.body) as { id: string; source: string; price?: number | null }[]) : [];
+    const p = list.find((x) => x.source === source && typeof x.price === 'number');
+    if (p) return p.id;
+  }
+  throw new Error(`no fixed-price ${source} product to name`);
+}
+
+const bearer = (who: Session) => ({ 'content-type': 'application/json', authorization: `Bearer ${who.token}` });
+
+/** A greetie from `from` to `to` with one gift, paid in the sandbox (scheduled: its voucher exists). */
+async function paidGreetie(ctx: MatrixContext, from: Session, to: Session, source: 'InStore' | 'Charity' = 'InStore') {
+  const created = await ctx.send({
+    ...jsonPost('/api/greetie/createv2', { recipient: { mobileNumber: to.mobileNumber }, gifts: [{ productId: await aFixedProductId(ctx, source) }] }),
+    headers: bearer(from),
+  });
+  if (created.status !== 200) throw new Error(`POST /api/greetie/createv2 answered ${created.status}: ${created.body.slice(0, 200)}`);
+  const greetie = JSON.parse(created.body) as { id: string; refId: string };
+  const started = await ctx.send({ ...jsonPost(`/api/greetie/${greetie.id}/startpayment`, {}), headers: bearer(from) });
+  if (started.status !== 200) throw new Error(`POST /api/greetie/{id}/startpayment answered ${started.status}: ${started.body.slice(0, 200)}`);
+  const settled = await ctx.send(jsonPost(`/api/sandbox/payments/${(JSON.parse(started.body) as { id: string }).id}`, { outcome: 'paid' }));
+  if (settled.status !== 200) throw new Error(`POST /api/sandbox/payments/{id} answered ${settled.status}: ${settled.body.slice(0, 200)}`);
+  return greetie;
+}
+
+/** As paidGreetie, then delivered: the recipient now holds its voucher. */
+async function deliveredGreetie(ctx: MatrixContext, from: Session, to: Session, source: 'InStore' | 'Charity' = 'InStore') {
+  const greetie = await paidGreetie(ctx, from, to, source);
+  if (!ctx.deliver) throw new Error('the matrix context cannot deliver a greetie (MatrixContext.deliver)');
+  await ctx.deliver(greetie.id);
+  return greetie;
+}
+
+/** A voucher of the owner's (a greetie from the other caller, delivered to the owner) and its merchant's code. */
+async function ownersVoucher(ctx: MatrixContext, source: 'InStore' | 'Charity' = 'InStore'): Promise<{ id: string; merchantCode: string }> {
+  const greetie = await deliveredGreetie(ctx, ctx.other, ctx.owner, source);
+  const res = await ctx.send({ method: 'GET', url: `/api/greetie/${greetie.id}/vouchers`, headers: bearer(ctx.owner) });
+  const voucher = res.status === 200 ? (JSON.parse(res.body) as { id: string; merchant: { id: string } }[])[0] : undefined;
+  if (!voucher) throw new Error(`GET /api/greetie/{id}/vouchers answered ${res.status}: ${res.body.slice(0, 200)}`);
+  const codes = await ctx.send({ method: 'GET', url: '/api/sandbox/merchants' });
+  const merchant = (JSON.parse(codes.body) as { id: string; merchantCode: string }[]).find((m) => m.id === voucher.merchant.id);
+  if (!merchant) throw new Error('the voucher\'s merchant has no demo code (GET /api/sandbox/merchants)');
+  return { id: voucher.id, merchantCode: merchant.merchantCode };
+}
+
 export const FIXTURES: Record<string, Fixture> = {
   'POST /api/auth/verificationcode': async () => jsonPost('/api/auth/verificationcode', { mobileNumber: freshMobileNumber() }),
 
@@ -167,6 +219,29 @@ export const FIXTURES: Record<string, Fixture> = {
   'POST /api/greetie/{id}/picture': async (ctx) => upload(`/api/greetie/${await ownersDraft(ctx)}/picture`),
   // A draft's file by the signed URL its sender was given: whoever holds the URL reads it.
   'GET /api/media/{storageKey}': async (ctx) => ({ method: 'GET', url: await ownersMediaUrl(ctx), remoteAddress: freshIp() }),
+
+  // Vouchers (issue 14): a fresh voucher of the owner's for every cell (a greetie from the other
+  // caller, paid and delivered); the other caller names it too and gets 404.
+  'GET /api/voucher/{id}': async (ctx) => ({ method: 'GET', url: `/api/voucher/${(await ownersVoucher(ctx)).id}`, remoteAddress: freshIp() }),
+  'POST /api/voucher/redeem': async (ctx) => {
+    const v = await ownersVoucher(ctx);
+    return jsonPost('/api/voucher/redeem', { voucherId: v.id, merchantCode: v.merchantCode });
+  },
+  'POST /api/voucher/redeemed': async (ctx) => jsonPost(`/api/voucher/redeemed?id=${(await ownersVoucher(ctx, 'Charity')).id}`, {}),
+  // Viewing: the owner's greetie to the other caller, delivered (its reference is all anyone needs).
+  'GET /api/greetie/byRef': async (ctx) => ({
+    method: 'GET',
+    url: `/api/greetie/byRef?refId=${encodeURIComponent((await deliveredGreetie(ctx, ctx.owner, ctx.other)).refId)}`,
+    remoteAddress: freshIp(),
+  }),
+  // The owner is the recipient here: a greetie from the other caller, delivered to the owner.
+  'POST /api/greetie/{id}/markasviewed': async (ctx) => jsonPost(`/api/greetie/${(await deliveredGreetie(ctx, ctx.other, ctx.owner)).id}/markasviewed`, {}),
+  // The owner is the sender: paid, not yet delivered (so the other caller, its recipient, gets 404).
+  'GET /api/greetie/{id}/vouchers': async (ctx) => ({
+    method: 'GET',
+    url: `/api/greetie/${(await paidGreetie(ctx, ctx.owner, ctx.other)).id}/vouchers`,
+    remoteAddress: freshIp(),
+  }),
 };
 
 /** The request for `op`: its fixture, or one built from the schema. */
