@@ -1,9 +1,11 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 /**
- * The session's whole life: start-up (`loading`), signed in (`authenticated`, with a silent
- * refresh before the access token expires) and signed out (`unauthenticated`, where sign-in by a
- * code sent by SMS happens: enteringNumber → requestingCode → enteringCode → loggingIn).
+ * The session's whole life: start-up (`loading` this tab's stored session, then `restoring` one
+ * from the browser's refresh cookie when the tab has none: a new tab, e.g. the Swish app coming
+ * back), signed in (`authenticated`, with a silent refresh before the access token expires) and
+ * signed out (`unauthenticated`, where sign-in by a code sent by SMS happens: enteringNumber →
+ * requestingCode → enteringCode → loggingIn).
  *
  * Pure: every side effect is a named actor or action. The defaults here do nothing (or fail);
  * the app gives the real ones with `authMachine.provide(...)` (src/app/AppActors.tsx, via
@@ -125,6 +127,11 @@ export const authMachine = setup({
   actors: {
     /** Start-up: a stored, unexpired access token and the user it belongs to, or null. */
     restoreSession: fromPromise<SessionData | null>(async () => null),
+    /**
+     * Start-up in a tab with no stored session: POST /auth/refresh with the browser's refresh
+     * cookie alone, then GET /auth/my; null when the browser has no session to restore.
+     */
+    restoreFromCookie: fromPromise<SessionData | null>(async () => null),
     /** POST /auth/verificationcode. */
     requestCode: fromPromise<{ token: string }, { mobileNumber: string }>(async () => {
       throw new Error('requestCode is not provided');
@@ -193,7 +200,8 @@ export const authMachine = setup({
   },
 }).createMachine({
   id: 'auth',
-  description: 'The session: loading at start, then authenticated or unauthenticated (where sign-in by SMS code happens).',
+  description:
+    "The session: loading at start (this tab's stored session, else restoring it from the browser's refresh cookie), then authenticated or unauthenticated (where sign-in by SMS code happens).",
   context: { ...signedOut, ...noSignIn },
   initial: 'loading',
   states: {
@@ -210,12 +218,36 @@ export const authMachine = setup({
             actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'],
             description: 'A stored token still works: signed in.',
           },
-          { target: 'unauthenticated', description: 'No stored token, or it has expired.' },
+          { target: 'restoring', description: 'No stored token in this tab, or it has expired: ask the browser\'s refresh cookie.' },
         ],
         onError: {
           target: 'unauthenticated',
           actions: 'reportRestoreError',
           description: 'Fetching the user failed: start signed out (the error is logged, never the token).',
+        },
+      },
+    },
+
+    restoring: {
+      description:
+        'Start-up in a tab without a session of its own (a new tab, e.g. back from the Swish app): trying once to restore the session from the browser\'s refresh cookie.',
+      tags: ['session:loading'],
+      invoke: {
+        id: 'restoreFromCookie',
+        src: 'restoreFromCookie',
+        onDone: [
+          {
+            guard: { type: 'isSignedIn', params: ({ event }) => ({ session: event.output }) },
+            target: 'authenticated',
+            actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'],
+            description: 'The browser was signed in: the session continues in this tab.',
+          },
+          { target: 'unauthenticated', description: 'No sign-in in this browser (no cookie, or it has expired or was revoked).' },
+        ],
+        onError: {
+          target: 'unauthenticated',
+          actions: 'reportRestoreError',
+          description: 'The server could not be reached: start signed out (the error is logged, never the token).',
         },
       },
     },

@@ -12,6 +12,8 @@ export interface RequestOptions {
   query?: Query;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** This call's cookies: the auth calls send and take the refresh cookie ('same-origin'); others use the client's. */
+  credentials?: RequestCredentials;
 }
 
 export interface ApiClientOptions {
@@ -86,7 +88,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     let res: Response;
     try {
-      res = await doFetch(url, { method, headers, body, credentials, signal: opts.signal });
+      res = await doFetch(url, { method, headers, body, credentials: opts.credentials ?? credentials, signal: opts.signal });
     } catch (cause) {
       // An aborted request never answers. Whoever aborted it has stopped listening: the actor that
       // made the call was stopped. @xstate/react stops and restores a page's actor when React

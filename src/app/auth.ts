@@ -2,7 +2,7 @@ import { jwtDecode } from 'jwt-decode';
 import { fromPromise, sendTo } from 'xstate';
 import type { MobileUser } from '../../contract/auth.ts';
 import type { AuthUser, SessionData, authMachine } from '../../machines/auth.ts';
-import { api as defaultClient, type ApiClient } from '../api/client.ts';
+import { api as defaultClient, isApiError, type ApiClient } from '../api/client.ts';
 import { authApi } from '../api/auth.ts';
 import { currentLanguage } from '../format/language.ts';
 import sv from '../../locales/sv/auth.json';
@@ -12,11 +12,29 @@ import en from '../../locales/en/auth.json';
  * The auth machine's real implementations (machines/auth.ts): the calls of src/api/auth.ts, the
  * session kept in this tab's sessionStorage, the API client's bearer token set and cleared. The
  * app gives them to the machine where it starts it (src/app/AppActors.tsx).
+ *
+ * A new tab has an empty sessionStorage; the browser's HttpOnly refresh cookie (decision 022)
+ * restores its session. Scripts cannot see that cookie, so a flag in localStorage (shared by the
+ * tabs, no secret in it) says whether this browser signed in: without it a visitor's start-up
+ * makes no call at all.
  */
 
 /** Where the session is kept in the browser (per tab): the access token, as the spec says, and the refresh token. */
 export const ACCESS_TOKEN_KEY = 'accessToken';
 export const REFRESH_TOKEN_KEY = 'refreshToken';
+/** localStorage: '1' while this browser has a sign-in its refresh cookie can restore. */
+export const SIGNED_IN_HINT_KEY = 'greetie.signedIn';
+/** The Web Lock that lets one tab at a time spend the shared refresh cookie. */
+export const COOKIE_LOCK = 'greetie-refresh-cookie';
+
+/**
+ * Runs `fn` while holding the browser-wide cookie lock (navigator.locks), so two tabs starting at
+ * once never present the same cookie twice (a reuse would revoke the sign-in); the second one
+ * sends the cookie the first was given. Without Web Locks, `fn` runs as it is.
+ */
+export function withCookieLock<T>(fn: () => Promise<T>, locks: LockManager | undefined = globalThis.navigator?.locks): Promise<T> {
+  return locks ? (locks.request(COOKIE_LOCK, fn) as Promise<T>) : fn();
+}
 
 /** The toast text when a session could not be renewed, in the language the page shows now. */
 export function sessionEndedMessage(): string {
@@ -38,6 +56,10 @@ const toUser = (u: MobileUser): AuthUser => ({ id: u.id, mobileNumber: u.mobileN
 export interface AuthDeps {
   client?: ApiClient;
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  /** Shared by the browser's tabs (localStorage): the signed-in hint. */
+  sharedStorage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  /** navigator.locks by default; tests may give none. */
+  locks?: LockManager;
   now?: () => number;
   /** Where start-up problems are written; never given a token. */
   logError?: (message: string, detail: { status?: number; code?: string }) => void;
@@ -50,6 +72,8 @@ export interface AuthDeps {
 export function authImplementations(deps: AuthDeps = {}) {
   const client = deps.client ?? defaultClient;
   const storage = deps.storage ?? sessionStorage;
+  const shared = deps.sharedStorage ?? localStorage;
+  const locked = <T>(fn: () => Promise<T>) => withCookieLock(fn, 'locks' in deps ? deps.locks : globalThis.navigator?.locks);
   const now = deps.now ?? Date.now;
   const logError = deps.logError ?? ((message, detail) => console.warn(message, detail));
   const calls = authApi(client);
@@ -76,6 +100,21 @@ export function authImplementations(deps: AuthDeps = {}) {
       if (expiresAt === null || expiresAt <= now()) return null;
       return sessionFor({ token, refreshToken: storage.getItem(REFRESH_TOKEN_KEY) });
     }),
+    restoreFromCookie: fromPromise<SessionData | null>(async () => {
+      if (shared.getItem(SIGNED_IN_HINT_KEY) !== '1') return null;
+      let pair;
+      try {
+        pair = await locked(() => calls.restore());
+      } catch (err) {
+        // 401: the browser's sign-in is gone (expired, revoked, signed out elsewhere). Nothing to report.
+        if (isApiError(err) && err.status === 401) {
+          shared.removeItem(SIGNED_IN_HINT_KEY);
+          return null;
+        }
+        throw err;
+      }
+      return sessionFor(pair);
+    }),
     requestCode: fromPromise<{ token: string }, { mobileNumber: string }>(({ input }) => calls.requestCode(input.mobileNumber)),
     login: fromPromise<SessionData, { token: string; code: string; deviceId: string }>(async ({ input }) => {
       const pair = await calls.login(input);
@@ -83,11 +122,14 @@ export function authImplementations(deps: AuthDeps = {}) {
     }),
     refreshSession: fromPromise<SessionData, { accessToken: string; refreshToken: string | null }>(async ({ input }) => {
       if (!input.refreshToken) throw new Error('No refresh token');
-      const pair = await calls.refresh(input.accessToken, input.refreshToken);
+      const refreshToken = input.refreshToken;
+      // The answer sets a new cookie and retires the one sent: one tab at a time.
+      const pair = await locked(() => calls.refresh(input.accessToken, refreshToken));
       return sessionFor(pair);
     }),
+    // Always called, even without a token of the tab's: the server ends the cookie's sign-in and clears it.
     revokeSession: fromPromise<void, { refreshToken: string | null }>(async ({ input }) => {
-      if (input.refreshToken) await calls.logout(input.refreshToken);
+      await calls.logout(input.refreshToken);
     }),
   };
 
@@ -97,11 +139,13 @@ export function authImplementations(deps: AuthDeps = {}) {
       storage.setItem(ACCESS_TOKEN_KEY, context.accessToken);
       if (context.refreshToken) storage.setItem(REFRESH_TOKEN_KEY, context.refreshToken);
       else storage.removeItem(REFRESH_TOKEN_KEY);
+      shared.setItem(SIGNED_IN_HINT_KEY, '1');
       client.setToken(context.accessToken);
     },
     forgetSession: () => {
       storage.removeItem(ACCESS_TOKEN_KEY);
       storage.removeItem(REFRESH_TOKEN_KEY);
+      shared.removeItem(SIGNED_IN_HINT_KEY);
       client.setToken(null);
     },
     reportRestoreError: ({ event }: { event: unknown }) => {

@@ -26,8 +26,10 @@ const session = (accessToken = 'access-1', refreshToken: string | null = 'refres
 });
 const flush = () => vi.advanceTimersByTimeAsync(0);
 
-function start() {
+/** `cookie`: the restore from the browser's refresh cookie is settled by hand too (else it finds nothing). */
+function start(opts: { cookie?: boolean } = {}) {
   const restore = controllable<SessionData | null>();
+  const fromCookie = controllable<SessionData | null>();
   const requestCode = controllable<{ token: string }, { mobileNumber: string }>();
   const login = controllable<SessionData, { token: string; code: string; deviceId: string }>();
   const refresh = controllable<SessionData, { accessToken: string; refreshToken: string | null }>();
@@ -39,6 +41,7 @@ function start() {
   const machine = authMachine.provide({
     actors: {
       restoreSession: restore.logic,
+      ...(opts.cookie ? { restoreFromCookie: fromCookie.logic } : {}),
       requestCode: requestCode.logic,
       login: login.logic,
       refreshSession: refresh.logic,
@@ -70,7 +73,7 @@ function start() {
   ).start();
   const actor = root.system.get('auth') as ActorRefFrom<typeof authMachine>;
   const snap = () => actor.getSnapshot() as SnapshotFrom<typeof authMachine>;
-  return { actor, snap, restore, requestCode, login, refresh, revoke, persistSession, forgetSession, reportRestoreError, toasts };
+  return { actor, snap, restore, fromCookie, requestCode, login, refresh, revoke, persistSession, forgetSession, reportRestoreError, toasts };
 }
 
 async function atEnteringCode() {
@@ -117,6 +120,56 @@ describe('auth machine: start-up', () => {
     expect(t.snap().value).toEqual({ authenticated: 'active' });
     expect(t.snap().context.user).toEqual(user);
     expect(t.persistSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('loading → restoring when the tab has no session: the browser\'s refresh cookie is tried once, still loading', async () => {
+    const t = start({ cookie: true });
+    t.restore.last().resolve(null);
+    await flush();
+    expect(t.snap().value).toBe('restoring');
+    expect(t.snap().hasTag('session:loading')).toBe(true);
+    expect(t.fromCookie.calls).toHaveLength(1);
+  });
+
+  it('restoring → authenticated with the cookie\'s session (a new tab), kept in this tab', async () => {
+    const t = start({ cookie: true });
+    t.restore.last().resolve(null);
+    await flush();
+    t.fromCookie.last().resolve(session('access-new', 'refresh-new'));
+    await flush();
+    expect(t.snap().value).toEqual({ authenticated: 'active' });
+    expect(t.snap().context).toMatchObject({ user, accessToken: 'access-new', refreshToken: 'refresh-new' });
+    expect(t.persistSession).toHaveBeenCalledTimes(1);
+    expect(t.fromCookie.calls).toHaveLength(1);
+  });
+
+  it('restoring → unauthenticated when the browser has no sign-in, with nothing reported and no toast', async () => {
+    const t = start({ cookie: true });
+    t.restore.last().resolve(null);
+    await flush();
+    t.fromCookie.last().resolve(null);
+    await flush();
+    expect(t.snap().value).toEqual({ unauthenticated: 'enteringNumber' });
+    expect(t.reportRestoreError).not.toHaveBeenCalled();
+    expect(t.toasts).toEqual([]);
+  });
+
+  it('restoring → unauthenticated when the server cannot be reached, and reports it', async () => {
+    const t = start({ cookie: true });
+    t.restore.last().resolve(null);
+    await flush();
+    t.fromCookie.last().reject({ status: 0 });
+    await flush();
+    expect(t.snap().value).toEqual({ unauthenticated: 'enteringNumber' });
+    expect(t.reportRestoreError).toHaveBeenCalledTimes(1);
+    expect(t.persistSession).not.toHaveBeenCalled();
+  });
+
+  it('a stored session never asks the cookie', async () => {
+    const t = start({ cookie: true });
+    t.restore.last().resolve(session());
+    await flush();
+    expect(t.fromCookie.calls).toHaveLength(0);
   });
 
   it('loading → unauthenticated when fetching the user fails, and reports it', async () => {

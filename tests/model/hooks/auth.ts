@@ -17,6 +17,9 @@ export default defineHooks({
   events: {
     'xstate.done.actor.restoreSession': [{ output: null }, { output: session }],
     'xstate.error.actor.restoreSession': [serverError('NETWORK', 'Kunde inte nå servern.')],
+    // A new tab: the browser's refresh cookie restores the session, or there is none.
+    'xstate.done.actor.restoreFromCookie': [{ output: null }, { output: session }],
+    'xstate.error.actor.restoreFromCookie': [serverError('NETWORK', 'Kunde inte nå servern.')],
     'user.submitNumber': [{ mobileNumber: '070-123 45 67' }, { mobileNumber: '12345' }],
     'xstate.done.actor.requestCode': [{ output: { token: 'verification-token' } }],
     'xstate.error.actor.requestCode': [serverError('TOO_MANY_REQUESTS', 'För många försök. Försök igen om en stund.')],

@@ -85,6 +85,12 @@ export default defineUi({
     loading: () => {
       expect(screen.getByRole('status')).toHaveTextContent('Laddar');
     },
+    // Restoring from the cookie looks like loading: nothing signed-in or signed-out is shown yet.
+    restoring: () => {
+      expect(screen.getByRole('status')).toHaveTextContent('Laddar');
+      expect(screen.queryByRole('button', { name: 'Konto' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('textbox', { name: 'Mobilnummer' })).not.toBeInTheDocument();
+    },
     authenticated: async (_env, s) => {
       await signedInHeader();
       const name = ctx(s).user?.name;
