@@ -3,11 +3,14 @@ import path from 'node:path';
 import { expect, inject } from 'vitest';
 import type { Page } from 'playwright-core';
 import { journey, connectBrowser } from './harness/journey.ts';
+import { expectSignedIn, mobileNumberFor, readCodeFromOutbox } from './harness/app.ts';
 
 /**
  * The flow viewer as a product owner uses it (issue 17): every machine's chart, after 'Anpassa',
  * lies wholly inside its frame, on a phone and on a wide screen; a dragged chart moves; the chart
- * exports as a PNG of its own size; a link to a state opens it selected and in view.
+ * exports as a PNG of its own size; a link to a state opens it selected and in view; with the app
+ * open in a second tab, its sign-in appears step by step on the journey's timeline, and a step
+ * chosen there shows its state on the chart.
  */
 
 connectBrowser();
@@ -107,4 +110,53 @@ journey('flow viewer', async (j) => {
   await page.locator('[data-state-id="compose.editing.steps.recipient"]').focus();
   await page.keyboard.press('Enter');
   await expect.poll(() => new URL(page.url()).searchParams.get('state')).toBe('compose.editing.steps.recipient');
+});
+
+journey('flow viewer: a journey across tabs', async (j) => {
+  const { page } = j;
+  if (j.viewport === 'desktop') await page.setViewportSize({ width: 1400, height: 1000 });
+  // The app in a second tab of the same browser signs in; its steps appear on the timeline of the
+  // /flows tab, which was open first.
+  await page.goto('/flows?machine=auth');
+  await page.getByRole('group', { name: 'Diagram över Auth' }).waitFor();
+  const journeyView = page.getByRole('region', { name: 'Resan genom appen' });
+  await journeyView.getByText('Ingen flik med appen hörs av än.').waitFor();
+  const app = await j.context.newPage();
+  try {
+    await app.goto('/auth/jwt/login');
+    await journeyView.getByText('Flik 1 · /auth/jwt/login').waitFor();
+    const number = mobileNumberFor(j.name, j.viewport);
+    await app.getByLabel('Mobilnummer').fill(number.typed);
+    const since = Date.now();
+    await app.getByRole('button', { name: 'Skicka kod' }).click();
+    const codeField = app.getByLabel('Kod', { exact: true });
+    await codeField.waitFor();
+    await codeField.fill(await readCodeFromOutbox(j.baseURL, number.e164, since));
+    await app.getByRole('main').getByRole('button', { name: 'Logga in', exact: true }).click();
+    await expectSignedIn(app);
+
+    const timeline = journeyView.getByRole('list', { name: 'Stegen i tidsordning' });
+    for (const step of [/auth: user\.submitNumber → unauthenticated\.requestingCode/, /auth: requestCode finished → unauthenticated\.enteringCode/, /auth: user\.submitCode → unauthenticated\.loggingIn/, /auth: login finished → authenticated/]) {
+      await timeline.getByRole('button', { name: step }).waitFor();
+    }
+    // The tab's label follows it to the start page once signed in.
+    await journeyView.getByRole('list', { name: 'Flikar med appen' }).getByText('Flik 1 · /').waitFor();
+    // The newest step in view (the timeline follows live).
+    await timeline.getByRole('button', { name: /auth: login finished/ }).scrollIntoViewIfNeeded();
+    await j.check('journey: the sign-in in another tab on the timeline');
+
+    // A step back: the chart shows where the app was then.
+    await timeline.getByRole('button', { name: /auth: user\.submitCode/ }).click();
+    const loggingIn = page.locator('[data-state-id="auth.unauthenticated.loggingIn"]');
+    await expect.poll(() => loggingIn.getAttribute('class')).toContain('active');
+    await expect.poll(() => page.locator('[data-state-id="auth.authenticated.active"]').getAttribute('class')).not.toContain('active');
+    // And one more by keyboard.
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => timeline.locator('[aria-current="step"]').textContent()).toMatch(/requestCode finished/);
+    await expect.poll(() => page.locator('[data-state-id="auth.unauthenticated.enteringCode.waitingToResend"]').getAttribute('class')).toContain('active');
+    await journeyView.getByRole('status').filter({ hasText: /^Visar steg/ }).waitFor();
+    await j.check('journey: a step back');
+  } finally {
+    await app.close();
+  }
 });
