@@ -121,6 +121,9 @@ describe('seeding', () => {
     const count = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM merchant`.execute(t.db.db)).rows[0]!.n;
     await seedMerchants(t.db.db);
     expect(await count()).toBe(demoMerchants.length);
+    // The demo Code products' pools of codes (migration 009) go first: they name their products.
+    await sql`DELETE FROM product_code`.execute(t.db.db);
+    await sql`DELETE FROM code_pool`.execute(t.db.db);
     await sql`DELETE FROM product`.execute(t.db.db);
     await sql`DELETE FROM merchant`.execute(t.db.db);
     await seedMerchants(t.db.db);
