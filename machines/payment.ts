@@ -50,8 +50,6 @@ export interface PaymentContext {
   payerAlias: string | null;
   /** The number typed does not look like a Swedish mobile number (nothing was sent). */
   payerInvalid: boolean;
-  /** The person has gone to Swish (the app, or the request in their phone): the page waits for the answer. */
-  waitingForSwish: boolean;
   /** Reads since the payment opened: the wait before the next grows with it. */
   polls: number;
   /** The last read failed (the page says the connection is uncertain; reading goes on). */
@@ -105,6 +103,26 @@ export function toPaymentFailure(error: unknown): PaymentFailure {
 
 const isOpen = (p: Payment | null) => p !== null && (p.status === 'created' || p.status === 'pending');
 
+/** The payment an answer carries, as the params of the guards and actions that read it. */
+const answered = ({ event }: { event: { output: Payment } }) => ({ payment: event.output });
+
+/** Where each final answer leads (checking the payment, or reading it again while open). */
+function settledBy(why: string) {
+  const to = (guard: 'isPaid' | 'isDeclined' | 'isCancelled' | 'isExpired' | 'isError', target: string, what: string) => ({
+    guard: { type: guard, params: answered },
+    target,
+    actions: { type: 'storePayment' as const, params: answered },
+    description: `${why}: ${what}`,
+  });
+  return [
+    to('isPaid', '#payment.paid', 'paid, the receipt.'),
+    to('isDeclined', '#payment.declined', 'the payer declined in Swish.'),
+    to('isCancelled', '#payment.cancelled', 'cancelled in Swish (or in BankID).'),
+    to('isExpired', '#payment.expired', 'not answered in time.'),
+    to('isError', '#payment.failed', 'Swish reported an error.'),
+  ];
+}
+
 export const paymentMachine = setup({
   types: {
     context: {} as PaymentContext,
@@ -129,26 +147,27 @@ export const paymentMachine = setup({
     storeError: assign((_, p: { error: unknown }) => ({ error: toPaymentFailure(p.error) })),
     prepareStart: assign({ error: null, payerInvalid: false, polls: 0, readFailed: false }),
     prepareCheck: assign({ error: null, polls: 0 }),
-    assignPayer: assign(({ event }) => (event.type === 'user.submitPayer' ? { payerAlias: event.payerAlias.trim(), payerInvalid: false, waitingForSwish: true } : {})),
+    assignPayer: assign(({ event }) => (event.type === 'user.submitPayer' ? { payerAlias: event.payerAlias.trim(), payerInvalid: false } : {})),
     markPayerInvalid: assign({ payerInvalid: true }),
-    forgetPayer: assign({ payerAlias: null, waitingForSwish: false }),
+    forgetPayer: assign({ payerAlias: null }),
     showQr: assign({ device: 'desktop' as const, payerInvalid: false }),
     showAppButton: assign({ device: 'phone' as const, payerInvalid: false }),
-    markWaitingForSwish: assign({ waitingForSwish: true }),
-    stopWaitingForSwish: assign({ waitingForSwish: false }),
   },
   guards: {
     resumes: ({ event }) => event.type === 'user.opened' && event.mode === 'resume',
-    isPaid: ({ context }) => context.payment?.status === 'paid',
-    isDeclined: ({ context }) => context.payment?.status === 'declined',
-    isCancelled: ({ context }) => context.payment?.status === 'cancelled',
-    isExpired: ({ context }) => context.payment?.status === 'expired',
-    isError: ({ context }) => context.payment?.status === 'error',
-    /** Open, and the person has already gone to Swish (or the request went to their phone). */
-    isOpenInSwish: ({ context }) => isOpen(context.payment) && (context.waitingForSwish || context.payment?.payerAlias != null),
+    isPaid: (_, p: { payment: Payment }) => p.payment.status === 'paid',
+    isDeclined: (_, p: { payment: Payment }) => p.payment.status === 'declined',
+    isCancelled: (_, p: { payment: Payment }) => p.payment.status === 'cancelled',
+    isExpired: (_, p: { payment: Payment }) => p.payment.status === 'expired',
+    isError: (_, p: { payment: Payment }) => p.payment.status === 'error',
+    /** The request went to a Swish number (e-commerce): it waits in that phone's Swish app. */
+    isForPayer: (_, p: { payment: Payment }) => p.payment.payerAlias !== null,
     isStillOpen: (_, p: { payment: Payment }) => isOpen(p.payment),
     isNotFound: (_, p: { error: unknown }) => toPaymentFailure(p.error).status === 404,
-    isValidPayer: ({ event }) => event.type === 'user.submitPayer' && looksLikeSwedishMobile(event.payerAlias),
+    /** The number field is on the desktop view only, as the QR code is. */
+    isValidPayer: ({ context, event }) => context.device === 'desktop' && event.type === 'user.submitPayer' && looksLikeSwedishMobile(event.payerAlias),
+    onPhone: ({ context }) => context.device === 'phone',
+    onDesktop: ({ context }) => context.device === 'desktop',
     /** The open payment is m-commerce: its app link and QR code can be shown again as they are. */
     hasAppLink: ({ context }) => context.payment?.token != null,
   },
@@ -164,7 +183,6 @@ export const paymentMachine = setup({
     payment: null,
     payerAlias: null,
     payerInvalid: false,
-    waitingForSwish: false,
     polls: 0,
     readFailed: false,
     error: null,
@@ -178,7 +196,6 @@ export const paymentMachine = setup({
           {
             guard: 'resumes',
             target: 'checking',
-            actions: 'markWaitingForSwish',
             description: 'The details page (where Swish sends the payer back): read the latest payment.',
           },
           { target: 'starting', description: "'Betala med Swish' on the review: start a payment." },
@@ -193,7 +210,20 @@ export const paymentMachine = setup({
         id: 'startPayment',
         src: 'startPayment',
         input: ({ context }) => ({ greetieId: context.greetieId, payerAlias: context.payerAlias }),
-        onDone: { target: 'routing', actions: { type: 'storePayment', params: ({ event }) => ({ payment: event.output }) }, description: 'The payment request exists.' },
+        // startpayment answers an open payment (a new one, or the one still open for this payer).
+        onDone: [
+          {
+            guard: { type: 'isForPayer', params: answered },
+            target: '#payment.open.view.readingResult',
+            actions: { type: 'storePayment', params: answered },
+            description: "Sent to the payer's Swish number: wait for the answer from that phone.",
+          },
+          {
+            target: '#payment.open.view.awaitingPayer',
+            actions: { type: 'storePayment', params: answered },
+            description: 'The request exists: show how to pay (the app button or the QR code).',
+          },
+        ],
         onError: {
           target: 'startFailed',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
@@ -209,7 +239,14 @@ export const paymentMachine = setup({
         id: 'readPayment',
         src: 'readPayment',
         input: ({ context }) => ({ greetieId: context.greetieId }),
-        onDone: { target: 'routing', actions: { type: 'storePayment', params: ({ event }) => ({ payment: event.output }) }, description: 'The payment as it stands.' },
+        onDone: [
+          ...settledBy('The payment as it stands'),
+          {
+            target: '#payment.open.view.readingResult',
+            actions: { type: 'storePayment', params: answered },
+            description: 'Still open: the person is back from Swish (or has it open elsewhere): wait for the answer.',
+          },
+        ],
         onError: [
           {
             guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
@@ -224,18 +261,6 @@ export const paymentMachine = setup({
         ],
       },
     },
-    routing: {
-      description: 'Where the payment stands decides the page.',
-      always: [
-        { guard: 'isPaid', target: 'paid', description: 'Paid: the receipt.' },
-        { guard: 'isDeclined', target: 'declined', description: 'The payer declined in Swish.' },
-        { guard: 'isCancelled', target: 'cancelled', description: 'Cancelled in Swish (or in BankID).' },
-        { guard: 'isExpired', target: 'expired', description: 'Not answered in time.' },
-        { guard: 'isError', target: 'failed', description: 'Swish reported an error.' },
-        { guard: 'isOpenInSwish', target: '#payment.open.view.readingResult', description: 'Open, and the person is in Swish already: wait for the answer.' },
-        { target: '#payment.open.view.awaitingPayer', description: 'Open: show how to pay (the app button or the QR code).' },
-      ],
-    },
     open: {
       description: 'The payment request is open in Swish: the page shows how to pay, or that it waits, while the payment is read again and again.',
       tags: ['open'],
@@ -249,9 +274,13 @@ export const paymentMachine = setup({
               description: "Awaiting the payer: 'Öppna Swish' on a phone; the QR code and a field for the Swish number on a desktop.",
               tags: ['awaitingPayer'],
               on: {
-                'user.showQr': { actions: 'showQr', description: "'Betala på en annan enhet': the QR code and the number field." },
-                'user.showAppButton': { actions: 'showAppButton', description: "'Betala med Swish på den här enheten': the app button." },
-                'user.openedSwish': { target: 'readingResult', actions: 'markWaitingForSwish', description: "The person tapped 'Öppna Swish': wait for the answer." },
+                'user.showQr': { guard: 'onPhone', actions: 'showQr', description: "'Betala på en annan enhet': the QR code and the number field." },
+                'user.showAppButton': { guard: 'onDesktop', actions: 'showAppButton', description: "'Betala med Swish på den här enheten': the app button." },
+                'user.openedSwish': {
+                  guard: 'onPhone',
+                  target: 'readingResult',
+                        description: "The person tapped 'Öppna Swish' (on the phone view): wait for the answer.",
+                },
                 'user.submitPayer': [
                   {
                     guard: 'isValidPayer',
@@ -259,7 +288,7 @@ export const paymentMachine = setup({
                     actions: 'assignPayer',
                     description: 'A Swedish mobile number: the payment starts again as a request to that Swish app.',
                   },
-                  { actions: 'markPayerInvalid', description: 'Not a Swedish mobile number: said under the field, nothing is sent.' },
+                  { guard: 'onDesktop', actions: 'markPayerInvalid', description: 'Not a Swedish mobile number: said under the field, nothing is sent.' },
                 ],
               },
             },
@@ -271,7 +300,6 @@ export const paymentMachine = setup({
                   {
                     guard: 'hasAppLink',
                     target: 'awaitingPayer',
-                    actions: 'stopWaitingForSwish',
                     description: 'Show the app button or the QR code of the same request again.',
                   },
                   {
@@ -306,11 +334,7 @@ export const paymentMachine = setup({
                     actions: { type: 'storeRead', params: ({ event }) => ({ payment: event.output }) },
                     description: 'Still open: wait and read again.',
                   },
-                  {
-                    target: '#payment.routing',
-                    actions: { type: 'storePayment', params: ({ event }) => ({ payment: event.output }) },
-                    description: 'Swish has answered: the page for its answer.',
-                  },
+                  ...settledBy('Swish has answered'),
                 ],
                 onError: { target: 'waiting', actions: 'markReadFailed', description: 'The read failed: the last answer stays; read again later.' },
               },

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { SmsOutbox } from './SmsOutbox.tsx';
 import { MerchantCodesSection } from './MerchantCodesSection.tsx';
+import { PendingPaymentsSection } from './PendingPaymentsSection.tsx';
 
 /**
  * The sections of the /sandbox page, in order. Each feature that has a sandbox adds its own
@@ -18,5 +19,6 @@ export interface SandboxSection {
 
 export const sandboxSections: SandboxSection[] = [
   { id: 'sms', Component: SmsOutbox },
+  { id: 'payments', Component: PendingPaymentsSection },
   { id: 'merchants', Component: MerchantCodesSection },
 ];

@@ -14,6 +14,7 @@ function stubApi(sandbox: 'on' | 'off', sms: 'ok' | 'fail' = 'ok') {
       new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     if (url === '/api/sandbox') return sandbox === 'on' ? json(200, { enabled: true }) : json(404, { code: 'ROUTE_NOT_FOUND', message: 'x' });
     if (url === '/api/sandbox/sms') return sms === 'ok' ? json(200, outbox) : json(500, { code: 'INTERNAL_ERROR', message: 'x' });
+    if (url === '/api/sandbox/payments') return json(200, []);
     return json(404, { code: 'ROUTE_NOT_FOUND', message: 'x' });
   });
   vi.stubGlobal('fetch', fetch);

@@ -34,6 +34,7 @@ export default defineUi({
       const url = String(input);
       if (url === '/api/sandbox') return Promise.resolve(json(200, { enabled: true }));
       if (url === '/api/sandbox/merchants') return Promise.resolve(json(200, []));
+      if (url === '/api/sandbox/payments') return Promise.resolve(json(200, []));
       return new Promise<Response>((resolve) => pending.push({ answer: resolve }));
     });
     renderRoute('/sandbox');
