@@ -24,6 +24,9 @@ export interface DeliveryQueue {
   reconcile(): Promise<{ resolved: number; delivered: number }>;
 }
 
+/** Deliveries a worker takes at a time (sent in parallel). */
+const BATCH = 10;
+
 /** pg-boss's database adapter over a Kysely connection (the pool, or a transaction). */
 function adapter(db: Db | Tx) {
   return {
@@ -75,7 +78,11 @@ export function createDeliveryQueue(opts: { db: Db; config: Config; services: Se
     async start() {
       if (started) return;
       await boss.start();
-      await boss.work<{ greetieId: string }>(QUEUE, { batchSize: 5, pollingIntervalSeconds: config.delivery.pollMs / 1000 }, async (jobs) => {
+      let workerId: string | undefined;
+      workerId = await boss.work<{ greetieId: string }>(QUEUE, { batchSize: BATCH, pollingIntervalSeconds: config.delivery.pollMs / 1000 }, async (jobs) => {
+        // A full batch means more may be waiting: fetch again at once instead of after the poll
+        // interval, so a backlog (many greeties due at 08:00) drains at the SMS provider's pace.
+        if (jobs.length === BATCH && workerId) boss.notifyWorker(workerId);
         await Promise.all(
           jobs.map((job) =>
             deliverOne(deps, job.data.greetieId).catch((err: unknown) => {
