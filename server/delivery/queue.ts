@@ -78,8 +78,7 @@ export function createDeliveryQueue(opts: { db: Db; config: Config; services: Se
     async start() {
       if (started) return;
       await boss.start();
-      let workerId: string | undefined;
-      workerId = await boss.work<{ greetieId: string }>(QUEUE, { batchSize: BATCH, pollingIntervalSeconds: config.delivery.pollMs / 1000 }, async (jobs) => {
+      const workerId: string = await boss.work<{ greetieId: string }>(QUEUE, { batchSize: BATCH, pollingIntervalSeconds: config.delivery.pollMs / 1000 }, async (jobs) => {
         // A full batch means more may be waiting: fetch again at once instead of after the poll
         // interval, so a backlog (many greeties due at 08:00) drains at the SMS provider's pace.
         if (jobs.length === BATCH && workerId) boss.notifyWorker(workerId);

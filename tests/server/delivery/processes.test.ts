@@ -80,7 +80,7 @@ describe('two server processes deliver many greeties', { timeout: 180_000 }, () 
     expect(delivered, servers.map((s) => s.output()).join('\n')).toBe(GREETIES);
     const { rows: span } = await sql<{ ms: number }>`
       SELECT (extract(epoch FROM max(delivered_at)) * 1000 - ${t0})::int AS ms FROM greetie`.execute(db.db);
-    console.info(`${GREETIES} greeties (${2 * GREETIES} jobs) delivered by two processes in ${span[0]!.ms} ms`);
+    process.stdout.write(`${GREETIES} greeties (${2 * GREETIES} jobs) delivered by two processes in ${span[0]!.ms} ms\n`);
     // Both processes' jobs ran out (the duplicate ones found nothing to do); no SMS is sent twice.
     await new Promise((r) => setTimeout(r, 1500));
     const { rows: sms } = await sql<{ to_number: string; body: string }>`SELECT to_number, body FROM sandbox_sms`.execute(db.db);
