@@ -7,7 +7,7 @@ import { RedirectIfAuthenticated, RequireAuth } from './guards.tsx';
 
 /**
  * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, merchant,
- * sandbox, errors) is one lazily loaded chunk: `lazy` imports the group's routes module and picks
+ * sandbox, legal, errors) is one lazily loaded chunk: `lazy` imports the group's routes module and picks
  * the page. Layouts are small and load with the app.
  *
  * Guards: wrap a group of children in a pathless route with the guard as its element, e.g.
@@ -32,6 +32,7 @@ const merchant = () => import('../pages/merchant/routes.tsx');
 const sandbox = () => import('../pages/sandbox/routes.tsx');
 const flows = () => import('../pages/flows/routes.tsx');
 const errors = () => import('../pages/errors/routes.tsx');
+const legal = () => import('../pages/legal/routes.tsx');
 
 export const routes: RouteObject[] = [
   {
@@ -69,6 +70,9 @@ export const routes: RouteObject[] = [
           { path: 'sandbox', lazy: page(sandbox, 'SandboxPage') },
           // The flow viewer (machines as diagrams, coverage, live); it shows a 404 unless GET /api/sandbox answers 200.
           { path: 'flows', lazy: page(flows, 'FlowsPage') },
+          // Köpvillkor and integritetspolicy (issue 13): linked from the footer, the review step and the receipt.
+          { path: 'villkor', lazy: page(legal, 'TermsPage') },
+          { path: 'integritet', lazy: page(legal, 'PrivacyPage') },
           { path: '404', lazy: page(errors, 'NotFoundPage') },
         ],
       },

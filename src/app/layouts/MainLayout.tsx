@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router-dom';
+import { Footer } from '../shell/Footer.tsx';
 import { Header } from '../shell/Header.tsx';
 import { PageTransition } from './PageTransition.tsx';
 import * as css from '../shell/shell.css.ts';
@@ -15,6 +16,7 @@ export function MainLayout() {
           </div>
         </PageTransition>
       </main>
+      <Footer />
     </>
   );
 }

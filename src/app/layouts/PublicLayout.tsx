@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router-dom';
+import { Footer } from '../shell/Footer.tsx';
 import { Header } from '../shell/Header.tsx';
 import { PageTransition } from './PageTransition.tsx';
 import * as css from '../shell/shell.css.ts';
@@ -13,6 +14,7 @@ export function PublicLayout() {
           <Outlet />
         </PageTransition>
       </main>
+      <Footer />
     </>
   );
 }

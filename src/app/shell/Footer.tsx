@@ -1,0 +1,28 @@
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { PRIVACY_PATH, TERMS_PATH } from '../../components/seller.ts';
+import * as css from './footer.css.ts';
+
+/** The site's footer (public pages and the user's areas): the terms and the privacy policy, a tap away from every page that sells. */
+export function Footer() {
+  const { t } = useTranslation('legal');
+  return (
+    <footer className={css.footer}>
+      <nav className={css.inner} aria-label={t('footer.label')}>
+        <p className={css.brand}>Greetie</p>
+        <ul className={css.links}>
+          <li>
+            <Link className={css.link} to={TERMS_PATH}>
+              {t('footer.terms')}
+            </Link>
+          </li>
+          <li>
+            <Link className={css.link} to={PRIVACY_PATH}>
+              {t('footer.privacy')}
+            </Link>
+          </li>
+        </ul>
+      </nav>
+    </footer>
+  );
+}

@@ -1,0 +1,23 @@
+import { fromPromise } from 'xstate';
+import type { Seller } from '../../contract/seller.ts';
+import { createLoader } from '../../machines/loader.ts';
+import { getSeller } from '../api/seller.ts';
+import { useLoader, type LoaderView } from './useLoader.ts';
+
+/**
+ * The seller and the legal pages, for every page that sells or names them (the terms and the
+ * privacy policy themselves, the review step, the receipt). Pages link with `TERMS_PATH` and
+ * `PRIVACY_PATH` and show the seller with `useSeller()`.
+ */
+export const TERMS_PATH = '/villkor';
+export const PRIVACY_PATH = '/integritet';
+
+/** GET /api/seller as a loader. */
+export const sellerLoader = createLoader<void, Seller>().provide({
+  actors: { load: fromPromise<Seller, { params: void }>(({ signal }) => getSeller(signal)) },
+});
+
+/** The seller (company name, organisation number, e-mail): `{ status, data, error, retry }`. */
+export function useSeller(): LoaderView<Seller> {
+  return useLoader(sellerLoader, undefined);
+}
