@@ -96,6 +96,9 @@ export function PendingPaymentsSection() {
                   {t('sandbox.payer')}: <strong>{p.payerAlias ?? t('sandbox.qr')}</strong>
                 </span>
                 <span>
+                  {t('sandbox.greetie')}: <code>{p.greetieId.slice(0, 8)}</code>
+                </span>
+                <span>
                   {t('sandbox.createdAt')}: <time dateTime={p.createdAt}>{formatDate(p.createdAt, i18n.language, 'd MMMM yyyy HH:mm:ss')}</time>
                 </span>
               </p>
