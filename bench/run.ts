@@ -18,6 +18,7 @@ import { bundleReport, lighthouseRuns, type BundleReport, type LighthouseRun } f
 import { ROOT, nodePid, postgresPids, rss, serve, stop, sumRss, type Served } from './server.ts';
 import { removeDataDir } from '../server/db/datadir.ts';
 import { benchMediaUpload, type MediaUploadResult } from './media.ts';
+import { benchPayments, type PaymentBenchResult, type PaymentSample } from './payment.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -231,6 +232,19 @@ async function main(): Promise<void> {
       }
     }
 
+    // Payments (issue 13): startpayment and the provider's callback, each request a different
+    // draft or payment (bench/payment.ts).
+    let payments: PaymentBenchResult = { available: false, why: 'skipped (BENCH_SKIP)' };
+    if (!SKIP.has('payments')) {
+      const perRound = Number(process.env.BENCH_PAYMENTS ?? 300);
+      log(`payments: ${ROUNDS} rounds × ${perRound} startpayments, then ${ROUNDS} × ${perRound} callbacks, at ${CONNECTIONS} connections`);
+      try {
+        payments = await benchPayments(server.baseUrl, dataDir, signIn, { connections: CONNECTIONS, rounds: ROUNDS, perRound, log });
+      } catch (err) {
+        payments = { available: false, why: (err as Error).message };
+      }
+    }
+
     let lh: LighthouseRun[] | { unavailable: string } = { unavailable: 'skipped (BENCH_SKIP)' };
     if (!SKIP.has('lighthouse')) {
       if (!existsSync(CHROME_PATH)) lh = { unavailable: `no Chromium at ${CHROME_PATH} (apt-get install chromium)` };
@@ -264,6 +278,27 @@ async function main(): Promise<void> {
       if (r.summary.non2xx > 0) targets.push({ what: `${r.endpoint}: non-2xx or errors`, target: '0', value: String(r.summary.non2xx), ceiling: '', pass: false, gate: true, by: 'failed requests' });
     }
     if (media.available) check('RSS growth of the server during a 100 MB upload', media.growth / MB, 50, 'max', ' MiB');
+    // Payments (decision 080 "Bench"): throughput is the gate, p99 at 50 connections an aim.
+    if (payments.available) {
+      for (const [name, samples] of [['POST /api/greetie/{id}/startpayment', payments.startpayment], ['POST /api/greetie/paymentCallBack (paid path)', payments.callback]] as const) {
+        const rate = samples.reduce((a, x) => a + x.reqPerSec, 0) / samples.length;
+        check(`${name}: req/s`, rate, 50, 'min', ' req/s', 0);
+        check(`${name}: p99 at ${CONNECTIONS} connections`, Math.max(...samples.map((x) => x.p99)), 1000, 'max', ' ms', 0, { gate: false });
+        const failed = samples.reduce((a, x) => a + x.non2xx + x.errors, 0);
+        if (failed > 0) targets.push({ what: `${name}: non-2xx or errors`, target: '0', value: String(failed), ceiling: '', pass: false, gate: true, by: 'failed requests' });
+      }
+      const c = payments.check;
+      const once = c.paid === c.payments && c.vouchers === 2 * c.payments && c.coded === c.payments && c.distinctCodes === c.payments;
+      targets.push({
+        what: 'payments: every one paid once, 2 vouchers each, each Code voucher its own code',
+        target: `${c.payments} / ${2 * c.payments} / ${c.payments}`,
+        value: `${c.paid} / ${c.vouchers} / ${c.distinctCodes}`,
+        ceiling: '',
+        pass: once,
+        gate: true,
+        by: once ? 'exact' : 'mismatch',
+      });
+    } else targets.push({ what: 'payments: startpayment and callback', target: 'measured', value: 'not available', ceiling: '', pass: false, gate: true, by: payments.why });
     check('initial JavaScript of / (gzip: what index.html loads and preloads)', bundle.totals.initialJs.gzip / 1024, 120, 'max', ' KiB', 1, {
       ceiling: 'libraries alone ≈ 131 KiB (decision 011)',
     });
@@ -291,12 +326,16 @@ async function main(): Promise<void> {
         media:
           'one POST /api/greetie/{id}/media of a generated 100 MiB MP4 (movie header first, 30 s), streamed over node:http as one multipart body with its Content-Length, after a 2 MiB warm-up upload; ' +
           'the node process RSS from /proc sampled every 50 ms from 1 s before the upload until its answer; growth = peak − before',
+        payments:
+          'autocannon with `amount` = the round\'s requests, each a different draft (startpayment: an InStore and a Code gift, 15 drafts per signed-in sender) or a different payment the sandbox has PAID (callback: the whole paid path: status asked, settled, 2 vouchers, a code taken, delivery scheduled); ' +
+          'req/s: requests ÷ the round\'s seconds, mean of the rounds; p50 mean, p99 the worse round; afterwards every payment is checked paid once with its vouchers and distinct codes',
         lighthouse: 'lighthouse 12 npm package, default (mobile) config: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown; performance category only; median of the runs; Chromium headless',
       },
       buildMs,
       startup: { firstStartMs: cold.startMs, laterStartMs: server.startMs },
       memory: { idle, underLoad: api.rssUnderLoad },
       media,
+      payments,
       api: api.results,
       bundle,
       lighthouse: lh,
@@ -340,6 +379,18 @@ async function main(): Promise<void> {
         ? `Media upload: 100 MiB video in ${media.seconds.toFixed(1)} s; server RSS ${(media.rssBefore / MB).toFixed(0)} MiB before, ${(media.rssPeak / MB).toFixed(0)} MiB at its peak: +${(media.growth / MB).toFixed(1)} MiB`
         : `Media upload: not available (${media.why})`,
     );
+    if (payments.available) {
+      const row = (name: string, xs: PaymentSample[]) => [
+        name,
+        (xs.reduce((a, x) => a + x.reqPerSec, 0) / xs.length).toFixed(0),
+        (xs.reduce((a, x) => a + x.p50, 0) / xs.length).toFixed(1),
+        Math.max(...xs.map((x) => x.p99)).toFixed(1),
+        String(xs.reduce((a, x) => a + x.requests, 0)),
+        String(xs.reduce((a, x) => a + x.non2xx + x.errors, 0)),
+      ];
+      lines.push(`Payments (sandbox provider): ${payments.rounds} rounds × ${payments.perRound} requests, each a different draft / paid payment, ${payments.connections} connections`);
+      lines.push(table([['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'], row('POST /api/greetie/{id}/startpayment', payments.startpayment), row('POST /api/greetie/paymentCallBack (paid)', payments.callback)]));
+    } else lines.push(`Payments: not available (${payments.why})`);
     lines.push('');
     lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');
     lines.push(
