@@ -44,14 +44,13 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
   const reducedMotion = useReducedMotion();
   const { status, view, error, retry } = useGreetieView({ key: id, byId, reducedMotion }, viewer);
   const title = titleOf(t, view);
-  usePageTitle(status === 'notFound' ? t('notFound.title') : title);
+  // The document's title is the page's heading, whatever the state.
+  usePageTitle(status === 'notFound' ? t('notFound.title') : status === 'error' ? t('error.title') : title);
 
   if (status === 'loading') {
+    // No heading yet: whose greetie it is (or that there is none) is what the read tells.
     return (
-      <section className={css.page} aria-busy="true" aria-labelledby="page-title">
-        <h1 id="page-title" className={css.title}>
-          {title}
-        </h1>
+      <section className={css.page} aria-busy="true" aria-label={title}>
         <p role="status">{t('loading')}</p>
         <div className={css.skeleton} />
       </section>
@@ -85,18 +84,22 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
     );
   }
   return (
-    <article className={css.page} aria-labelledby="page-title">
-      <h1 id="page-title" className={css.title}>
+    <article className={css.greetiePage} aria-labelledby="page-title">
+      <h1 id="page-title" className={`${css.title} ${css.titleArea}`}>
         {title}
       </h1>
-      <GreetieStage media={view.media} content={view.content} />
-      {view.message && <p className={css.message}>{view.message}</p>}
-      {view.role === 'sender' && (
-        <p className={view.viewedAt ? css.seen : css.notSeen}>
-          {view.viewedAt ? t('seen', { time: formatDateTime(view.viewedAt, i18n.language) }) : t('notSeen')}
-        </p>
-      )}
-      <div aria-live="polite">{status === 'viewed' && <GiftReveal view={view} returnTo={returnTo} />}</div>
+      <div className={css.stageArea}>
+        <GreetieStage media={view.media} content={view.content} />
+      </div>
+      <div className={css.textArea}>
+        {view.message && <p className={css.message}>{view.message}</p>}
+        {view.role === 'sender' && (
+          <p className={view.viewedAt ? css.seen : css.notSeen}>
+            {view.viewedAt ? t('seen', { time: formatDateTime(view.viewedAt, i18n.language) }) : t('notSeen')}
+          </p>
+        )}
+        <div aria-live="polite">{status === 'viewed' && <GiftReveal view={view} returnTo={returnTo} />}</div>
+      </div>
     </article>
   );
 }

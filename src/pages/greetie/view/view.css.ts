@@ -10,6 +10,36 @@ export const page = style([
   { maxWidth: 560, paddingTop: 64, paddingBottom: vars.space.xxl, '@media': { [media.tablet]: { paddingTop: vars.space.xl } } },
 ]);
 
+/**
+ * The greetie's page: on a phone the title, the greetie, then its message and gifts; on a wide
+ * screen the greetie on the left and the rest beside it, so the gifts are in view without scrolling.
+ */
+export const greetiePage = style([
+  container,
+  {
+    maxWidth: 560,
+    paddingTop: 64,
+    paddingBottom: vars.space.xxl,
+    display: 'grid',
+    gridTemplateAreas: '"title" "stage" "text"',
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    alignContent: 'start',
+    '@media': {
+      [media.tablet]: {
+        maxWidth: 1000,
+        paddingTop: vars.space.xl,
+        gridTemplateAreas: '"stage title" "stage text"',
+        gridTemplateColumns: 'minmax(0, 480px) minmax(0, 1fr)',
+        gridTemplateRows: 'auto 1fr',
+        columnGap: vars.space.xl,
+      },
+    },
+  },
+]);
+export const titleArea = style({ gridArea: 'title' });
+export const stageArea = style({ gridArea: 'stage', alignSelf: 'start' });
+export const textArea = style({ gridArea: 'text' });
+
 export const title = style({ margin: `0 0 ${vars.space.md}`, fontSize: 'clamp(1.375rem, 5vw, 2rem)', lineHeight: 1.25, outline: 'none' });
 
 export const stage = style({
@@ -60,9 +90,9 @@ export const soundButton = style({
   cursor: 'pointer',
 });
 
-export const message = style({ margin: `${vars.space.md} 0 0`, fontSize: '1.125rem', lineHeight: 1.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' });
+export const message = style({ margin: `${vars.space.md} 0 0`, '@media': { [media.tablet]: { marginTop: 0 } }, fontSize: '1.125rem', lineHeight: 1.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' });
 
-export const gifts = style({ marginTop: vars.space.lg });
+export const gifts = style({ marginTop: vars.space.lg, '@media': { [media.tablet]: { marginTop: vars.space.md } } });
 export const giftsTitle = style({ margin: `0 0 ${vars.space.sm}`, fontSize: '1.25rem' });
 export const giftList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: vars.space.sm });
 

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { expect } from 'vitest';
+import { journey, connectBrowser } from './harness/journey.ts';
+import { LOGIN_PATH, api, expectPath, mobileNumberFor, readCodeFromOutbox } from './harness/app.ts';
+
+/**
+ * The greetie a recipient opens: the sender (through the API) makes a greetie with a photo, a text
+ * and a gift, pays in the sandbox, and it is delivered; the recipient opens the link from the
+ * sandbox SMS outbox as a visitor (no phone number, the gift's name, 'Logga in för att ta emot'),
+ * signs in with the number it was sent to and comes back to it with the gift theirs (Mina gåvor,
+ * Lös in). The photo is the page's largest paint.
+ */
+
+connectBrowser();
+
+/** A call as the signed-in sender (JSON, or multipart when the body is FormData). */
+async function call<T>(baseURL: string, token: string | null, method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': 'sv' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await fetch(new URL(path, baseURL), { method, headers, body: payload });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Signs in through the API with the code from the sandbox outbox: the access token. */
+async function signInByApi(baseURL: string, e164: string): Promise<string> {
+  const since = Date.now();
+  const { token } = await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/verificationcode', { mobileNumber: e164 });
+  const code = await readCodeFromOutbox(baseURL, e164, since);
+  const session = await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/login', { token, code, deviceId: randomUUID() });
+  return session.token;
+}
+
+/** The link in the newest SMS to `e164` that carries a greetie (the delivery), as a path. */
+async function greetieLinkFromOutbox(baseURL: string, e164: string): Promise<string> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const messages = await api<{ to: string; body: string }[]>(baseURL, `/api/sandbox/sms?to=${encodeURIComponent(e164)}`);
+    const link = messages.map((m) => /https?:\/\/\S+(\/greetie\/view\/[A-Za-z0-9_%-]+)/.exec(m.body)?.[1]).find(Boolean);
+    if (link) return link;
+    if (Date.now() > until) throw new Error(`no greetie link reached ${e164} in the sandbox outbox`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const photo = () => sharp({ create: { width: 800, height: 1000, channels: 3, background: '#f4a6c8' } }).jpeg({ quality: 80 }).toBuffer();
+
+journey('view', async (j) => {
+  const { page, baseURL } = j;
+
+  // The sender: signed in through the API, a name, a greetie with a photo, a text and one gift, paid.
+  const sender = mobileNumberFor('view-sender', j.viewport);
+  const recipient = mobileNumberFor('view', j.viewport);
+  const token = await signInByApi(baseURL, sender.e164);
+  await call(baseURL, token, 'POST', '/api/mobileuser', { name: 'Anna' });
+  const merchants = await api<Array<{ id: string; name: string }>>(baseURL, '/api/merchant');
+  let gift: { id: string; name: string; merchant: string } | undefined;
+  for (const m of merchants) {
+    const products = await api<Array<{ id: string; name: string; source: string; price?: number }>>(baseURL, `/api/merchant/${m.id}/products`);
+    const p = products.find((x) => x.source === 'InStore' && typeof x.price === 'number');
+    if (p) {
+      gift = { id: p.id, name: p.name, merchant: m.name };
+      break;
+    }
+  }
+  if (!gift) throw new Error('the demo catalogue has no fixed-price InStore product');
+  const draft = await call<{ id: string; refId: string }>(baseURL, token, 'POST', '/api/greetie/createv2', {
+    recipient: { mobileNumber: recipient.e164, name: 'Bo' },
+    message: 'Grattis på födelsedagen!',
+    content: [{ type: 'text', value: 'Hurra!', x: 0.5, y: 0.2, scale: 1.4, rotation: -4 }],
+    gifts: [{ productId: gift.id }],
+  });
+  const form = new FormData();
+  form.append('file', new Blob([await photo()], { type: 'image/jpeg' }), 'foto.jpg');
+  await call(baseURL, token, 'POST', `/api/greetie/${draft.id}/media`, form);
+  const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, {});
+  await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
+
+  // The recipient opens the link from the SMS on their phone, not signed in.
+  const link = await greetieLinkFromOutbox(baseURL, recipient.e164);
+  expect(link).toBe(`/greetie/view/${draft.refId}`);
+  await page.goto(link);
+  const main = page.getByRole('main');
+  await main.getByRole('heading', { level: 1, name: 'En greetie från Anna' }).waitFor();
+  const first = main.getByRole('img', { name: 'Bilden i greetien' });
+  await first.waitFor();
+  expect(await first.getAttribute('fetchpriority')).toBe('high');
+  await main.getByText('Grattis på födelsedagen!').waitFor();
+  await main.getByRole('img', { name: 'Över bilden: Hurra!' }).waitFor();
+
+  // The gift is revealed by name with the way to receive it; no phone number anywhere.
+  await main.getByRole('heading', { level: 2, name: 'En gåva följer med' }).waitFor();
+  await main.getByText(gift.name, { exact: true }).waitFor();
+  const signIn = main.getByRole('link', { name: 'Logga in för att ta emot' });
+  expect(await signIn.getAttribute('href')).toBe(`${LOGIN_PATH}?returnTo=${encodeURIComponent(link)}`);
+  const text = await page.evaluate(() => document.body.innerText);
+  expect(text).not.toContain('+46');
+  expect(text).not.toContain(recipient.e164.slice(3));
+  expect(text).not.toMatch(/07\d[\s-]?\d{3}/);
+
+  // The first frame is the largest paint, and it came early.
+  const lcp = await page.evaluate(
+    () =>
+      new Promise<{ tag: string; url: string; time: number }>((resolve) => {
+        new PerformanceObserver((list) => {
+          const last = list.getEntries().at(-1) as PerformanceEntry & { element?: Element; url?: string; startTime: number };
+          resolve({ tag: last.element?.tagName ?? '', url: last.url ?? '', time: Math.round(last.startTime) });
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      }),
+  );
+  console.log(`view (${j.viewport}): LCP ${lcp.time} ms, ${lcp.tag} ${lcp.url}`);
+  expect(lcp.tag).toBe('IMG');
+  expect(lcp.url).toMatch(/\/api\/media\//);
+  // The minimal layout's only chrome: the corner menu, whose 'Logga in' comes back here too.
+  await page.getByRole('button', { name: 'Meny' }).click();
+  const login = page.getByRole('menu').getByRole('menuitem', { name: 'Logga in' });
+  expect(await login.getAttribute('href')).toBe(`${LOGIN_PATH}?returnTo=${encodeURIComponent(link)}`);
+  await page.keyboard.press('Escape');
+  await page.getByRole('menu').waitFor({ state: 'detached' });
+  await j.check('view: the link opened by a visitor');
+
+  // Opening it by its reference marked it viewed: the sender sees when.
+  const seen = await call<{ viewed: boolean; viewedAt: string | null }>(baseURL, token, 'GET', `/api/greetie/${draft.id}?markAsViewed=false`);
+  expect(seen.viewed).toBe(true);
+
+  // The recipient signs in with the number it was sent to and comes back to the greetie.
+  await signIn.click();
+  await expectPath(page, `${LOGIN_PATH}?returnTo=${encodeURIComponent(link)}`);
+  const since = Date.now();
+  await page.getByLabel('Mobilnummer').fill(recipient.typed);
+  await page.getByRole('button', { name: 'Skicka kod' }).click();
+  const codeField = page.getByLabel('Kod', { exact: true });
+  await codeField.waitFor();
+  await codeField.fill(await readCodeFromOutbox(baseURL, recipient.e164, since));
+  await page.getByRole('button', { name: 'Logga in', exact: true }).click();
+  await expectPath(page, link);
+  await main.getByRole('heading', { level: 2, name: 'Din gåva' }).waitFor();
+  const redeem = main.getByRole('link', { name: 'Lös in' });
+  await redeem.waitFor();
+  expect(await redeem.getAttribute('href')).toMatch(new RegExp(`^/redeem/${draft.id}\\?voucher=[0-9a-f-]{36}$`));
+  expect(await main.getByRole('link', { name: 'Mina gåvor' }).getAttribute('href')).toMatch(/^\/voucher\/[0-9a-f-]{36}$/);
+  await j.check('view: the recipient signed in');
+});
