@@ -54,19 +54,35 @@ journey('flow viewer', async (j) => {
   const nav = page.getByRole('navigation', { name: 'Maskiner' });
   const titles = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.firstElementChild?.textContent?.trim() ?? ''));
   expect(titles.length).toBeGreaterThanOrEqual(9);
+  const opening: string[] = [];
   for (const title of titles) {
     await nav.getByRole('link', { name: new RegExp(`^${title}`) }).click();
     await page.getByRole('heading', { level: 2, name: title, exact: true }).waitFor();
-    await page.getByRole('group', { name: `Diagram över ${title}` }).waitFor();
+    const group = page.getByRole('group', { name: `Diagram över ${title}` });
+    await group.waitFor();
+    // As it opens: its smallest text (11 px at 100 %) at 9 px or more, or else the overview.
+    const scale = Number(await frame.getAttribute('data-scale'));
+    if (scale * 11 < 9 - 1e-6) await page.getByTestId('overview').waitFor();
+    else expect(scale * 11, `${title}: text size as it opens`).toBeGreaterThanOrEqual(9 - 1e-6);
+    const overview = await page.getByTestId('overview').count();
+    opening.push(`${title} ${await group.getAttribute('data-chart-width')}×${await group.getAttribute('data-chart-height')} at ${Math.round(scale * 100)} %${overview ? ' + overview' : ''}`);
     await page.getByRole('button', { name: 'Anpassa' }).click();
     const { outside, count } = await outsideFrame(page);
     expect(count, title).toBeGreaterThan(0);
     expect(outside, `${title}: parts of the chart outside the frame`).toEqual([]);
     if (title === 'Compose' || title === 'Auth') await j.check(`${title} fitted`);
   }
+  console.log(`flows (${j.viewport}), each chart as it opens: ${opening.join('; ')}`);
 
+});
+
+// Kept apart from the journey above: each stays well inside the per-test time on a busy machine.
+journey('flow viewer: drag, export and a link to a state', async (j) => {
+  const { page } = j;
+  if (j.viewport === 'desktop') await page.setViewportSize({ width: 1400, height: 1000 });
+  const frame = page.getByRole('region', { name: /^Diagramyta/ });
   // compose opens readable; dragging the chart moves it.
-  await nav.getByRole('link', { name: /^Compose/ }).click();
+  await page.goto('/flows?machine=compose');
   await page.getByRole('group', { name: 'Diagram över Compose' }).waitFor();
   await expect.poll(() => frame.getAttribute('data-scale')).toBe('1');
   await j.check('compose as it opens');

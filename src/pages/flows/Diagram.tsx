@@ -14,7 +14,12 @@ export interface DiagramMarks {
   /** Transitions just taken (live) or taken by the current step. */
   taken: Set<string>;
   /** Coverage overlay; undefined when off. */
-  coverage?: { uncoveredStates: Set<string>; uncoveredTransitions: Set<string> };
+  coverage?: {
+    uncoveredStates: Set<string>;
+    uncoveredTransitions: Set<string>;
+    /** The generated paths (numbered from 1) that take each transition, for its tooltip. */
+    pathsByTransition?: ReadonlyMap<string, number[]>;
+  };
 }
 
 const activate = (fn: () => void) => (e: KeyboardEvent) => {
@@ -145,7 +150,10 @@ export function Diagram({
             onKeyDown={activate(select)}
             onFocus={() => onFocusBox?.(e.label)}
           >
-            <title>{tr.description ?? tr.label}</title>
+            <title>
+              {tr.description ?? tr.label}
+              {cov?.pathsByTransition?.get(e.key)?.length ? `\n${t('coveredByPaths', { paths: cov.pathsByTransition.get(e.key)!.join(', ') })}` : ''}
+            </title>
             <path d={d} markerEnd="url(#flows-arrow)" />
             <rect className="label" x={e.label.x} y={e.label.y} width={e.label.width} height={e.label.height} rx={4} />
             <text x={e.label.x + 5} y={e.label.y + 13}>

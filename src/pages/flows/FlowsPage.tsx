@@ -140,6 +140,15 @@ function coveringPaths(paths: { description: string; steps: { states: string[]; 
   });
 }
 
+/** Transition key → the paths (numbered from 1) that take it. */
+function pathsByTransition(paths: { steps: { transitions: string[] }[] }[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  paths.forEach((p, i) => {
+    for (const key of new Set(p.steps.flatMap((s) => s.transitions))) out.set(key, [...(out.get(key) ?? []), i + 1]);
+  });
+  return out;
+}
+
 function MachineView({ chart, live, pinned }: { chart: Chart; live: LiveActor[]; pinned: JourneyStep | undefined }) {
   const { t } = useTranslation('flows');
   const cov = coverageOf(chart.id);
@@ -192,7 +201,7 @@ function MachineView({ chart, live, pinned }: { chart: Chart; live: LiveActor[];
       taken: new Set([...(current?.transitions ?? []), ...(path ? [] : l.taken)]),
       coverage:
         showCoverage && cov
-          ? { uncoveredStates: new Set(cov.states.uncovered), uncoveredTransitions: new Set(cov.transitions.uncovered) }
+          ? { uncoveredStates: new Set(cov.states.uncovered), uncoveredTransitions: new Set(cov.transitions.uncovered), pathsByTransition: pathsByTransition(cov.paths) }
           : undefined,
     };
   }, [chart, mine, pinned, current, path, showCoverage, cov]);

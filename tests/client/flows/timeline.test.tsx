@@ -154,6 +154,9 @@ describe('/flows journey', () => {
       level: 4,
       name: expected.length === 1 ? 'Testvägen som tar den här övergången' : `De ${expected.length} testvägar som tar den här övergången`,
     });
+    // The same, on hover: the transition's tooltip names them.
+    const edge = screen.getByRole('group', { name: 'Diagram över Auth' }).querySelector(`[data-transition-key="${CSS.escape(key)}"]`)!;
+    expect(edge.querySelector('title')!.textContent).toContain(`Testvägar som tar den: ${expected.map((e) => e.path).join(', ')}`);
     const list = heading.nextElementSibling as HTMLElement;
     const links = within(list).getAllByRole('link');
     expect(links.map((l) => l.textContent)).toEqual(expected.map((e) => `Testväg ${e.path}, steg ${e.step}`));
