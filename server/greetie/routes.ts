@@ -78,10 +78,11 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'As POST /greetie, plus up to 10 gifts. A fixed-price product takes its price (an `amount` other than it is ' +
           '400 GIFT_AMOUNT_FIXED); a value voucher needs an `amount` inside its min/max (400 GIFT_AMOUNT_REQUIRED, ' +
-          'GIFT_AMOUNT_OUT_OF_RANGE); a product that is inactive, or whose merchant is, is 400 GIFT_PRODUCT_UNAVAILABLE. ' +
+          'GIFT_AMOUNT_OUT_OF_RANGE); a product that is inactive, or whose merchant is, is 400 GIFT_PRODUCT_UNAVAILABLE; ' +
+          'a "Code" product named more often than its pool has free codes is 409 GIFT_CODE_POOL_EMPTY. ' +
           '`total` is computed by the server.',
         body: GreetieCreateV2,
-        response: { 200: Greetie, ...errorResponses(400, 401) },
+        response: { 200: Greetie, ...errorResponses(400, 401, 409) },
       },
     },
     async (req) => createDraft(deps, req.userId, req.body),
@@ -172,7 +173,8 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Any of `recipient`, `message`, `content`, `gifts` and `deliverAt`; the ones given replace the draft\'s ' +
           '(`recipient: null` and `deliverAt: null` clear them; `gifts` replaces the whole list and the total). ' +
-          'All of it is saved, or, on any refusal, none of it. 409 GREETIE_NOT_DRAFT once it is no longer a draft.',
+          'All of it is saved, or, on any refusal, none of it. 409 GREETIE_NOT_DRAFT once it is no longer a draft; ' +
+          '409 GIFT_CODE_POOL_EMPTY for gifts naming a "Code" product more often than its pool has free codes.',
         params: IdParams,
         body: GreetieUpdate,
         response: { 200: Greetie, ...errorResponses(400, 401, 404, 409) },
