@@ -5,6 +5,8 @@ import type { GreetieView, ViewGift } from '../../../../machines/greetieView.ts'
 import { button, buttonSecondary } from '../../../components/ui.css.ts';
 import { formatDateTime } from '../../../format/dates.ts';
 import { formatKr } from '../../../format/money.ts';
+import { useGreetieVouchers } from '../../../components/vouchers.ts';
+import { giftsOfVouchers } from './load.ts';
 import * as css from './view.css.ts';
 
 /** How long one gift waits after the one before it to pop in. */
@@ -27,11 +29,7 @@ export function GiftReveal({ view, returnTo }: { view: GreetieView; returnTo: st
       <h2 id={`${ids}-gifts`} className={css.giftsTitle}>
         {heading}
       </h2>
-      <ul className={css.giftList}>
-        {view.gifts.map((g, i) => (
-          <GiftItem key={g.key} gift={g} index={i} greetieId={view.id} actions={view.role === 'recipient'} />
-        ))}
-      </ul>
+      {view.role === 'recipient' ? <OwnGifts view={view} /> : <GiftList gifts={view.gifts} greetieId={view.id} />}
       {view.role === 'visitor' && (
         <div className={css.signIn}>
           <Link className={button} to={`/auth/jwt/login?returnTo=${encodeURIComponent(returnTo)}`}>
@@ -45,7 +43,28 @@ export function GiftReveal({ view, returnTo }: { view: GreetieView; returnTo: st
   );
 }
 
-function GiftItem({ gift, index, greetieId, actions }: { gift: ViewGift; index: number; greetieId: string; actions: boolean }) {
+/**
+ * The recipient's own vouchers, from the app's voucher store (the greetie open now): a redeem on
+ * the till screen shows here without a reload. Until the store has them, the names the greetie
+ * came with.
+ */
+function OwnGifts({ view }: { view: GreetieView }) {
+  const own = useGreetieVouchers(view.id);
+  return <GiftList gifts={own.data ? giftsOfVouchers(own.data, true) : view.gifts} greetieId={view.id} />;
+}
+
+function GiftList({ gifts, greetieId }: { gifts: readonly ViewGift[]; greetieId: string }) {
+  return (
+    <ul className={css.giftList}>
+      {gifts.map((g, i) => (
+        // By place: the names the greetie came with and the store's vouchers are the same gifts.
+        <GiftItem key={i} gift={g} index={i} greetieId={greetieId} />
+      ))}
+    </ul>
+  );
+}
+
+function GiftItem({ gift, index, greetieId }: { gift: ViewGift; index: number; greetieId: string }) {
   const { t, i18n } = useTranslation('view');
   const nameId = useId();
   return (
@@ -59,7 +78,7 @@ function GiftItem({ gift, index, greetieId, actions }: { gift: ViewGift; index: 
         </p>
         {gift.isRedeemed && gift.redeemedAt && <p className={css.giftMeta}>{t('gifts.redeemed', { date: formatDateTime(gift.redeemedAt, i18n.language) })}</p>}
       </div>
-      {actions && gift.voucherId && (
+      {gift.voucherId && (
         <div className={css.giftActions}>
           <Link className={buttonSecondary} to={`/voucher/${encodeURIComponent(gift.voucherId)}`} aria-describedby={nameId}>
             {t('gifts.open')}

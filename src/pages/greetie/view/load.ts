@@ -1,7 +1,7 @@
-import type { Greetie, Voucher } from '../../../../contract/greetie.ts';
+import type { Greetie, PublicGreetie, Voucher } from '../../../../contract/greetie.ts';
 import type { GreetieView, ViewerRole, ViewGift } from '../../../../machines/greetieView.ts';
 import { api, isApiError, type ApiClient } from '../../../api/client.ts';
-import { getGreetieByRef, getGreetieVouchers, readGreetie, type PublicGreetie } from '../../../api/greetieView.ts';
+import { getGreetieByRef, readGreetie } from '../../../api/greetieView.ts';
 
 /** The person opening the greetie: null for a visitor. */
 export interface Viewer {
@@ -9,12 +9,11 @@ export interface Viewer {
   mobileNumber: string;
 }
 
-const notFound = (e: unknown) => isApiError(e) && e.status === 404;
-
-function giftsOfVouchers(vouchers: readonly Voucher[], withIds: boolean): ViewGift[] {
+/** Vouchers as gifts; their ids (for Mina gåvor and Lös in) only when they are the viewer's own. */
+export function giftsOfVouchers(vouchers: readonly Voucher[], own: boolean): ViewGift[] {
   return vouchers.map((v) => ({
     key: v.id,
-    voucherId: withIds ? v.id : null,
+    voucherId: own ? v.id : null,
     merchantName: v.merchant.name,
     productName: v.product.name,
     amount: v.amount,
@@ -23,42 +22,32 @@ function giftsOfVouchers(vouchers: readonly Voucher[], withIds: boolean): ViewGi
   }));
 }
 
-function giftsOfChoices(gifts: ReadonlyArray<{ productName: string; merchantName: string; amount: number }>): ViewGift[] {
-  return gifts.map((g, i) => ({
+/** What the sender chose (before vouchers are issued, or when they are not shown). */
+function giftsOfChoices(g: Pick<Greetie, 'gifts'>): ViewGift[] {
+  return g.gifts.map((gift, i) => ({
     key: `gift-${i}`,
     voucherId: null,
-    merchantName: g.merchantName,
-    productName: g.productName,
-    amount: g.amount,
+    merchantName: gift.merchantName,
+    productName: gift.productName,
+    amount: gift.amount,
     isRedeemed: false,
     redeemedAt: null,
   }));
 }
 
-/** The public view (a visitor, or someone signed in who is neither its sender nor its recipient). */
-export function fromPublic(p: PublicGreetie, role: ViewerRole): GreetieView {
-  const vouchers = p.vouchers ?? [];
+function viewOf(g: Greetie | PublicGreetie, role: ViewerRole): GreetieView {
   return {
-    id: p.id,
+    id: g.id,
     role,
-    senderName: p.sender?.name ?? null,
-    recipientName: p.recipient?.name ?? null,
-    message: p.message ?? '',
-    content: p.content ?? [],
-    media: p.media ?? null,
-    gifts: vouchers.length
-      ? vouchers.map((v) => ({
-          key: v.id,
-          voucherId: null,
-          merchantName: v.merchant.name,
-          productName: v.product.name,
-          amount: v.amount,
-          isRedeemed: v.isRedeemed,
-          redeemedAt: v.redeemedAt,
-        }))
-      : giftsOfChoices(p.gifts ?? []),
-    deliveredAt: p.deliveredAt ?? null,
-    viewedAt: p.viewedAt ?? null,
+    senderName: g.sender.name,
+    recipientName: g.recipient?.name ?? null,
+    message: g.message,
+    content: g.content,
+    media: g.media,
+    // The recipient's own vouchers come live from the voucher store (GiftReveal); these are the names.
+    gifts: g.vouchers.length ? giftsOfVouchers(g.vouchers, false) : giftsOfChoices(g),
+    deliveredAt: g.deliveredAt,
+    viewedAt: g.viewedAt,
   };
 }
 
@@ -69,44 +58,11 @@ function roleOf(g: Greetie, viewer: Viewer): ViewerRole {
 }
 
 /**
- * The recipient's vouchers carry their ids (for Mina gåvor and Lös in); the sender sees what was
- * given. Vouchers exist once it is paid; until the list can be read, what was chosen is shown.
- */
-async function giftsFor(g: Greetie, role: ViewerRole, signal: AbortSignal | undefined, client: ApiClient): Promise<ViewGift[]> {
-  if (g.gifts.length === 0 && g.vouchers.length === 0) return [];
-  let vouchers: Voucher[] = g.vouchers;
-  if (vouchers.length === 0) {
-    try {
-      vouchers = await getGreetieVouchers(g.id, signal, client);
-    } catch (e) {
-      if (!notFound(e)) throw e;
-    }
-  }
-  return vouchers.length ? giftsOfVouchers(vouchers, role === 'recipient') : giftsOfChoices(g.gifts);
-}
-
-/** The greetie read by its sender or recipient: nothing of it is hidden from them but codes, which the view never shows. */
-async function fromGreetie(g: Greetie, role: ViewerRole, signal: AbortSignal | undefined, client: ApiClient): Promise<GreetieView> {
-  return {
-    id: g.id,
-    role,
-    senderName: g.sender.name,
-    recipientName: g.recipient?.name ?? null,
-    message: g.message,
-    content: g.content,
-    media: g.media,
-    gifts: await giftsFor(g, role, signal, client),
-    deliveredAt: g.deliveredAt,
-    viewedAt: g.viewedAt,
-  };
-}
-
-/**
  * The greetie view machine's `loadGreetie`: by id (signed in: the read marks it viewed for its
  * recipient), or by the link's reference (the public view, which the server marks viewed unless
  * the caller is its sender). Someone signed in who opened the link is asked for as its sender or
- * recipient too (without marking it again), to learn which gifts are theirs; anyone else keeps
- * the public view.
+ * recipient too (without marking it again), to learn whose it is; anyone else keeps the public
+ * view. Phone numbers never leave this function: the view has names only.
  */
 export async function loadGreetieView(
   params: { key: string; byId: boolean },
@@ -116,16 +72,15 @@ export async function loadGreetieView(
 ): Promise<GreetieView> {
   if (params.byId) {
     const g = await readGreetie(params.key, true, signal, client);
-    return fromGreetie(g, viewer ? roleOf(g, viewer) : 'other', signal, client);
+    return viewOf(g, viewer ? roleOf(g, viewer) : 'other');
   }
   const p = await getGreetieByRef(params.key, signal, client);
-  if (!viewer) return fromPublic(p, 'visitor');
-  let g: Greetie;
+  if (!viewer) return viewOf(p, 'visitor');
   try {
-    g = await readGreetie(p.id, false, signal, client);
+    const g = await readGreetie(p.id, false, signal, client);
+    return viewOf(g, roleOf(g, viewer));
   } catch (e) {
-    if (notFound(e)) return fromPublic(p, 'other');
+    if (isApiError(e) && e.status === 404) return viewOf(p, 'other');
     throw e;
   }
-  return fromGreetie(g, roleOf(g, viewer), signal, client);
 }
