@@ -15,28 +15,6 @@ export function getPayment(greetieId: string, signal?: AbortSignal, client: ApiC
   return client.get<Payment>(path(greetieId, '/payment'), { signal });
 }
 
-/** The seller named on receipts (company name and organisation number, from the server's settings). */
-export interface Seller {
-  name: string;
-  orgNumber: string;
-}
-
-/**
- * GET /api/seller. Read leniently (the endpoint belongs to the terms pages' work): a field under
- * either of its likely names, and null when there is no such answer, so a receipt never fails for it.
- */
-export async function getSeller(signal?: AbortSignal, client: ApiClient = api): Promise<Seller | null> {
-  try {
-    const body = await client.get<Record<string, unknown>>('/api/seller', { signal });
-    const name = body.name ?? body.companyName;
-    const orgNumber = body.orgNumber ?? body.organisationNumber ?? body.organizationNumber;
-    return typeof name === 'string' && typeof orgNumber === 'string' ? { name, orgNumber } : null;
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    return null;
-  }
-}
-
 /** GET /sandbox/payments: the sandbox's pending payments, newest first. */
 export function getSandboxPayments(signal?: AbortSignal, client: ApiClient = api): Promise<Payment[]> {
   return client.get<Payment[]>('/api/sandbox/payments', { signal });

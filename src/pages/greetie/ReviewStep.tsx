@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Trans, useTranslation } from 'react-i18next';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
+import { PRIVACY_PATH, TERMS_PATH } from '../../components/seller.ts';
 import { formatDateTime } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
 import { GreetieCard } from './GreetieCard.tsx';
@@ -44,7 +45,7 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
       {hasGifts && <p className={css.total}>{t('gifts.total', { total: formatKr(context.total) })}</p>}
       {hasGifts && (
         <p className={css.hint}>
-          <Trans ns="payment" i18nKey="reviewTerms" components={{ terms: <Link to="/villkor" />, privacy: <Link to="/integritet" /> }} />
+          <Trans ns="payment" i18nKey="reviewTerms" components={{ terms: <Link to={TERMS_PATH} />, privacy: <Link to={PRIVACY_PATH} /> }} />
         </p>
       )}
       {sendFailed && (

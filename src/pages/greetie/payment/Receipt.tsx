@@ -2,15 +2,13 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { Payment } from '../../../../contract/payment.ts';
 import { useLoader } from '../../../components/useLoader.ts';
+import { PRIVACY_PATH, TERMS_PATH, useSeller } from '../../../components/seller.ts';
 import { button, buttonSecondary } from '../../../components/ui.css.ts';
 import { formatDateTime } from '../../../format/dates.ts';
 import { formatKr } from '../../../format/money.ts';
 import { greetieLoader } from '../loaders.ts';
 import * as greetieCss from '../greetie.css.ts';
-import { sellerLoader } from './loaders.ts';
 import * as css from './payment.css.ts';
-
-const NO_PARAMS = {} as Record<string, never>;
 
 /**
  * The receipt of a paid greetie: what was bought (each gift with its merchant, product and
@@ -30,7 +28,7 @@ export function Receipt({
 }) {
   const { t, i18n } = useTranslation('payment');
   const greetie = useLoader(greetieLoader, { id: greetieId });
-  const seller = useLoader(sellerLoader, NO_PARAMS).data;
+  const seller = useSeller().data;
   const g = greetie.data;
   const language = i18n.language;
   return (
@@ -104,8 +102,8 @@ export function Receipt({
                 : t('receipt.deliverNow')}
           </p>
           <p className={css.legal}>
-            <Link to="/villkor">{t('receipt.terms')}</Link>
-            <Link to="/integritet">{t('receipt.privacy')}</Link>
+            <Link to={TERMS_PATH}>{t('receipt.terms')}</Link>
+            <Link to={PRIVACY_PATH}>{t('receipt.privacy')}</Link>
           </p>
         </article>
       )}

@@ -1,0 +1,148 @@
+import type { Page } from 'playwright-core';
+import path from 'node:path';
+import sharp from 'sharp';
+import { expect, inject } from 'vitest';
+import type { Greetie } from '../../contract/greetie.ts';
+import type { MerchantPage, Product } from '../../contract/merchant.ts';
+import { journey, connectBrowser, type Journey } from './harness/journey.ts';
+import { LOGIN_PATH, api, expectPath, mobileNumberFor, signInOnLoginPage } from './harness/app.ts';
+
+/**
+ * Paying for a greetie with Swish in the sandbox, on a phone and on a desktop: a draft with a gift
+ * (made through the API as the compose journey's steps would leave it: a recipient, a message, a
+ * fixed-price gift) opened at its review; 'Betala med Swish'; on the phone the 'Öppna Swish' link,
+ * on the desktop the QR code. The payer answers from /sandbox in a second tab: first 'Neka' (the
+ * page says the payer declined, 'Försök igen'), then — on the desktop through the Swish-number
+ * field — 'Godkänn': the receipt. Then the greetie's details page in a new tab, as the Swish app
+ * returns the payer there: the session survives and the receipt shows.
+ */
+
+connectBrowser();
+
+/** A product with a fixed price from the demo catalogue. */
+async function fixedPriceProduct(baseURL: string): Promise<Product> {
+  const merchants = await api<MerchantPage>(baseURL, '/api/merchant/v2?limit=50');
+  for (const m of merchants.items) {
+    const products = await api<Product[]>(baseURL, `/api/merchant/${m.id}/products`);
+    const fixed = products.find((p) => typeof p.price === 'number' && p.price > 0);
+    if (fixed) return fixed;
+  }
+  throw new Error('the demo catalogue has no product with a fixed price');
+}
+
+/** A draft at its review, made with the signed-in person's own token (as the compose steps would save it). */
+async function draftWithGift(page: Page, product: Product, recipient: string): Promise<Greetie> {
+  const jpeg = await sharp({ create: { width: 480, height: 600, channels: 3, background: '#f4a6c8' } }).jpeg({ quality: 80 }).toBuffer();
+  return page.evaluate(
+    async ({ productId, mobileNumber, photo }) => {
+      const auth = { authorization: `Bearer ${sessionStorage.getItem('accessToken')}` };
+      const res = await fetch('/api/greetie/createv2', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({ recipient: { mobileNumber, name: 'Mormor' }, message: 'Grattis på födelsedagen!', gifts: [{ productId }] }),
+      });
+      if (!res.ok) throw new Error(`createv2 answered ${res.status}: ${await res.text()}`);
+      const draft = (await res.json()) as Greetie;
+      const form = new FormData();
+      form.append('file', new Blob([Uint8Array.from(atob(photo), (c) => c.charCodeAt(0))], { type: 'image/jpeg' }), 'foto.jpg');
+      const media = await fetch(`/api/greetie/${draft.id}/media`, { method: 'POST', headers: auth, body: form });
+      if (!media.ok) throw new Error(`media answered ${media.status}: ${await media.text()}`);
+      return (await media.json()) as Greetie;
+    },
+    { productId: product.id, mobileNumber: recipient, photo: jpeg.toString('base64') },
+  );
+}
+
+/** In the /sandbox tab: the pending payment of this greetie answered as the payer would. */
+async function answerInSandbox(sandbox: Page, j: Journey, greetieId: string, answer: 'Godkänn' | 'Neka', step: string) {
+  const section = sandbox.getByRole('region', { name: 'Betalningar' });
+  const item = section.getByRole('listitem').filter({ hasText: greetieId.slice(0, 8) });
+  await item.waitFor({ timeout: 15_000 });
+  if (step) {
+    await sandbox.bringToFront();
+    await sandbox.screenshot({ path: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-${step}.png`), fullPage: true });
+  }
+  await item.getByRole('button', { name: answer }).click();
+  await section.getByRole('status').filter({ hasText: answer }).waitFor();
+  await item.waitFor({ state: 'detached' });
+}
+
+journey('payment', async (j) => {
+  const { page } = j;
+  await page.goto('/greetie/new');
+  await expectPath(page, new RegExp(`^${LOGIN_PATH}`));
+  await signInOnLoginPage(j, { checkpoints: false });
+  await expectPath(page, '/greetie/new');
+
+  const product = await fixedPriceProduct(j.baseURL);
+  const recipient = mobileNumberFor('payment-recipient', j.viewport);
+  const draft = await draftWithGift(page, product, recipient.e164);
+
+  // The review: the gift, the total, the terms; 'Betala med Swish'.
+  await page.goto(`/greetie/new?draft=${draft.id}`);
+  const main = page.getByRole('main');
+  await main.getByRole('heading', { name: 'Granska din greetie' }).waitFor();
+  await main.getByRole('link', { name: 'köpvillkor' }).waitFor();
+  const pay = main.getByRole('button', { name: 'Betala med Swish' });
+  await expect.poll(() => pay.isEnabled()).toBe(true);
+  await j.check('payment: review');
+  await pay.click();
+
+  // Awaiting the payer: a phone gets the Swish app link, a desktop the QR code and the number field.
+  await main.getByRole('heading', { level: 2, name: 'Betala med Swish' }).waitFor();
+  await main.getByText(/^Att betala: /).waitFor();
+  if (j.viewport === 'phone') {
+    const open = main.getByRole('link', { name: 'Öppna Swish' });
+    await open.waitFor();
+    expect(await open.getAttribute('href')).toMatch(/^swish:\/\/paymentrequest\?token=[0-9a-f]+&callbackurl=.+%2Fgreetie%2Fdetails%2F/);
+  } else {
+    const qr = main.getByRole('img', { name: 'QR-kod för betalningen i Swish' });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,/);
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await main.getByLabel('Ditt Swish-nummer').waitFor();
+  }
+  await j.check('payment: awaiting the payer');
+
+  // The payer declines in Swish (the sandbox, in a second tab).
+  const sandbox = await j.context.newPage();
+  await sandbox.goto('/sandbox');
+  await answerInSandbox(sandbox, j, draft.id, 'Neka', 'pending');
+  await page.bringToFront();
+  const declined = main.getByRole('alert').filter({ hasText: 'Betalningen nekades' });
+  await declined.waitFor({ timeout: 15_000 });
+  await j.check('payment: declined');
+
+  // Try again; on the desktop, this time with the payer's Swish number (the request pops up there).
+  await declined.getByRole('button', { name: 'Försök igen' }).click();
+  if (j.viewport === 'phone') {
+    await main.getByRole('link', { name: 'Öppna Swish' }).waitFor();
+  } else {
+    const payer = mobileNumberFor('payment-payer', j.viewport);
+    await main.getByLabel('Ditt Swish-nummer').fill(payer.typed);
+    await main.getByRole('button', { name: 'Skicka till min Swish' }).click();
+    await main.getByText('Väntar på svar från Swish…').waitFor();
+    await main.getByText(`Öppna Swish på telefonen med nummer ${payer.e164} och godkänn betalningen där.`).waitFor();
+    await j.check('payment: waiting for the payer’s phone');
+  }
+  await answerInSandbox(sandbox, j, draft.id, 'Godkänn', '');
+  await page.bringToFront();
+
+  // Paid: the receipt.
+  await main.getByRole('heading', { name: 'Tack! Betalningen är klar' }).waitFor({ timeout: 15_000 });
+  const receipt = main.getByRole('article', { name: 'Kvitto' });
+  await receipt.getByText(product.name).waitFor();
+  await receipt.getByText('Totalt').waitFor();
+  await receipt.getByRole('link', { name: 'Köpvillkor' }).waitFor();
+  await receipt.getByRole('link', { name: 'Integritetspolicy' }).waitFor();
+  await j.check('payment: receipt');
+
+  // Swish returns the payer to the details page, often in a new tab: the session and the receipt are there.
+  const returned = await j.context.newPage();
+  await returned.goto(`/greetie/details/${draft.id}`);
+  await returned.getByRole('heading', { name: 'Tack! Betalningen är klar' }).waitFor({ timeout: 15_000 });
+  await returned.getByRole('article', { name: 'Kvitto' }).getByText(product.name).waitFor();
+  await returned.getByText(/^(Schemalagd|Levererad|Sedd)$/).waitFor();
+  await returned.close();
+  await sandbox.close();
+});
