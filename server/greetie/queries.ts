@@ -79,7 +79,7 @@ export function findGreeties(db: Executor, ids: string[]): Promise<GreetieRow[]>
 export function lockOwnGreetie(tx: Tx, id: string, senderId: string) {
   return tx
     .selectFrom('greetie')
-    .select(['id', 'status', 'recipient_number', 'deliver_at', 'total'])
+    .select(['id', 'status', 'recipient_number', 'recipient_name', 'deliver_at', 'total'])
     .where('id', '=', id)
     .where('sender_id', '=', senderId)
     .forUpdate()

@@ -57,13 +57,14 @@ export async function insertPayment(
 }
 
 /** The provider has the request: created → pending, with its token and location. */
-export async function markPending(db: Executor, id: string, token: string | null, location: string | null, now: Date): Promise<void> {
-  await db
+export function markPending(db: Executor, id: string, token: string | null, location: string | null, now: Date): Promise<PaymentRow | undefined> {
+  return db
     .updateTable('payment')
     .set({ status: 'pending', swish_token: token, swish_location: location, updated_at: now })
     .where('id', '=', id)
     .where('status', 'in', OPEN)
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**

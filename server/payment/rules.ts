@@ -211,7 +211,7 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
         // The same payer: the same payment; except an m-commerce one the provider gave no token
         // (a retried create found it made already), which the payer could not open: a new one.
         const usable = open && open.payer_alias === payerAlias && (payerAlias !== null || open.swish_token !== null || open.status === 'created');
-        if (open && usable) return { kind: 'existing' as const, payment: open };
+        if (open && usable) return { kind: 'existing' as const, payment: open, recipientName: g.recipient_name };
         if (open) return { kind: 'cancel' as const };
         // Awaiting payment without an open one: nothing to wait for (cannot happen through the
         // rules here, but a draft again is the safe reading).
@@ -226,6 +226,7 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
       await checkSendLimits(tx, deps, { senderId: userId, recipientNumber: g.recipient_number, greetieId });
       const priced = await priceGifts(tx, gifts.map((gift) => ({ productId: gift.product_id, amount: gift.amount })));
       if (priced.total !== g.total) await setGreetieTotal(tx, greetieId, priced.total, now);
+      await setGreetieStatus(tx, greetieId, 'draft', 'awaitingPayment', now);
       const payment = await insertPayment(tx, {
         greetieId,
         provider: deps.services.payments.name,
@@ -234,11 +235,11 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
         payerAlias,
         now,
       });
-      // One code per Code gift set aside for this payment, or 409 and nothing written.
+      // One code per Code gift set aside for this payment, or 409 and nothing written. Last before
+      // the commit: the pool's counter row stays locked from here until then.
       const needs = codesNeeded(gifts);
       if (needs.size > 0) await reserveCodes(tx, payment.id, needs, now);
-      await setGreetieStatus(tx, greetieId, 'draft', 'awaitingPayment', now);
-      return { kind: 'new' as const, payment };
+      return { kind: 'new' as const, payment, recipientName: g.recipient_name };
     });
 
     if (step.kind === 'cancel') {
@@ -248,7 +249,7 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
     }
     const payment = step.payment;
     if (payment.status === 'pending') return toPayment(deps.config, payment);
-    return toPayment(deps.config, await createAtProvider(deps, payment));
+    return toPayment(deps.config, await createAtProvider(deps, payment, step.recipientName));
   }
   throw conflict('PAYMENT_BUSY');
 }
@@ -258,9 +259,9 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
  * instruction id is the same request). A refusal ends the payment (error, the greetie a draft
  * again); no answer leaves it created, to be retried by the next startpayment.
  */
-async function createAtProvider(deps: PaymentDeps, payment: PaymentRow): Promise<PaymentRow> {
-  const greetie = await findGreetie(deps.db, payment.greetie_id);
-  const message = swishMessage(`Greetie till ${greetie?.recipient_name ?? 'en van'}`) || 'Greetie';
+async function createAtProvider(deps: PaymentDeps, payment: PaymentRow, recipientName: string | null): Promise<PaymentRow> {
+  const message = swishMessage(`Greetie till ${recipientName ?? 'en van'}`) || 'Greetie';
+  let pending: PaymentRow | undefined;
   try {
     const created = await deps.services.payments.create({
       instructionId: payment.instruction_id,
@@ -269,7 +270,7 @@ async function createAtProvider(deps: PaymentDeps, payment: PaymentRow): Promise
       message,
       ...(payment.payer_alias ? { payerAlias: payment.payer_alias } : {}),
     });
-    await markPending(deps.db, payment.id, created.token, created.location, deps.services.now());
+    pending = await markPending(deps.db, payment.id, created.token, created.location, deps.services.now());
   } catch (err) {
     if (!(err instanceof PaymentError)) throw err;
     if (err.kind !== 'unavailable') {
@@ -284,7 +285,8 @@ async function createAtProvider(deps: PaymentDeps, payment: PaymentRow): Promise
     }
     throw httpErrorOf(err);
   }
-  return (await paymentById(deps.db, payment.id))!;
+  // Settled meanwhile (a callback, a cancel): read it as it is now.
+  return pending ?? (await paymentById(deps.db, payment.id))!;
 }
 
 /** GET /greetie/{id}/payment: the latest payment; an open one older than a moment is checked with the provider. */
