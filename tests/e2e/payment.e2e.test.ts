@@ -14,7 +14,8 @@ import { LOGIN_PATH, api, expectPath, mobileNumberFor, signInOnLoginPage } from 
  * on the desktop the QR code. The payer answers from /sandbox in a second tab: first 'Neka' (the
  * page says the payer declined, 'Försök igen'), then — on the desktop through the Swish-number
  * field — 'Godkänn': the receipt. Then the greetie's details page in a new tab, as the Swish app
- * returns the payer there: the session survives and the receipt shows.
+ * returns the payer there: the session survives and the receipt shows. Delivered at once, the
+ * recipient's SMS with the link is in the sandbox outbox.
  */
 
 connectBrowser();
@@ -144,5 +145,17 @@ journey('payment', async (j) => {
   await returned.getByRole('article', { name: 'Kvitto' }).getByText(product.name).waitFor();
   await returned.getByText(/^(Schemalagd|Levererad|Sedd)$/).waitFor();
   await returned.close();
+
+  // Delivered at once: the recipient's SMS with the link is in the sandbox outbox.
+  await sandbox.bringToFront();
+  await sandbox.reload();
+  const sms = sandbox
+    .getByRole('list', { name: 'Sms-utkorg' })
+    .getByRole('listitem')
+    .filter({ hasText: recipient.e164 })
+    .filter({ hasText: 'har skickat en greetie till dig' });
+  await sms.waitFor({ timeout: 15_000 });
+  expect(await sms.textContent()).toMatch(/\/greetie\/view\/[A-Za-z0-9_-]{22,}/);
+  await sandbox.screenshot({ path: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-sms.png`), fullPage: true });
   await sandbox.close();
 });

@@ -6,6 +6,7 @@ import { buttonSecondary } from '../../components/ui.css.ts';
 import { formatDate } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
 import * as css from './sandbox.css.ts';
+import { answers } from './payments.css.ts';
 
 /** How often the pending payments are read again while the page is open. */
 export const PAYMENTS_POLL_MS = 3000;
@@ -102,7 +103,7 @@ export function PendingPaymentsSection() {
                   {t('sandbox.createdAt')}: <time dateTime={p.createdAt}>{formatDate(p.createdAt, i18n.language, 'd MMMM yyyy HH:mm:ss')}</time>
                 </span>
               </p>
-              <div role="group" aria-label={t('sandbox.actions', { amount: formatKr(p.amount) })} className={css.header}>
+              <div role="group" aria-label={t('sandbox.actions', { amount: formatKr(p.amount) })} className={answers}>
                 {OUTCOMES.map((outcome) => (
                   <button key={outcome} type="button" className={buttonSecondary} disabled={busy !== null} onClick={() => void settle(p, outcome)}>
                     {t(`sandbox.outcomes.${outcome}`)}

@@ -59,8 +59,8 @@ type Heading = React.RefObject<HTMLHeadingElement | null>;
 function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView; screen: PaymentScreen; heading: Heading; titleId: string; onBack: () => void }) {
   const { t } = useTranslation('payment');
   const { context, send } = view;
-  const title = (text: string) => (
-    <h2 id={titleId} ref={heading} className={greetieCss.stepTitle} tabIndex={-1}>
+  const title = (text: string, inAlert = false) => (
+    <h2 id={titleId} ref={heading} className={inAlert ? greetieCss.alertTitle : greetieCss.stepTitle} tabIndex={-1}>
       {text}
     </h2>
   );
@@ -133,7 +133,7 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
     case 'failed':
       return (
         <div role="alert" className={greetieCss.alert}>
-          {title(t(`outcome.${screen}.title`))}
+          {title(t(`outcome.${screen}.title`), true)}
           <p>{t(`outcome.${screen}.text`)}</p>
           {retryOrBack}
         </div>
@@ -142,7 +142,7 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
     case 'checkFailed':
       return (
         <div role="alert" className={greetieCss.alert}>
-          {title(t(`outcome.${screen}.title`))}
+          {title(t(`outcome.${screen}.title`), true)}
           <p>{context.error?.message}</p>
           {screen === 'startFailed' ? (
             retryOrBack
