@@ -7,6 +7,7 @@ import '../styles/global.css.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { createAppActor } from './app/AppActors.tsx';
 import { startInspection } from './app/inspect.ts';
 import { createI18n, languageReady } from './i18n.ts';
 
@@ -15,10 +16,12 @@ startInspection();
 // index.html paints a static shell in #root; React replaces it with the first render, which waits
 // only for the chosen language's strings (bundled for Swedish, one small chunk for English).
 const i18n = createI18n();
+// The app's root actor, started once for the page (not in a render: see App).
+const actor = createAppActor().start();
 const render = () =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <App i18n={i18n} />
+      <App i18n={i18n} actor={actor} />
     </StrictMode>,
   );
 languageReady(i18n).then(render, render);
