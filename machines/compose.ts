@@ -664,7 +664,7 @@ export const composeMachine = setup({
                   {
                     guard: 'isSettledWithGifts',
                     target: '#compose.handingOver',
-                    description: "'Till betalning': a greetie with gifts goes on to payment (once saved, its overlay uploaded).",
+                    description: "'Betala med Swish': a greetie with gifts goes on to payment (once saved, its overlay uploaded).",
                   },
                   { guard: 'isSettled', target: '#compose.sending', description: "'Skicka': a greetie without gifts is sent (once saved, its overlay uploaded)." },
                 ],
@@ -814,7 +814,7 @@ export const composeMachine = setup({
       },
     },
     handingOver: {
-      description: 'Saved and complete with gifts: payment takes it from here (the payment issue).',
+      description: 'Saved and complete with gifts: the payment panel takes it from here (machines/payment.ts).',
       tags: ['step:payment'],
       on: { 'user.back': { target: '#compose.editing.steps.review', description: 'Back to the review.' } },
     },
