@@ -15,6 +15,15 @@ export interface Claimed {
   sender_name: string | null;
 }
 
+/**
+ * The claim a worker finishes with: its `sending_since`, compared at the millisecond a JavaScript
+ * Date holds (PostgreSQL keeps microseconds; our claims are written from a Date, but a row set by
+ * hand or by a future writer may not be).
+ */
+function claimedBy(claimedAt: Date) {
+  return sql<boolean>`date_trunc('milliseconds', sending_since) = date_trunc('milliseconds', ${claimedAt}::timestamptz)`;
+}
+
 /** The greetie a delivery row is made from (locked by the caller's transaction already). */
 export function greetieToSchedule(tx: Tx, greetieId: string) {
   return tx
@@ -79,7 +88,7 @@ export async function markSent(tx: Tx, greetieId: string, claimedAt: Date, now: 
     .set({ state: 'sent', last_error: null, updated_at: now })
     .where('greetie_id', '=', greetieId)
     .where('state', '=', 'sending')
-    .where('sending_since', '=', claimedAt)
+    .where(claimedBy(claimedAt))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -106,7 +115,7 @@ export async function markRetry(tx: Tx, greetieId: string, claimedAt: Date, dueA
     .set({ state: 'pending', sending_since: null, due_at: dueAt, last_error: error, updated_at: now })
     .where('greetie_id', '=', greetieId)
     .where('state', '=', 'sending')
-    .where('sending_since', '=', claimedAt)
+    .where(claimedBy(claimedAt))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -118,7 +127,7 @@ export async function markFailed(tx: Tx, greetieId: string, claimedAt: Date, err
     .set({ state: 'failed', last_error: error, updated_at: now })
     .where('greetie_id', '=', greetieId)
     .where('state', '=', 'sending')
-    .where('sending_since', '=', claimedAt)
+    .where(claimedBy(claimedAt))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return false;
   await tx

@@ -66,7 +66,38 @@ export function createElksSms(opts: ElksOptions): SmsSender {
     throw new SmsError('rejected', `46elks refused the message (${res.status})`, res.status);
   }
 
+  /**
+   * Whether this exact message went out (https://46elks.com/docs/sms-history): GET /a1/sms
+   * filtered on the recipient, newest first, at most 100 — an interrupted delivery is looked at
+   * within minutes, long before 100 more messages reach the same number. Our delivery texts are
+   * unique (they carry the greetie's refId), so the body identifies the message. Never logged.
+   */
+  async function confirmSent(message: SmsMessage): Promise<boolean> {
+    let res: Response;
+    try {
+      res = await doFetch(`${url}?${new URLSearchParams({ to: message.to, limit: '100' }).toString()}`, {
+        headers: { authorization, accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch {
+      throw new SmsError('unavailable', '46elks could not be asked for its history');
+    }
+    const text = await res.text().catch(() => '');
+    if (!res.ok) throw new SmsError(res.status >= 500 || res.status === 429 ? 'unavailable' : 'rejected', `46elks history answered ${res.status}`, res.status);
+    let data: unknown;
+    try {
+      data = (JSON.parse(text) as { data?: unknown }).data;
+    } catch {
+      throw new SmsError('unavailable', '46elks history answered without JSON', res.status);
+    }
+    if (!Array.isArray(data)) throw new SmsError('unavailable', '46elks history answered without a list', res.status);
+    return data.some((m: { direction?: unknown; to?: unknown; message?: unknown }) => {
+      return typeof m.direction === 'string' && m.direction.startsWith('outgoing') && m.to === message.to && m.message === message.body;
+    });
+  }
+
   return {
+    confirmSent,
     async send(message) {
       let last: SmsError | undefined;
       for (let n = 1; n <= attempts; n++) {

@@ -15,9 +15,22 @@ export interface ElksRequest {
   form: Record<string, string>;
 }
 
+/** A message the fake accepted, as its history (GET /a1/sms) lists it. */
+export interface ElksSent {
+  id: string;
+  created: string;
+  direction: 'outgoing';
+  from: string;
+  to: string;
+  message: string;
+  status: 'delivered';
+}
+
 export interface FakeElks {
   url: string;
   requests: ElksRequest[];
+  /** Accepted messages, oldest first (https://46elks.com/docs/sms-history lists them newest first). */
+  sent: ElksSent[];
   /** What the next requests get, in order; the last one repeats. */
   script: ElksBehaviour[];
   close(): Promise<void>;
@@ -36,7 +49,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startFakeElks(): Promise<FakeElks> {
-  const fake: Omit<FakeElks, 'url' | 'close'> = { requests: [], script: ['ok'] };
+  const fake: Omit<FakeElks, 'url' | 'close'> = { requests: [], sent: [], script: ['ok'] };
   const pending = new Set<NodeJS.Timeout>();
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
@@ -47,11 +60,21 @@ export async function startFakeElks(): Promise<FakeElks> {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(value));
     };
-    if (req.method !== 'POST' || req.url !== '/a1/sms') return json(404, { error: 'not found' });
+    const at = new URL(req.url ?? '/', 'http://fake');
+    const history = req.method === 'GET' && at.pathname === '/a1/sms';
+    if (!history && (req.method !== 'POST' || req.url !== '/a1/sms')) return json(404, { error: 'not found' });
     const expected = `Basic ${Buffer.from(`${ELKS_USER}:${ELKS_PASSWORD}`).toString('base64')}`;
     if (req.headers.authorization !== expected) {
       res.writeHead(401, { 'content-type': 'text/plain' });
       return res.end('API access requires Basic HTTP authentication. Read documentation or examples.');
+    }
+    if (history) {
+      // SMS history: newest first, `to` filters on the recipient, `limit` (at most 100) per page.
+      const to = at.searchParams.get('to');
+      const limit = Math.min(100, Number(at.searchParams.get('limit') ?? 100) || 100);
+      const all = fake.sent.filter((m) => !to || m.to === to).reverse();
+      const page = all.slice(0, limit);
+      return json(200, { data: page, ...(all.length > limit ? { next: page[page.length - 1]!.created } : {}) });
     }
     if (!form.from || !form.to || !form.message || !/^\+\d{8,15}$/.test(form.to)) {
       res.writeHead(400, { 'content-type': 'text/plain' });
@@ -74,19 +97,23 @@ export async function startFakeElks(): Promise<FakeElks> {
         res.on('close', () => clearTimeout(timer));
         return;
       }
-      default:
+      default: {
+        const id = `s${Math.random().toString(16).slice(2)}`;
+        const created = new Date().toISOString();
+        fake.sent.push({ id, created, direction: 'outgoing', from: form.from, to: form.to, message: form.message, status: 'delivered' });
         return json(200, {
           status: 'created',
           direction: 'outgoing',
           from: form.from,
           to: form.to,
           message: form.message,
-          id: `s${Math.random().toString(16).slice(2)}`,
-          created: new Date().toISOString(),
+          id,
+          created,
           parts: 1,
           cost: 3500,
           estimated_cost: 3500,
         });
+      }
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
