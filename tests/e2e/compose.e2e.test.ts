@@ -6,7 +6,7 @@ import { LOGIN_PATH, expectPath, mobileNumberFor, signInOnLoginPage } from './ha
 /**
  * Making a greetie on a phone (and a desktop): sign in, upload a photo, add a text and an emoji,
  * drag one, pick a gift, reload half-way and continue, enter the recipient, review, and reach the
- * payment placeholder (the payment issue takes it from there).
+ * payment, started with 'Betala med Swish' (tests/e2e/payment.e2e.test.ts pays).
  */
 
 connectBrowser();
