@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import type { SandboxPaymentProvider } from '../../../server/providers/payment/index.ts';
-import { EXPIRE_AFTER_MS, RECONCILE_MIN_AGE_MS, reconcileOpenPayments } from '../../../server/payment/reconcile.ts';
+import { EXPIRE_AFTER_MS, RECONCILE_MIN_AGE_MS, reconcileOpenPayments, startPaymentReconciler } from '../../../server/payment/reconcile.ts';
 import { loadCodes } from '../../../server/payment/codes.ts';
 import { call, catalogue, freshNumber, greetieTestApp, person, type Catalogue, type Person } from '../greetie/support.ts';
 
@@ -176,6 +176,31 @@ describe('reconciliation', () => {
     await reconcileOpenPayments(deps, { minAgeMs: 0 });
     expect(await tables()).toBe(before);
     expect(await state(g.id, p.id)).toEqual({ greetie: 'draft', payment: 'expired', vouchers: 0, coded: 0, reserved: 0 });
+  });
+
+  it('the reconciler as the server runs it: a pass at once, then one every interval, until stopped', async () => {
+    const alice = await person(t.app);
+    const first = await started(alice);
+    await sandbox.settle(first.instructionId, 'paid');
+    const reconciler = startPaymentReconciler(deps, undefined, { everyMs: 50 });
+    try {
+      expect((await reconciler.ready).applied).toBeGreaterThanOrEqual(1);
+      expect((await state(first.g.id, first.p.id)).payment).toBe('paid');
+      // Started after the start-up pass; settled silently; older than a few seconds: the next passes take it.
+      const second = await started(alice);
+      await sandbox.settle(second.instructionId, 'declined');
+      t.clock.advance(RECONCILE_MIN_AGE_MS);
+      for (let i = 0; i < 100 && (await state(second.g.id, second.p.id)).payment === 'pending'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await state(second.g.id, second.p.id)).toEqual({ greetie: 'draft', payment: 'declined', vouchers: 0, coded: 0, reserved: 0 });
+    } finally {
+      await reconciler.stop();
+    }
+    // Stopped: nothing more happens.
+    const third = await started(alice);
+    await sandbox.settle(third.instructionId, 'paid');
+    t.clock.advance(RECONCILE_MIN_AGE_MS);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await state(third.g.id, third.p.id)).payment).toBe('pending');
   });
 
   it('a provider that cannot answer: everything stays as it is, nothing throws', async () => {
