@@ -17,7 +17,11 @@ import { createPaymentProvider } from './providers/payment/index.ts';
 import { createStorage } from './providers/storage/index.ts';
 import { createMediaCleanup } from './media/rules.ts';
 import { createDeliveryQueue } from './delivery/queue.ts';
+import { createPushProvider } from './providers/push/index.ts';
+import { createWebPushSender, loadVapidKeys } from './providers/push/webpush.ts';
+import { createNotificationQueue } from './notification/queue.ts';
 import { CatalogueCache } from './merchant/cache.ts';
+import { startRateEventPurge, type RateEventPurge } from './auth/retention.ts';
 import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, nonFiniteField, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
 import { ErrorBody } from '../contract/common.ts';
@@ -205,17 +209,32 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   services.media ??= createMediaCleanup(services.storage);
   services.payments ??= createPaymentProvider(config, deps.db, () => services.now());
   services.delivery ??= createDeliveryQueue({ db: deps.db, config, services, log: app.log });
+  services.push ??= createPushProvider(config, deps.db, () => services.now());
+  services.webpush ??= createWebPushSender({ keys: loadVapidKeys(config.dataDir), subject: config.push.vapidSubject });
+  services.notifications ??= createNotificationQueue({ db: deps.db, config, services, log: app.log });
   app.decorate('services', services);
   // The delivery worker (DELIVERY_WORKER, on by default; decision 081) runs with the app: started
   // once it is ready, stopped on close before the pool is (deliveries in flight finish first).
   if (config.delivery.worker) {
     app.addHook('onReady', async () => {
       await services.delivery.start();
+      await services.notifications.start();
     });
     app.addHook('onClose', async () => {
+      await services.notifications.stop();
       await services.delivery.stop();
     });
   }
+
+  // Rate-limit events (IP addresses, numbers) older than 30 days are deleted at start-up and every
+  // hour, as the privacy policy promises (server/auth/retention.ts).
+  let ratePurge: RateEventPurge | undefined;
+  app.addHook('onReady', async () => {
+    ratePurge = startRateEventPurge({ db: deps.db, now: () => services.now(), log: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await ratePurge?.stop();
+  });
 
   // The catalogue's answers, emptied by PostgreSQL notifications once listening (decision 064).
   const catalogueCache = new CatalogueCache(deps.db, { listenUrl: deps.databaseUrl, log: app.log });

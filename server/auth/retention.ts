@@ -1,0 +1,71 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/index.ts';
+
+/**
+ * The privacy policy (src/pages/legal/documents.ts) promises that IP addresses kept to stop
+ * misuse are kept at most 30 days. They live in auth_rate_event (the `code-ip` kind; the other
+ * kinds hold mobile numbers). recordEvent forgets a key's old events only when that key comes
+ * back, so an address or a number seen once would stay for ever: this sweep deletes every event
+ * older than the retention, at start-up and then every hour, in whichever process runs it (each
+ * API process does; the DELETE is idempotent, so several at once do no harm).
+ */
+
+/** How long a rate-limit event may be kept: 30 days (the policy's promise). */
+export const RATE_EVENT_RETENTION_MS = 30 * 24 * 60 * 60_000;
+
+/** How often the sweep runs after the first one at start-up: hourly. */
+export const RATE_EVENT_PURGE_INTERVAL_MS = 60 * 60_000;
+
+/**
+ * Deletes rate-limit events recorded more than `retentionMs` before `now`; answers how many went.
+ * No limit is longer than a day (server/auth/rateLimit.ts LIMITS), so nothing still counted is
+ * ever deleted.
+ */
+export async function purgeOldRateEvents(db: Db, now: Date, retentionMs = RATE_EVENT_RETENTION_MS): Promise<number> {
+  const result = await db
+    .deleteFrom('auth_rate_event')
+    .where('at', '<', new Date(now.getTime() - retentionMs))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export interface RateEventPurge {
+  /** One sweep now (start() runs one; tests call it). */
+  run(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Starts the sweep: once now, then every `intervalMs`; a failure is logged and tried again next time. */
+export function startRateEventPurge(opts: {
+  db: Db;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  intervalMs?: number;
+}): RateEventPurge {
+  const { db, now, log } = opts;
+  let running: Promise<number> | undefined;
+  const run = (): Promise<number> => {
+    if (running) return running;
+    running = purgeOldRateEvents(db, now())
+      .then((n) => {
+        if (n > 0) log.info({ deleted: n }, 'old rate-limit events deleted');
+        return n;
+      })
+      .catch((err: unknown) => {
+        log.warn({ err }, 'rate-limit event clean-up failed');
+        return 0;
+      })
+      .finally(() => (running = undefined));
+    return running;
+  };
+  void run();
+  const timer = setInterval(() => void run(), opts.intervalMs ?? RATE_EVENT_PURGE_INTERVAL_MS);
+  timer.unref();
+  return {
+    run,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
