@@ -117,7 +117,16 @@ journey('payment', async (j) => {
   // Try again; on the desktop, this time with the payer's Swish number (the request pops up there).
   await declined.getByRole('button', { name: 'Försök igen' }).click();
   if (j.viewport === 'phone') {
-    await main.getByRole('link', { name: 'Öppna Swish' }).waitFor();
+    // The app switch: a phone hands swish:// to the Swish app. This browser has none (and the
+    // journey counts any request off our origin as a fault), so the hand-over itself is stopped;
+    // the page's own reaction to the tap is what is checked: it waits for Swish's answer.
+    await page.evaluate(() =>
+      document.addEventListener('click', (e) => (e.target as Element).closest('a[href^="swish:"]') && e.preventDefault(), { capture: true, once: true }),
+    );
+    await main.getByRole('link', { name: 'Öppna Swish' }).click();
+    await main.getByText('Väntar på svar från Swish…').waitFor();
+    await main.getByRole('link', { name: 'Öppna Swish igen' }).waitFor();
+    await j.check('payment: waiting for Swish');
   } else {
     const payer = mobileNumberFor('payment-payer', j.viewport);
     await main.getByLabel('Ditt Swish-nummer').fill(payer.typed);
