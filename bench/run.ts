@@ -6,7 +6,8 @@
  *
  * Settings (environment): BENCH_DURATION seconds per round (5), BENCH_ROUNDS alternating rounds
  * per endpoint (2), BENCH_CONNECTIONS (50), BENCH_LH_RUNS Lighthouse runs per page (3),
- * CHROME_PATH (/usr/bin/chromium), BENCH_SKIP=lighthouse,api,media,… to leave parts out,
+ * CHROME_PATH (/usr/bin/chromium), BENCH_REDEEMS distinct vouchers redeemed (3000),
+ * BENCH_SKIP=lighthouse,api,redeem,media,… to leave parts out,
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings.
  */
 import { execFileSync } from 'node:child_process';
@@ -18,6 +19,7 @@ import { bundleReport, lighthouseRuns, type BundleReport, type LighthouseRun } f
 import { ROOT, nodePid, postgresPids, rss, serve, stop, sumRss, type Served } from './server.ts';
 import { removeDataDir } from '../server/db/datadir.ts';
 import { benchMediaUpload, type MediaUploadResult } from './media.ts';
+import { benchRedeem, type RedeemBenchResult } from './redeem.ts';
 import { benchPayments, type PaymentBenchResult, type PaymentSample } from './payment.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -25,6 +27,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const REDEEM_COUNT = Number(process.env.BENCH_REDEEMS ?? 3000);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
 const MB = 1024 * 1024;
@@ -220,6 +223,18 @@ async function main(): Promise<void> {
 
     const api = SKIP.has('api') ? { results: [], rssUnderLoad: { node: 0, postgres: 0 } } : await benchApi(server, dataDir);
 
+    // Redeems at the till (issue 14): each request a different voucher, redeemed once.
+    let redeem: RedeemBenchResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
+    if (!SKIP.has('redeem')) {
+      log(`redeem: ${REDEEM_COUNT} distinct vouchers (made over HTTP: paid in the sandbox, delivered by the worker), ${CONNECTIONS} connections`);
+      try {
+        redeem = await benchRedeem(server.baseUrl, { count: REDEEM_COUNT, connections: CONNECTIONS });
+        log(`  ${redeem.redeemsPerSec.toFixed(0)} redeems/s, p50 ${redeem.p50} ms, p99 ${redeem.p99} ms, non-2xx/errors ${redeem.non2xx + redeem.errors} (prepared in ${redeem.prepareSeconds.toFixed(1)} s)`);
+      } catch (err) {
+        redeem = { available: false, why: (err as Error).message };
+      }
+    }
+
     // Media: a 100 MB video upload must not raise the server's memory by more than 50 MB.
     let media: MediaUploadResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
     if (!SKIP.has('media')) {
@@ -277,6 +292,15 @@ async function main(): Promise<void> {
       });
       if (r.summary.non2xx > 0) targets.push({ what: `${r.endpoint}: non-2xx or errors`, target: '0', value: String(r.summary.non2xx), ceiling: '', pass: false, gate: true, by: 'failed requests' });
     }
+    if (redeem.available) {
+      const at = `${redeem.vouchers} distinct vouchers, ${redeem.connections} connections`;
+      check(`POST /api/voucher/redeem: redeems per second (${at})`, redeem.redeemsPerSec, 500, 'min', ' /s', 0);
+      // An aim like the other p99s: on a shared 2-core machine the absolute tail follows the load.
+      check(`POST /api/voucher/redeem: p99 (${at})`, redeem.p99, 50, 'max', ' ms', 1, { gate: false });
+      if (redeem.non2xx + redeem.errors > 0) targets.push({ what: 'POST /api/voucher/redeem: non-2xx or errors', target: '0', value: String(redeem.non2xx + redeem.errors), ceiling: '', pass: false, gate: true, by: 'failed redeems' });
+    } else if (!SKIP.has('redeem')) {
+      targets.push({ what: 'POST /api/voucher/redeem: redeems per second', target: '≥ 500 /s', value: 'not available', ceiling: '', pass: false, gate: true, by: redeem.why });
+    }
     if (media.available) check('RSS growth of the server during a 100 MB upload', media.growth / MB, 50, 'max', ' MiB');
     // Payments (decision 080 "Bench"): throughput is the gate, p99 at 50 connections an aim.
     if (payments.available) {
@@ -320,6 +344,10 @@ async function main(): Promise<void> {
           'autocannon (in this process, 1 request per connection at a time) against `npm run serve` on a production build with the embedded PostgreSQL and default settings (LOG_LEVEL info, to a file), ' +
           'alternating round by round with a bare node:http server on the same machine replaying the bytes the real server answered for that endpoint (the ceiling). ' +
           'req/s: requests completed ÷ seconds, mean of the rounds; p50: mean of the rounds; p99: the worse round. Code requests use a fresh number and X-Forwarded-For each, as a crowd would, so no rate limit is reached.',
+        redeem:
+          'vouchers made over HTTP first (senders sign in, greeties of 10 fixed-price InStore gifts across the demo merchants to 4 recipients, paid in the sandbox, delivered by the server\'s worker; within the sending limits), ' +
+          'then autocannon sends exactly one POST /api/voucher/redeem per voucher (shuffled, the right merchant code from /api/sandbox/merchants) at BENCH_CONNECTIONS; ' +
+          'redeems/s: requests ÷ seconds of the run; latencies from autocannon. The first redeem at each merchant in the process pays one scrypt check (decision 034).',
         startup: 'spawn of `npm run serve` (npm start after its build) until GET /api/health answers 200, polled every 25 ms; first start (initdb + migrations + seed) and a later start on the same DATA_DIR',
         memory: 'RSS from /proc: the node process, and the embedded PostgreSQL (postmaster + backends) summed; idle 2 s after start, under load the peak sampled every 250 ms during the server rounds',
         bundle: 'files index.html loads (script, modulepreload, stylesheet) plus their static imports, transitively; gzip -9 and brotli q11 of each file; lazy chunks are the other .js in assets/',
@@ -335,6 +363,7 @@ async function main(): Promise<void> {
       startup: { firstStartMs: cold.startMs, laterStartMs: server.startMs },
       memory: { idle, underLoad: api.rssUnderLoad },
       media,
+      redeem,
       payments,
       api: api.results,
       bundle,
@@ -373,6 +402,11 @@ async function main(): Promise<void> {
     lines.push(`Server: build ${(buildMs / 1000).toFixed(1)} s; npm run serve → /api/health 200: first start ${(cold.startMs / 1000).toFixed(2)} s (initdb), later start ${(server.startMs / 1000).toFixed(2)} s`);
     lines.push(
       `Memory (RSS): idle node ${(idle.node / MB).toFixed(0)} MiB + PostgreSQL ${(idle.postgres / MB).toFixed(0)} MiB; under load (peak) node ${(api.rssUnderLoad.node / MB).toFixed(0)} MiB + PostgreSQL ${(api.rssUnderLoad.postgres / MB).toFixed(0)} MiB`,
+    );
+    lines.push(
+      redeem.available
+        ? `Redeem: ${redeem.vouchers} distinct vouchers (${redeem.merchants} merchants), ${redeem.connections} connections: ${redeem.redeemsPerSec.toFixed(0)} redeems/s, p50 ${redeem.p50} ms, p90 ${redeem.p90} ms, p99 ${redeem.p99} ms, max ${redeem.max} ms, non-2xx ${redeem.non2xx + redeem.errors} (vouchers made in ${redeem.prepareSeconds.toFixed(1)} s)`
+        : `Redeem: not available (${redeem.why})`,
     );
     lines.push(
       media.available

@@ -56,6 +56,8 @@ export async function verifyMerchantCode(code: string, stored: string): Promise<
  */
 const MATCHES_MAX = 10_000;
 const known = new Map<string, Promise<boolean>>();
+/** The keys of `known` whose check has settled as a match: answered without waiting. */
+const matched = new Set<string>();
 
 function checkKey(code: string, stored: string): string {
   return createHash('sha256').update(stored).update('\u0000').update(normalizeMerchantCode(code)).digest('base64url');
@@ -68,7 +70,14 @@ export function verifyMerchantCodeRemembered(code: string, stored: string): Prom
   const check = verifyMerchantCode(code, stored).then(
     (ok) => {
       if (!ok) known.delete(key);
-      else if (known.size > MATCHES_MAX) known.delete(known.keys().next().value!);
+      else {
+        matched.add(key);
+        if (known.size > MATCHES_MAX) {
+          const oldest = known.keys().next().value!;
+          known.delete(oldest);
+          matched.delete(oldest);
+        }
+      }
       return ok;
     },
     (err: unknown) => {
@@ -80,7 +89,25 @@ export function verifyMerchantCodeRemembered(code: string, stored: string): Prom
   return check;
 }
 
+/**
+ * True when this process has already found `code` to be the code behind `stored` (no scrypt, no
+ * waiting). False says nothing: not checked yet, still checking, or wrong.
+ */
+export function isKnownMerchantCode(code: string, stored: string): boolean {
+  return matched.has(checkKey(code, stored));
+}
+
+/**
+ * The check of `code` against `stored` that is running now (started by somebody else's redeem),
+ * or undefined. Waiting for it costs nothing and checks nothing new.
+ */
+export function runningMerchantCodeCheck(code: string, stored: string): Promise<boolean> | undefined {
+  const key = checkKey(code, stored);
+  return matched.has(key) ? undefined : known.get(key);
+}
+
 /** Forgets every remembered check (tests and benchmarks measure the cold path with it). */
 export function forgetMerchantCodeChecks(): void {
   known.clear();
+  matched.clear();
 }

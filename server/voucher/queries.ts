@@ -92,6 +92,18 @@ export interface RedeemTarget {
   code_hash: string;
 }
 
+/** The caller's voucher and its merchant's code hash, read without a lock (the redeem's first look). */
+export function redeemTarget(db: Executor, userId: string, id: string): Promise<RedeemTarget | undefined> {
+  return db
+    .selectFrom('voucher as v')
+    .innerJoin('greetie as g', 'g.id', 'v.greetie_id')
+    .innerJoin('merchant as m', 'm.id', 'v.merchant_id')
+    .select(['v.id', 'v.merchant_id', 'v.is_redeemed', 'v.expires_at', 'm.code_hash'])
+    .where('v.id', '=', id)
+    .where(ownedBy(userId))
+    .executeTakeFirst();
+}
+
 /**
  * The caller's voucher and its merchant's code hash, locked for this redeem: redeems of one
  * voucher take turns, so its wrong codes are counted before the next is checked (at most 5 are
@@ -109,7 +121,12 @@ export function lockForRedeem(tx: Tx, userId: string, id: string): Promise<Redee
     .executeTakeFirst();
 }
 
-/** The times of the newest `limit` wrong codes for the voucher since `since`, newest first. */
+/**
+ * The times of the newest `limit` wrong codes for the voucher since `since`, newest first. A
+ * statement of its own after the lock, not a subquery of the locking one: under READ COMMITTED a
+ * statement reads the snapshot it started with, so a subquery would miss the wrong codes committed
+ * while it waited for the lock (and more than 5 would be checked).
+ */
 export async function recentWrongCodes(tx: Executor, voucherId: string, since: Date, limit: number): Promise<Date[]> {
   const rows = await tx
     .selectFrom('redeem_attempt')
@@ -136,19 +153,55 @@ export async function recordAttempt(
 }
 
 /**
- * The one write that redeems: only a voucher not yet redeemed and not expired at `now` changes,
- * so of any number of concurrent redeems exactly one gets its row back.
+ * The one write that redeems, with its attempt and the answer's row in the same statement: only
+ * a voucher not yet redeemed and not expired at `now` changes, so of any number of concurrent
+ * redeems exactly one gets its row back (undefined: nothing changed).
  */
-export async function redeemOnce(tx: Executor, id: string, now: Date): Promise<boolean> {
-  const row = await tx
-    .updateTable('voucher')
-    .set({ is_redeemed: true, redeemed_at: now })
-    .where('id', '=', id)
-    .where('is_redeemed', '=', false)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+export async function redeemOnce(tx: Executor, id: string, userId: string, now: Date): Promise<VoucherRow | undefined> {
+  const { rows } = await sql<VoucherRow>`
+    WITH r AS (
+      UPDATE voucher SET is_redeemed = true, redeemed_at = ${now}
+       WHERE id = ${id} AND is_redeemed = false AND (expires_at IS NULL OR expires_at > ${now})
+      RETURNING *
+    ), attempt AS (
+      INSERT INTO redeem_attempt (voucher_id, merchant_id, user_id, ok, outcome, at)
+      SELECT r.id, r.merchant_id, ${userId}, true, 'redeemed', ${now} FROM r
+    )
+    SELECT r.id, r.greetie_id, r.merchant_id, m.name AS merchant_name, m.logo_url AS merchant_logo_url,
+           r.product_id, p.name AS product_name, r.source, r.amount, r.code, r.is_redeemed, r.redeemed_at,
+           r.expires_at, r.created_at
+      FROM r JOIN merchant m ON m.id = r.merchant_id JOIN product p ON p.id = r.product_id`.execute(tx);
+  return rows[0];
+}
+
+/**
+ * The redeem of a code this process already knows to be right (decision 034): one statement, no
+ * transaction. Besides redeemOnce's conditions, the merchant's code must still be the one checked
+ * (`codeHash`) and the voucher must have fewer than `maxWrong` wrong codes since `since`, so a
+ * locked voucher stays locked. Only a right code ever comes this way; wrong ones take the locked
+ * path, where they are counted in turn. Undefined: nothing changed (the locked path says why).
+ */
+export async function redeemKnownCode(
+  db: Executor,
+  a: { id: string; userId: string; codeHash: string; now: Date; since: Date; maxWrong: number },
+): Promise<VoucherRow | undefined> {
+  const { rows } = await sql<VoucherRow>`
+    WITH r AS (
+      UPDATE voucher v SET is_redeemed = true, redeemed_at = ${a.now}
+       WHERE v.id = ${a.id} AND v.is_redeemed = false AND (v.expires_at IS NULL OR v.expires_at > ${a.now})
+         AND EXISTS (SELECT 1 FROM merchant m WHERE m.id = v.merchant_id AND m.code_hash = ${a.codeHash})
+         AND (SELECT count(*) FROM redeem_attempt w
+               WHERE w.voucher_id = v.id AND w.outcome = 'wrongCode' AND w.at > ${a.since}) < ${a.maxWrong}
+      RETURNING v.*
+    ), attempt AS (
+      INSERT INTO redeem_attempt (voucher_id, merchant_id, user_id, ok, outcome, at)
+      SELECT r.id, r.merchant_id, ${a.userId}, true, 'redeemed', ${a.now} FROM r
+    )
+    SELECT r.id, r.greetie_id, r.merchant_id, m.name AS merchant_name, m.logo_url AS merchant_logo_url,
+           r.product_id, p.name AS product_name, r.source, r.amount, r.code, r.is_redeemed, r.redeemed_at,
+           r.expires_at, r.created_at
+      FROM r JOIN merchant m ON m.id = r.merchant_id JOIN product p ON p.id = r.product_id`.execute(db);
+  return rows[0];
 }
 
 /**

@@ -3,7 +3,7 @@ import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, type RedeemBody, type Voucher } 
 import { transaction } from '../db/index.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
-import { normalizeMerchantCode, verifyMerchantCodeRemembered } from '../merchant/code.ts';
+import { isKnownMerchantCode, normalizeMerchantCode, runningMerchantCodeCheck, verifyMerchantCodeRemembered } from '../merchant/code.ts';
 import {
   lockForRedeem,
   markUsedOnce,
@@ -11,7 +11,9 @@ import {
   ownedVouchers,
   recentWrongCodes,
   recordAttempt,
+  redeemKnownCode,
   redeemOnce,
+  redeemTarget,
   type RedeemOutcome,
   type VoucherRow,
 } from './queries.ts';
@@ -27,6 +29,9 @@ import {
  *   leaves the window. Every attempt is recorded for the merchant.
  * - The order of the answers: not the caller's 404, already redeemed 409, expired 410, locked 429,
  *   then the code (wrong 400). A used or expired voucher costs no code check and counts no guess.
+ * - A code this process already knows to be right takes a shorter way (decision 034): one
+ *   conditional statement that also requires fewer than 5 recent wrong codes; anything it does
+ *   not change goes the locked way above, which answers why.
  * - A Code or Charity voucher is marked used by its owner (POST /voucher/redeemed); an InStore one
  *   needs the merchant's code (409).
  */
@@ -69,7 +74,7 @@ function lockedFor(seconds: number): HttpError {
   return new HttpError(429, 'VOUCHER_LOCKED', { retryAfter, minutes: Math.ceil(retryAfter / 60) }, undefined, { 'retry-after': String(retryAfter) });
 }
 
-type RedeemResult = { outcome: 'redeemed' } | { outcome: Exclude<RedeemOutcome, 'redeemed' | 'locked'>; attemptsLeft?: number } | { outcome: 'locked'; seconds: number };
+type RedeemResult = { outcome: 'redeemed'; voucher: Voucher } | { outcome: Exclude<RedeemOutcome, 'redeemed' | 'locked'>; attemptsLeft?: number } | { outcome: 'locked'; seconds: number };
 
 /** POST /voucher/redeem. */
 export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody): Promise<Voucher> {
@@ -77,6 +82,26 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
   if (code === '') throw badRequest('MERCHANT_CODE_REQUIRED', {}, [{ field: 'body.merchantCode', problem: 'required' }]);
   const now = deps.services.now();
   const windowStart = new Date(now.getTime() - REDEEM_LOCK_MINUTES * 60_000);
+
+  // The common case first: a code this process has already found right for this merchant's
+  // current hash is redeemed by one statement, no lock, no transaction, no scrypt (decision 034).
+  const target = await redeemTarget(deps.db, userId, body.voucherId);
+  if (!target) throw notFound('VOUCHER_NOT_FOUND');
+  // A burst at a merchant this process has not checked yet: the first redeem checks the code
+  // (scrypt) holding its voucher's lock; the others wait for that check here, holding nothing.
+  await runningMerchantCodeCheck(code, target.code_hash)?.catch(() => false);
+  if (!target.is_redeemed && isKnownMerchantCode(code, target.code_hash)) {
+    const row = await redeemKnownCode(deps.db, {
+      id: target.id,
+      userId,
+      codeHash: target.code_hash,
+      now,
+      since: windowStart,
+      maxWrong: REDEEM_MAX_WRONG,
+    });
+    if (row) return toVoucher(row, true);
+    // Nothing changed (redeemed meanwhile, expired, locked, a new code): the locked path says why.
+  }
 
   const result = await transaction(deps.db, async (tx): Promise<RedeemResult> => {
     const v = await lockForRedeem(tx, userId, body.voucherId);
@@ -101,18 +126,19 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
       await attempt('wrongCode');
       return { outcome: 'wrongCode', attemptsLeft: REDEEM_MAX_WRONG - wrong.length - 1 };
     }
-    // The row is locked, so this succeeds; the condition is what guarantees once regardless.
-    if (!(await redeemOnce(tx, v.id, now))) {
+    // The row is locked, so this succeeds; its condition is what guarantees once regardless.
+    // It records the attempt and reads the answer in the same statement.
+    const redeemed = await redeemOnce(tx, v.id, userId, now);
+    if (!redeemed) {
       await attempt('alreadyRedeemed');
       return { outcome: 'alreadyRedeemed' };
     }
-    await attempt('redeemed');
-    return { outcome: 'redeemed' };
+    return { outcome: 'redeemed', voucher: toVoucher(redeemed, true) };
   });
 
   switch (result.outcome) {
     case 'redeemed':
-      return readOwn(deps, userId, body.voucherId);
+      return result.voucher;
     case 'alreadyRedeemed':
       throw conflict('VOUCHER_ALREADY_REDEEMED');
     case 'expired':

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Value } from 'typebox/value';
 import { Voucher } from '../../../contract/voucher.ts';
+import { isKnownMerchantCode } from '../../../server/merchant/code.ts';
+import { setMerchantCode } from '../../../server/merchant/admin.ts';
 import { call, greetieTestApp, person, type Person } from '../greetie/support.ts';
 import {
   MERCHANT_CODE,
@@ -52,6 +54,11 @@ async function ownersVouchers(...products: string[]): Promise<string[]> {
 
 const redeem = (who: Person | undefined, voucherId: string, merchantCode: string) =>
   call(t.app, who, 'POST', '/api/voucher/redeem', { voucherId, merchantCode });
+
+async function codeHash(merchantId: string): Promise<string> {
+  const { rows } = await sql<{ code_hash: string }>`SELECT code_hash FROM merchant WHERE id = ${merchantId}`.execute(t.db.db);
+  return rows[0]!.code_hash;
+}
 
 function countBy(statuses: number[]): Record<number, number> {
   const out: Record<number, number> = {};
@@ -183,6 +190,25 @@ describe('POST /api/voucher/redeem', () => {
     expect((await redeem(undefined, id!, MERCHANT_CODE)).statusCode).toBe(401);
     expect(await voucherTable(t.db.db)).toBe(before);
     expect(await attempts(t.db.db, id!)).toEqual([]);
+  });
+
+  it('a code this process already knows to be right still meets the lock, and a replaced code is no longer right', async () => {
+    const [warm, locked, later] = await ownersVouchers(shop.inStore, shop.inStore, shop.inStore);
+    // The first redeem checks the code with scrypt; from then on this process knows it.
+    expect((await redeem(owner, warm!, MERCHANT_CODE)).statusCode).toBe(200);
+    expect(isKnownMerchantCode(MERCHANT_CODE, await codeHash(shop.merchantId))).toBe(true);
+    for (let i = 0; i < 5; i++) expect((await redeem(owner, locked!, `WRONG${i}`)).statusCode).toBe(400);
+    const refused = await redeem(owner, locked!, MERCHANT_CODE);
+    expect(refused.statusCode).toBe(429);
+    expect((await attempts(t.db.db, locked!)).map((r) => r.outcome)).toEqual([...Array(5).fill('wrongCode'), 'locked']);
+
+    // The operator replaces the code: the one remembered is wrong now, the new one is right.
+    await setMerchantCode(t.db.db, shop.merchantId, 'NYKOD999');
+    const old = await redeem(owner, later!, MERCHANT_CODE);
+    expect(old.statusCode).toBe(400);
+    expect((old.json() as { code: string }).code).toBe('MERCHANT_CODE_WRONG');
+    expect((await redeem(owner, later!, 'nykod999')).statusCode).toBe(200);
+    await setMerchantCode(t.db.db, shop.merchantId, MERCHANT_CODE);
   });
 
   it("a scheduled greetie's vouchers are not yet the recipient's: 404", async () => {
