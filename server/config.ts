@@ -56,6 +56,19 @@ export interface Config {
    * SELLER_NAME, SELLER_ORG_NUMBER (NNNNNN-NNNN), SELLER_EMAIL. Demo values by default.
    */
   seller: { name: string; orgNumber: string; email: string };
+  /** Push (server/providers/push, decision 090): PUSH_PROVIDER, EXPO_ACCESS_TOKEN, EXPO_BASE_URL, VAPID_SUBJECT. */
+  push: PushConfig;
+}
+
+export interface PushConfig {
+  /** sandbox (the outbox; default while the sandbox is on) or expo (the Expo push service). */
+  provider: 'sandbox' | 'expo';
+  /** Expo's access token when the project requires one (never logged). */
+  expoAccessToken: string | undefined;
+  /** Another address for the Expo push API (a fake in tests); Expo's own when undefined. */
+  expoBaseUrl: string | undefined;
+  /** Web Push's VAPID contact (mailto: or https:); the seller's e-mail by default. */
+  vapidSubject: string;
 }
 
 export interface DeliveryConfig {
@@ -177,6 +190,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
   const payment = parsePayment(env, { sandbox, publicUrl, cwd }, errors);
   const delivery = parseDelivery(env, errors);
   const seller = parseSeller(env, errors);
+  const push = parsePush(env, { sandbox, email: seller.email }, errors);
 
   if (errors.length > 0) return { ok: false, errors };
   return {
@@ -204,6 +218,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
       payment,
       delivery,
       seller,
+      push,
     },
   };
 }
@@ -330,6 +345,24 @@ function parsePayment(env: Env, at: { sandbox: boolean; publicUrl: string; cwd: 
     }
   }
   return { provider, swish };
+}
+
+/** PUSH_PROVIDER, EXPO_* and VAPID_SUBJECT (server/providers/push); each problem is one line in `errors`. */
+function parsePush(env: Env, at: { sandbox: boolean; email: string }, errors: string[]): PushConfig {
+  let provider: PushConfig['provider'] = at.sandbox ? 'sandbox' : 'expo';
+  if (env.PUSH_PROVIDER !== undefined && env.PUSH_PROVIDER !== '') {
+    if (env.PUSH_PROVIDER === 'sandbox' || env.PUSH_PROVIDER === 'expo') provider = env.PUSH_PROVIDER;
+    else errors.push(`PUSH_PROVIDER must be "sandbox" or "expo" (got "${env.PUSH_PROVIDER}")`);
+  }
+  if (provider === 'sandbox' && !at.sandbox) errors.push('PUSH_PROVIDER=sandbox needs SANDBOX on');
+  let expoBaseUrl: string | undefined;
+  if (env.EXPO_BASE_URL !== undefined && env.EXPO_BASE_URL !== '') {
+    if (isHttpUrl(env.EXPO_BASE_URL)) expoBaseUrl = env.EXPO_BASE_URL.replace(/\/+$/, '');
+    else errors.push('EXPO_BASE_URL must be an http:// or https:// URL');
+  }
+  const vapidSubject = env.VAPID_SUBJECT?.trim() || `mailto:${at.email}`;
+  if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(vapidSubject)) errors.push('VAPID_SUBJECT must be a mailto: address or an https:// URL');
+  return { provider, expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined, expoBaseUrl, vapidSubject };
 }
 
 /** SELLER_* settings: the company that sells the vouchers, as the terms and the receipt name it. */

@@ -13,6 +13,8 @@ import { paymentRoutes } from './payment/routes.ts';
 import { sellerRoutes } from './seller/routes.ts';
 import { sandboxPaymentRoutes } from './sandbox/payments.ts';
 import { voucherRoutes } from './voucher/routes.ts';
+import { notificationRoutes } from './notification/routes.ts';
+import { sandboxPushRoutes } from './sandbox/push.ts';
 
 /**
  * Every resource's routes, mounted under /api. A resource is a folder in server/ with its
@@ -29,6 +31,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(mobileUserRoutes);
   await app.register(paymentRoutes);
   await app.register(voucherRoutes);
+  await app.register(notificationRoutes);
   await app.register(sellerRoutes);
 };
 
@@ -38,4 +41,5 @@ export const sandboxRoutes: FastifyPluginAsync = async (app) => {
   await app.register(sandboxSmsRoutes);
   await app.register(sandboxMerchantRoutes);
   await app.register(sandboxPaymentRoutes);
+  await app.register(sandboxPushRoutes);
 };

@@ -5,6 +5,9 @@ import type { Storage } from './providers/storage/index.ts';
 import type { GreetieMediaCleanup } from './greetie/cleanup.ts';
 import type { PaymentProvider } from './providers/payment/index.ts';
 import type { DeliveryQueue } from './delivery/queue.ts';
+import type { PushProvider } from './providers/push/index.ts';
+import type { WebPushSender } from './providers/push/webpush.ts';
+import type { NotificationQueue } from './notification/queue.ts';
 
 /**
  * What the routes reach the outside world and the database through. buildApp decorates the
@@ -24,6 +27,12 @@ export interface Services {
   payments: PaymentProvider;
   /** The delivery job queue (server/delivery/queue.ts): jobs added in transactions; the worker when on. */
   delivery: DeliveryQueue;
+  /** Push to the mobile app: the sandbox outbox or Expo, chosen by config.push (server/providers/push). */
+  push: PushProvider;
+  /** Web Push to browsers, with the VAPID keys in DATA_DIR (server/providers/push/webpush.ts). */
+  webpush: WebPushSender;
+  /** The notification jobs (server/notification/queue.ts): pushes and expiry reminders. */
+  notifications: NotificationQueue;
 }
 
 /**

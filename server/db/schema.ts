@@ -194,6 +194,57 @@ export interface VoucherTable {
   created_at: Timestamp;
 }
 
+/** 011_notification: one thing that happened to a user (title and body written from type and params). */
+export interface NotificationTable {
+  id: Generated<string>;
+  user_id: string;
+  type: string;
+  greetie_id: string | null;
+  voucher_id: string | null;
+  params: ColumnType<Record<string, unknown>, string | undefined, string>;
+  dedupe_key: string;
+  read_at: Timestamp | null;
+  push_state: Generated<'pending' | 'sending' | 'sent'>;
+  push_since: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** 011_notification: a device's Expo push token (it belongs to whoever registered it last). */
+export interface ExpoPushTokenTable {
+  token: string;
+  user_id: string;
+  device_id: string;
+  updated_at: Timestamp;
+}
+
+/** 011_notification: an Expo push ticket whose receipt is still to be fetched. */
+export interface ExpoPushTicketTable {
+  id: string;
+  token: string;
+  notification_id: string | null;
+  created_at: Timestamp;
+}
+
+/** 011_notification: a browser's Web Push subscription. */
+export interface WebpushSubscriptionTable {
+  endpoint: string;
+  user_id: string;
+  p256dh: string;
+  auth: string;
+  created_at: Timestamp;
+}
+
+/** 011_notification: the sandbox push outbox. */
+export interface SandboxPushTable {
+  id: Generated<number>;
+  user_id: string | null;
+  to_address: string;
+  title: string;
+  body: string;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  sent_at: Timestamp;
+}
+
 /** 009_code_pool: one code of a "Code" product's pool; free, reserved by a payment, or taken by a voucher. */
 export interface ProductCodeTable {
   id: Generated<string>;
@@ -256,4 +307,9 @@ export interface Database {
   product_code: ProductCodeTable;
   code_pool: CodePoolTable;
   redeem_attempt: RedeemAttemptTable;
+  notification: NotificationTable;
+  expo_push_token: ExpoPushTokenTable;
+  expo_push_ticket: ExpoPushTicketTable;
+  webpush_subscription: WebpushSubscriptionTable;
+  sandbox_push: SandboxPushTable;
 }

@@ -4,6 +4,7 @@ import { HttpError } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { SmsError } from '../providers/sms/index.ts';
 import { deliverySms, waitText } from './messages.ts';
+import { notifyDelivered } from '../notification/rules.ts';
 import {
   awaitingPayment,
   claim,
@@ -41,7 +42,7 @@ import {
  */
 
 export type DeliveryDeps = Pick<Deps, 'db' | 'config'> & {
-  services: Pick<Deps['services'], 'now' | 'sms' | 'delivery'>;
+  services: Pick<Deps['services'], 'now' | 'sms' | 'delivery' | 'notifications'>;
   log?: FastifyBaseLogger;
 };
 
@@ -172,6 +173,7 @@ export async function deliverOne(deps: DeliveryDeps, greetieId: string, opts: { 
     const finished = deps.services.now();
     if (!(await markSent(tx, greetieId, claimed.sending_since, finished))) return false;
     await markGreetieDelivered(tx, greetieId, finished, finished);
+    await notifyDelivered(tx, deps, greetieId);
     return true;
   });
   return done ? 'delivered' : 'skipped';
@@ -215,6 +217,7 @@ async function resolveSending(deps: DeliveryDeps, row: Claimed): Promise<Deliver
     await lockForFinish(tx, row.greetie_id);
     if (!(await markSent(tx, row.greetie_id, row.sending_since, now))) return 'skipped' as const;
     await markGreetieDelivered(tx, row.greetie_id, row.sending_since, now);
+    await notifyDelivered(tx, deps, row.greetie_id);
     return 'delivered' as const;
   });
 }

@@ -12,6 +12,7 @@ import { swishMessage } from '../providers/payment/swish.ts';
 import { checkSendLimits, scheduleDelivery } from '../delivery/rules.ts';
 import { codesNeeded, releaseCodes, reserveCodes, takeCodes } from './codes.ts';
 import { crashPoint } from './crash.ts';
+import { notifyPayment } from '../notification/rules.ts';
 import {
   insertPayment,
   issueVouchers,
@@ -45,7 +46,7 @@ import {
  *   periodically, through the same `applyState`.
  */
 
-export type PaymentDeps = Pick<Deps, 'db' | 'config'> & { services: Pick<Deps['services'], 'now' | 'payments' | 'delivery'> };
+export type PaymentDeps = Pick<Deps, 'db' | 'config'> & { services: Pick<Deps['services'], 'now' | 'payments' | 'delivery' | 'notifications'> };
 
 /** GET /payment asks the provider about an open payment once it is this old. */
 export const STATUS_CHECK_AFTER_MS = 3_000;
@@ -123,6 +124,9 @@ export async function applyState(deps: PaymentDeps, payment: PaymentRow, state: 
       await releaseCodes(tx, payment.id, now);
       await setGreetieStatus(tx, payment.greetie_id, 'awaitingPayment', 'draft', now);
     }
+    // The sender hears how it went, in the same transaction (server/notification); a request
+    // cancelled (a new payer, the greetie deleted) was the sender's own doing: no notification.
+    if (state.status !== 'cancelled') await notifyPayment(tx, deps, { greetieId: payment.greetie_id, paymentId: payment.id, paid: state.status === 'paid' });
     return true;
   });
   if (missingCodes > 0) log?.error({ paymentId: payment.id, missingCodes }, 'paid Code vouchers without a code: load codes for their products');

@@ -9,6 +9,7 @@ import * as m007 from './007_voucher.ts';
 import * as m008 from './008_delivery.ts';
 import * as m009 from './009_code_pool.ts';
 import * as m010 from './010_redeem.ts';
+import * as m011 from './011_notification.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '008_delivery': m008,
   '009_code_pool': m009,
   '010_redeem': m010,
+  '011_notification': m011,
 };

@@ -1,0 +1,76 @@
+import { Type, type Static } from 'typebox';
+import { DateTime, Uuid } from './common.ts';
+
+/** Notifications and push (API.md "Mobile user", "Sandbox push"; issue 15, decision 090). */
+
+export const NOTIFICATION_TYPES = [
+  'greetieReceived',
+  'greetieDelivered',
+  'greetieViewed',
+  'paymentSucceeded',
+  'paymentFailed',
+  'voucherRedeemed',
+  'voucherExpiring',
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const NOTIFICATION_PAGE_MAX = 100;
+
+export const Notification = Type.Object({
+  id: Uuid,
+  type: Type.Union(NOTIFICATION_TYPES.map((t) => Type.Literal(t))),
+  title: Type.String(),
+  body: Type.String(),
+  greetieId: Type.Union([Uuid, Type.Null()]),
+  voucherId: Type.Union([Uuid, Type.Null()], { description: 'The voucher it is about (redeemed, expiring), else null' }),
+  read: Type.Boolean(),
+  createdAt: DateTime,
+});
+export type Notification = Static<typeof Notification>;
+
+export const NotificationListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: NOTIFICATION_PAGE_MAX, default: 30 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'From the previous answer\'s `Link: <…>; rel="next"` header (opaque)' })),
+  },
+  { additionalProperties: false },
+);
+export type NotificationListQuery = Static<typeof NotificationListQuery>;
+
+export const NotificationReadBody = Type.Object(
+  { ids: Type.Optional(Type.Array(Uuid, { maxItems: 500, description: 'Left out: all of the caller\'s' })) },
+  { additionalProperties: false },
+);
+export type NotificationReadBody = Static<typeof NotificationReadBody>;
+
+export const SetExpoTokenQuery = Type.Object(
+  {
+    deviceId: Type.String({ minLength: 1, maxLength: 200 }),
+    token: Type.String({ minLength: 1, maxLength: 300, description: 'ExponentPushToken[…]' }),
+  },
+  { additionalProperties: false },
+);
+export const RemoveExpoTokenQuery = Type.Object({ deviceId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+
+export const WebPushKey = Type.Object({ publicKey: Type.String({ description: 'The VAPID public key (base64url) for PushManager.subscribe' }) });
+export const WebPushSubscriptionBody = Type.Object(
+  {
+    endpoint: Type.String({ minLength: 1, maxLength: 2000 }),
+    expirationTime: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    keys: Type.Object({ p256dh: Type.String({ minLength: 1, maxLength: 200 }), auth: Type.String({ minLength: 1, maxLength: 100 }) }),
+  },
+  { additionalProperties: false },
+);
+export type WebPushSubscriptionBody = Static<typeof WebPushSubscriptionBody>;
+export const WebPushDeleteQuery = Type.Object({ endpoint: Type.String({ minLength: 1, maxLength: 2000 }) }, { additionalProperties: false });
+
+/** A push the sandbox outbox kept (GET /api/sandbox/push). */
+export const SandboxPush = Type.Object({
+  to: Type.String({ description: 'The Expo push token, or user:<id> for a user with no app registered' }),
+  title: Type.String(),
+  body: Type.String(),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  sentAt: DateTime,
+});
+export type SandboxPush = Static<typeof SandboxPush>;
+export const SandboxPushQuery = Type.Object({ userId: Type.Optional(Uuid) }, { additionalProperties: false });

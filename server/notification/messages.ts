@@ -1,0 +1,65 @@
+import type { Lang, Message } from '../i18n/index.ts';
+
+/** Error messages of notifications and push (server/notification), in Swedish and English. */
+export const messages: Record<string, Message> = {
+  EXPO_TOKEN_INVALID: {
+    sv: 'Det där är ingen Expo-push-token (ExponentPushToken[…]).',
+    en: 'That is not an Expo push token (ExponentPushToken[…]).',
+  },
+  DEVICE_ID_INVALID: { sv: 'Enhets-id saknas eller är för långt.', en: 'The device id is missing or too long.' },
+  WEBPUSH_SUBSCRIPTION_INVALID: {
+    sv: 'Prenumerationen för webbnotiser är ogiltig (endpoint måste vara en https-adress).',
+    en: 'The web push subscription is not valid (its endpoint must be an https address).',
+  },
+  WEBPUSH_OFF: { sv: 'Webbnotiser är inte påslagna på den här servern.', en: 'Web push is not turned on on this server.' },
+};
+
+/** What a notification's text may name (kept in the row's params). */
+export interface NotificationParams {
+  senderName?: string | null;
+  recipientName?: string | null;
+  merchantName?: string | null;
+  productName?: string | null;
+  days?: number;
+}
+
+type Texts = (p: NotificationParams) => { title: string; body: string };
+
+const someone = { sv: 'Någon', en: 'Someone' };
+const gift = { sv: 'ditt presentkort', en: 'your gift card' };
+
+/**
+ * Titles and bodies per kind and language. The user's language is not stored (decision 090):
+ * pushes go out in Swedish, the list follows the request's Accept-Language (Swedish by default).
+ */
+const texts: Record<Lang, Record<string, Texts>> = {
+  sv: {
+    greetieReceived: (p) => ({ title: 'Du har fått en greetie!', body: `${p.senderName || someone.sv} har skickat en greetie till dig.` }),
+    greetieDelivered: (p) => ({ title: 'Din greetie är levererad', body: `Din greetie till ${p.recipientName || 'mottagaren'} har skickats.` }),
+    greetieViewed: (p) => ({ title: 'Din greetie har öppnats', body: `${p.recipientName || 'Mottagaren'} har öppnat din greetie.` }),
+    paymentSucceeded: (p) => ({ title: 'Betalningen är klar', body: `Tack! Din greetie till ${p.recipientName || 'mottagaren'} är betald och skickas som planerat.` }),
+    paymentFailed: () => ({ title: 'Betalningen gick inte igenom', body: 'Din greetie är inte betald. Öppna den och försök igen.' }),
+    voucherRedeemed: (p) => ({ title: 'Presentkortet är inlöst', body: `${p.productName || gift.sv}${p.merchantName ? ` hos ${p.merchantName}` : ''} är nu inlöst.` }),
+    voucherExpiring: (p) => ({
+      title: p.days === 7 ? 'Presentkortet går ut om en vecka' : `Presentkortet går ut om ${p.days ?? 30} dagar`,
+      body: `Glöm inte att använda ${p.productName || gift.sv}${p.merchantName ? ` hos ${p.merchantName}` : ''}.`,
+    }),
+  },
+  en: {
+    greetieReceived: (p) => ({ title: 'You have received a greetie!', body: `${p.senderName || someone.en} has sent you a greetie.` }),
+    greetieDelivered: (p) => ({ title: 'Your greetie has been delivered', body: `Your greetie to ${p.recipientName || 'the recipient'} has been sent.` }),
+    greetieViewed: (p) => ({ title: 'Your greetie has been opened', body: `${p.recipientName || 'The recipient'} has opened your greetie.` }),
+    paymentSucceeded: (p) => ({ title: 'Payment complete', body: `Thank you! Your greetie to ${p.recipientName || 'the recipient'} is paid and will be sent as planned.` }),
+    paymentFailed: () => ({ title: 'The payment did not go through', body: 'Your greetie is not paid. Open it and try again.' }),
+    voucherRedeemed: (p) => ({ title: 'Gift card redeemed', body: `${p.productName || gift.en}${p.merchantName ? ` at ${p.merchantName}` : ''} has been redeemed.` }),
+    voucherExpiring: (p) => ({
+      title: p.days === 7 ? 'Your gift card expires in a week' : `Your gift card expires in ${p.days ?? 30} days`,
+      body: `Remember to use ${p.productName || gift.en}${p.merchantName ? ` at ${p.merchantName}` : ''}.`,
+    }),
+  },
+};
+
+export function notificationText(type: string, params: NotificationParams, lang: Lang = 'sv'): { title: string; body: string } {
+  const t = texts[lang][type];
+  return t ? t(params) : { title: 'Greetie', body: '' };
+}
