@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REVEAL_DELAY_MS } from '../../../machines/greetieView.ts';
@@ -112,6 +112,13 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     expect(first).toHaveAttribute('fetchpriority', 'high');
     expect(first).toHaveAttribute('width');
     expect(first).toHaveAttribute('height');
+    // The small copy first; the full photo over it, fetched after it, shown once loaded.
+    expect(first).toHaveAttribute('src', photo.thumbnailUrl);
+    const full = document.querySelector(`img[src="${photo.url}"]`)!;
+    expect(full).toHaveAttribute('fetchpriority', 'low');
+    expect(full).toHaveAttribute('data-loaded', 'false');
+    fireEvent.load(full);
+    expect(full).toHaveAttribute('data-loaded', 'true');
     expect(screen.getByRole('img', { name: 'Över bilden: Hurra' })).toBeInTheDocument();
     expect(screen.getByText('Grattis på födelsedagen!')).toBeInTheDocument();
 

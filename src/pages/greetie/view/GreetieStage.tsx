@@ -11,8 +11,9 @@ const FRAME = { width: 1080, height: 1350 } as const;
  * The greetie's photo or video with its content elements drawn live over it (the editor's
  * ContentLayer, the same layout the flattened overlay was drawn from).
  *
- * The first frame is the page's largest paint: the photo, or the video's poster, is an <img> with
- * fetchpriority="high" and its size given. A video plays muted and inline (a phone will only start
+ * The first frame is the page's largest paint: the photo's small copy (the full photo fades in
+ * over it once loaded), or the video's poster, is an <img> with fetchpriority="high" and its size
+ * given. A video plays muted and inline (a phone will only start
  * it so) with a button for the sound.
  */
 export function GreetieStage({ media, content }: { media: GreetieMedia | null; content: readonly ContentElement[] }) {
@@ -23,7 +24,11 @@ export function GreetieStage({ media, content }: { media: GreetieMedia | null; c
     .filter((e) => e.type === 'text' || e.type === 'emoji')
     .map((e) => e.value)
     .join(' ');
-  const firstFrame = media?.kind === 'video' ? media.thumbnailUrl : media?.url;
+  // A photo shows its small copy first (the largest paint comes early on a slow phone network),
+  // and the full photo over it once it has arrived.
+  const firstFrame = media?.kind === 'video' ? media.thumbnailUrl : (media?.thumbnailUrl ?? media?.url);
+  const fullPhoto = media?.kind === 'photo' && media.url !== firstFrame ? media.url : null;
+  const [sharp, setSharp] = useState(false);
 
   const toggleSound = () => {
     const el = video.current;
@@ -49,6 +54,19 @@ export function GreetieStage({ media, content }: { media: GreetieMedia | null; c
         />
       ) : (
         !media && <div className={css.noMedia} aria-hidden="true" />
+      )}
+      {fullPhoto && (
+        <img
+          className={`${css.media_} ${css.sharpen}`}
+          data-loaded={sharp}
+          src={fullPhoto}
+          width={FRAME.width}
+          height={FRAME.height}
+          fetchPriority="low"
+          decoding="async"
+          alt=""
+          onLoad={() => setSharp(true)}
+        />
       )}
       {media?.kind === 'video' && (
         <video

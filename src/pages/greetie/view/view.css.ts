@@ -62,6 +62,14 @@ export const noMedia = style({
   background: `linear-gradient(160deg, ${vars.color.primarySoft}, ${vars.color.surface})`,
 });
 
+/** The full photo over its small copy: shown once it has loaded. */
+export const sharpen = style({
+  opacity: 0,
+  transition: 'opacity 0.3s ease-out',
+  selectors: { '&[data-loaded="true"]': { opacity: 1 } },
+  '@media': { [media.reducedMotion]: { transition: 'none' } },
+});
+
 const appear = keyframes({ from: { opacity: 0, transform: 'scale(0.92)' }, to: { opacity: 1, transform: 'none' } });
 
 /** The content elements appear over the media a moment after it shows. */
