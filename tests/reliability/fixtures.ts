@@ -242,6 +242,26 @@ export const FIXTURES: Record<string, Fixture> = {
     url: `/api/greetie/${(await paidGreetie(ctx, ctx.owner, ctx.other)).id}/vouchers`,
     remoteAddress: freshIp(),
   }),
+
+  // Notifications and push (server/notification): about the caller themselves, so every signed-in
+  // caller gets the same answer; a fresh token or endpoint per cell.
+  'GET /api/mobileuser/notifications': async () => ({ method: 'GET', url: '/api/mobileuser/notifications?limit=5', remoteAddress: freshIp() }),
+  'POST /api/mobileuser/notifications/read': async () => jsonPost('/api/mobileuser/notifications/read', {}),
+  'POST /api/mobileuser/setExpoToken': async () => ({
+    method: 'POST',
+    url: `/api/mobileuser/setExpoToken?deviceId=matrix-device&token=${encodeURIComponent(`ExponentPushToken[matrix${freshIp().replace(/\D/g, '')}]`)}`,
+    remoteAddress: freshIp(),
+  }),
+  'POST /api/mobileuser/removeExpoToken': async () => ({ method: 'POST', url: '/api/mobileuser/removeExpoToken?deviceId=matrix-device', remoteAddress: freshIp() }),
+  'GET /api/mobileuser/webpush': async () => ({ method: 'GET', url: '/api/mobileuser/webpush', remoteAddress: freshIp() }),
+  'POST /api/mobileuser/webpush': async () =>
+    jsonPost('/api/mobileuser/webpush', {
+      endpoint: `https://push.example.test/send/${freshIp().replace(/\D/g, '')}`,
+      expirationTime: null,
+      keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' },
+    }),
+  'DELETE /api/mobileuser/webpush': async () => ({ method: 'DELETE', url: `/api/mobileuser/webpush?endpoint=${encodeURIComponent('https://push.example.test/send/gone')}`, remoteAddress: freshIp() }),
+  'GET /api/sandbox/push': async ({ owner }) => ({ method: 'GET', url: `/api/sandbox/push?userId=${owner.userId}`, remoteAddress: freshIp() }),
 };
 
 /** The request for `op`: its fixture, or one built from the schema. */
