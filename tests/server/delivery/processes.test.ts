@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../server/app.ts';
 import { transaction } from '../../../server/db/index.ts';
 import { scheduleDelivery } from '../../../server/delivery/rules.ts';
+import { QUEUE } from '../../../server/db/migrations/008_delivery.ts';
 import { newRefId } from '../../../server/greetie/rules.ts';
 import { createTestDb, testConfig, type TestDb } from '../helpers.ts';
 import { freshNumber } from '../auth/support.ts';
@@ -92,7 +93,7 @@ describe('two server processes deliver many greeties', { timeout: 180_000 }, () 
     const { rows: states } = await sql<{ state: string; attempts: number; n: number }>`
       SELECT state, attempts, count(*)::int AS n FROM delivery GROUP BY state, attempts`.execute(db.db);
     expect(states).toEqual([{ state: 'sent', attempts: 1, n: GREETIES }]);
-    const { rows: done } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE state = 'completed'`.execute(db.db);
+    const { rows: done } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${QUEUE} AND state = 'completed'`.execute(db.db);
     expect(done[0]!.n).toBe(2 * GREETIES);
   });
 });

@@ -4,6 +4,7 @@ import type { Greetie } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import { transaction } from '../../../server/db/index.ts';
 import { deliverOne, scheduleDelivery, type DeliveryDeps } from '../../../server/delivery/rules.ts';
+import { QUEUE } from '../../../server/db/migrations/008_delivery.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { freshNumber } from '../auth/support.ts';
 import { call, catalogue, type Catalogue, type Person } from '../greetie/support.ts';
@@ -40,7 +41,7 @@ async function scheduled(to = freshNumber()): Promise<{ g: Greetie; to: string }
 }
 
 async function jobs(greetieId: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'greetieId' = ${greetieId}`.execute(t.db.db);
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${QUEUE} AND data->>'greetieId' = ${greetieId}`.execute(t.db.db);
   return rows[0]!.n;
 }
 
@@ -167,7 +168,7 @@ describe('a row left in sending (the worker’s process died between its claim a
 
   it('a pending row long overdue (its job lost) is delivered by the sweep', async () => {
     const { g, to } = await scheduled();
-    await sql`DELETE FROM pgboss.job WHERE data->>'greetieId' = ${g.id}`.execute(t.db.db);
+    await sql`DELETE FROM pgboss.job WHERE name = ${QUEUE} AND data->>'greetieId' = ${g.id}`.execute(t.db.db);
     await sql`UPDATE delivery SET due_at = now() - interval '1 minute' WHERE greetie_id = ${g.id}`.execute(t.db.db);
     await t.app.services.delivery.reconcile();
     expect(await row(t.db.db, g.id)).toMatchObject({ status: 'delivered', state: 'sent' });
