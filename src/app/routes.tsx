@@ -45,6 +45,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'my/profile', lazy: page(my, 'MyProfilePage') },
           { path: 'my/settings', lazy: page(my, 'MySettingsPage') },
+          { path: 'my/notifications', lazy: page(my, 'MyNotificationsPage') },
           { path: 'my/:section', lazy: page(my, 'MyPage') },
           { path: 'redeem', lazy: page(redeem, 'RedeemPage') },
           { path: 'redeem/voucher/:id', lazy: page(redeem, 'RedeemVoucherPage') },

@@ -20,6 +20,11 @@ export function MyHeading({ title }: { title: string }) {
             </NavLink>
           </li>
           <li>
+            <NavLink to="/my/notifications" className={css.tab}>
+              {t('nav.notifications')}
+            </NavLink>
+          </li>
+          <li>
             <NavLink to="/my/settings" className={css.tab}>
               {t('nav.settings')}
             </NavLink>
