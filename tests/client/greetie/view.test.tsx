@@ -39,6 +39,7 @@ const voucher = (id: string, productName: string, extra: Record<string, unknown>
 });
 const V1 = 'e1e1e1e1-0000-4000-8000-000000000001';
 const V2 = 'e1e1e1e1-0000-4000-8000-000000000002';
+const V3 = 'e1e1e1e1-0000-4000-8000-000000000003';
 const gifts = [
   { productId: 'c0c0c0c0-0000-4000-8000-000000000002', productName: 'Fika för två', merchantId: 'c0c0c0c0-0000-4000-8000-000000000001', merchantName: 'Café Kanelbullen', source: 'InStore', amount: 14900 },
   { productId: 'c0c0c0c0-0000-4000-8000-000000000003', productName: 'Presentkort', merchantId: 'c0c0c0c0-0000-4000-8000-000000000001', merchantName: 'Café Kanelbullen', source: 'InStore', amount: 20000 },
@@ -179,15 +180,16 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     server[`GET /api/greetie/${ID}/vouchers`] = () => ({
       status: 200,
       body: [
-        voucher(V1, 'Fika för två', { source: 'Code', code: 'KOD-4711-HEMLIG' }),
+        voucher(V1, 'Fika för två'),
         voucher(V2, 'Presentkort', { amount: 20000, isRedeemed: true, redeemedAt: '2026-11-23T09:30:00.000Z' }),
+        voucher(V3, 'Bokkod', { source: 'Code', code: 'KOD-4711-HEMLIG' }),
       ],
     });
     const { actor } = renderRoute(`/greetie/view/${REF}`, { session: signedIn({ mobileNumber: RECIPIENT_NUMBER }) });
 
     const section = (await giftsHeading('Dina gåvor')).closest('section')!;
     await within(section).findAllByRole('link', { name: 'Lös in' });
-    const [fika, card] = within(section).getAllByRole('listitem');
+    const [fika, card, code] = within(section).getAllByRole('listitem');
     expect(fika).toHaveTextContent('Fika för två');
     expect(within(fika!).getByRole('link', { name: 'Mina gåvor' })).toHaveAttribute('href', `/voucher/${V1}`);
     const redeem = within(fika!).getByRole('link', { name: 'Lös in' });
@@ -197,7 +199,9 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     expect(within(card!).queryByRole('link', { name: 'Lös in' })).not.toBeInTheDocument();
     expect(within(card!).getByRole('link', { name: 'Mina gåvor' })).toHaveAttribute('href', `/voucher/${V2}`);
     expect(screen.queryByRole('link', { name: 'Logga in för att ta emot' })).not.toBeInTheDocument();
-    // A code is for the voucher's own page (Mina gåvor), never shown on the greetie.
+    // An online code is used on the voucher's own page (Mina gåvor), not at a till, and never shown on the greetie.
+    expect(within(code!).getByRole('link', { name: 'Mina gåvor' })).toHaveAttribute('href', `/voucher/${V3}`);
+    expect(within(code!).queryByRole('link', { name: 'Lös in' })).not.toBeInTheDocument();
     expect(document.body.textContent).not.toContain('KOD-4711-HEMLIG');
     // The public read marks it viewed; the second read (to learn whose it is) does not.
     expect(calls.map((c) => `${c.method} ${c.path}${c.query}`)).toEqual([
@@ -210,7 +214,7 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     act(() =>
       actor.system.get('vouchers')!.send({
         type: 'redeem.succeeded',
-        voucher: voucher(V1, 'Fika för två', { source: 'Code', isRedeemed: true, redeemedAt: '2026-11-23T11:00:00.000Z' }),
+        voucher: voucher(V1, 'Fika för två', { isRedeemed: true, redeemedAt: '2026-11-23T11:00:00.000Z' }),
       }),
     );
     expect(await within(fika!).findByText('Inlöst 23 november 2026 12:00')).toBeInTheDocument();

@@ -5,7 +5,7 @@ import type { GreetieView, ViewGift } from '../../../../machines/greetieView.ts'
 import { button, buttonSecondary } from '../../../components/ui.css.ts';
 import { formatDateTime } from '../../../format/dates.ts';
 import { formatKr } from '../../../format/money.ts';
-import { useGreetieVouchers } from '../../../components/vouchers.ts';
+import { isRedeemableAtTill, useGreetieVouchers } from '../../../components/vouchers.ts';
 import { giftsOfVouchers } from './load.ts';
 import * as css from './view.css.ts';
 
@@ -50,21 +50,25 @@ export function GiftReveal({ view, returnTo }: { view: GreetieView; returnTo: st
  */
 function OwnGifts({ view }: { view: GreetieView }) {
   const own = useGreetieVouchers(view.id);
-  return <GiftList gifts={own.data ? giftsOfVouchers(own.data, true) : view.gifts} greetieId={view.id} />;
+  if (!own.data) return <GiftList gifts={view.gifts} greetieId={view.id} />;
+  // 'Lös in' is for the till: an InStore voucher, not redeemed and not expired.
+  const now = new Date();
+  const atTill = new Set(own.data.filter((v) => isRedeemableAtTill(v, now)).map((v) => v.id));
+  return <GiftList gifts={giftsOfVouchers(own.data, true)} greetieId={view.id} atTill={atTill} />;
 }
 
-function GiftList({ gifts, greetieId }: { gifts: readonly ViewGift[]; greetieId: string }) {
+function GiftList({ gifts, greetieId, atTill }: { gifts: readonly ViewGift[]; greetieId: string; atTill?: ReadonlySet<string> }) {
   return (
     <ul className={css.giftList}>
       {gifts.map((g, i) => (
         // By place: the names the greetie came with and the store's vouchers are the same gifts.
-        <GiftItem key={i} gift={g} index={i} greetieId={greetieId} />
+        <GiftItem key={i} gift={g} index={i} greetieId={greetieId} redeemable={g.voucherId !== null && (atTill?.has(g.voucherId) ?? false)} />
       ))}
     </ul>
   );
 }
 
-function GiftItem({ gift, index, greetieId }: { gift: ViewGift; index: number; greetieId: string }) {
+function GiftItem({ gift, index, greetieId, redeemable }: { gift: ViewGift; index: number; greetieId: string; redeemable: boolean }) {
   const { t, i18n } = useTranslation('view');
   const nameId = useId();
   return (
@@ -83,7 +87,7 @@ function GiftItem({ gift, index, greetieId }: { gift: ViewGift; index: number; g
           <Link className={buttonSecondary} to={`/voucher/${encodeURIComponent(gift.voucherId)}`} aria-describedby={nameId}>
             {t('gifts.open')}
           </Link>
-          {!gift.isRedeemed && (
+          {redeemable && (
             <Link
               className={button}
               to={`/redeem/${encodeURIComponent(greetieId)}?voucher=${encodeURIComponent(gift.voucherId)}`}
