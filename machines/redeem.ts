@@ -7,13 +7,13 @@ import { MerchantCode } from '../contract/merchant.ts';
  * staff type the merchant's code ('Handlarkod') and press 'Lös in'.
  *
  * idle → validating → submitting → redeemed. The code is checked here before anything is sent: an
- * empty one, or one that cannot be a merchant code (the contract's rule, 4–16 letters and digits),
- * goes back to idle with its own message and the server never hears of it, so it costs none of the
- * voucher's five tries. The server's refusals each go back to idle with their own message: a wrong
+ * empty one never leaves idle (the guard says no), and one that cannot be a merchant code (the
+ * contract's rule, 4–16 letters and digits) goes back to idle from validating; both with their own
+ * message, and the server never hears of them, so they cost none of the voucher's five tries. The server's refusals each go back to idle with their own message: a wrong
  * code (400), already redeemed (409), expired (410), locked after five wrong codes (429, with when
  * to try again from Retry-After).
  *
- * Side effects are named: the actor `redeemVoucher` (POST /voucher/redeem) and the action
+ * Side effects are named: the pure check `checkCode` (the machine's own), the actor `redeemVoucher` (POST /voucher/redeem) and the action
  * `announceRedeemed` (tell the voucher store, so every list shows it redeemed without a reload).
  * The app provides them with `.provide()`.
  *
@@ -93,6 +93,15 @@ export const redeemMachine = setup({
     tags: {} as RedeemTag,
   },
   actors: {
+    /**
+     * The phone's own check of a code (pure, so it is the machine's): something that can be a
+     * merchant code, trimmed, or a refusal `{ reason: 'malformedCode' }`.
+     */
+    checkCode: fromPromise<string, { merchantCode: string }>(async ({ input }) => {
+      const code = input.merchantCode.trim();
+      if (!codePattern.test(code)) throw { reason: 'malformedCode' } satisfies RedeemError;
+      return code;
+    }),
     /** POST /voucher/redeem `{ voucherId, merchantCode }` → the redeemed voucher; rejects with a RedeemFailure. */
     redeemVoucher: fromPromise<Voucher, { voucherId: string; merchantCode: string }>(async () => {
       throw new Error('redeemVoucher is not provided');
@@ -101,16 +110,15 @@ export const redeemMachine = setup({
   actions: {
     assignCode: assign(({ event }) => ({ merchantCode: event.merchantCode.trim(), error: null })),
     assignMissingCode: assign({ error: { reason: 'missingCode' } satisfies RedeemError }),
-    assignMalformedCode: assign({ error: { reason: 'malformedCode' } satisfies RedeemError }),
+    assignInvalidCode: assign({ error: { reason: 'malformedCode' } satisfies RedeemError }),
     assignFailure: assign((_, p: { error: unknown }) => ({ error: toRedeemError(p.error) })),
     storeVoucher: assign((_, p: { voucher: Voucher }) => ({ voucher: p.voucher, error: null })),
     /** Tell the voucher store (every list, the selected voucher, the greetie's vouchers). Provided by the app. */
     announceRedeemed: (_, _p: { voucher: Voucher }) => {},
   },
   guards: {
-    /** False for an empty code (or only spaces): nothing is sent. */
-    hasCode: ({ context }) => context.merchantCode !== '',
-    isWellFormedCode: ({ context }) => codePattern.test(context.merchantCode),
+    /** False for an empty code (or only spaces): nothing is checked, nothing is sent. */
+    hasCode: ({ event }) => event.merchantCode.trim() !== '',
   },
 }).createMachine({
   id: 'redeem',
@@ -122,17 +130,26 @@ export const redeemMachine = setup({
       description: "The till screen waits for the staff to type the merchant code ('Handlarkod') and press 'Lös in'; a refusal is shown here.",
       tags: ['ready'],
       on: {
-        'user.submit': { target: 'validating', actions: 'assignCode', description: "'Lös in' was pressed: the code is checked before anything is sent." },
+        'user.submit': [
+          { guard: 'hasCode', target: 'validating', actions: 'assignCode', description: "'Lös in' with a code: it is checked before anything is sent." },
+          { actions: 'assignMissingCode', description: "'Lös in' with nothing typed: said under the field, nothing is sent." },
+        ],
       },
     },
     validating: {
-      description: 'Checking the code on the phone: something typed, and something that can be a merchant code.',
-      tags: ['ready'],
-      always: [
-        { guard: 'isWellFormedCode', target: 'submitting', description: 'A code that can be a merchant code: send it.' },
-        { guard: 'hasCode', target: 'idle', actions: 'assignMalformedCode', description: 'Not 4–16 letters and digits: said under the field, nothing is sent.' },
-        { target: 'idle', actions: 'assignMissingCode', description: 'Empty: said under the field, nothing is sent.' },
-      ],
+      description: 'The phone checks the code: 4–16 letters and digits, as every merchant code is.',
+      tags: ['busy'],
+      invoke: {
+        id: 'checkCode',
+        src: 'checkCode',
+        input: ({ context }) => ({ merchantCode: context.merchantCode }),
+        onDone: { target: 'submitting', description: 'It can be a merchant code: send it.' },
+        onError: {
+          target: 'idle',
+          actions: 'assignInvalidCode',
+          description: 'It cannot be a merchant code: said under the field, nothing is sent (it costs none of the five tries).',
+        },
+      },
     },
     submitting: {
       description: 'The server checks the code and redeems the voucher, once.',

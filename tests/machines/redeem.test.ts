@@ -36,16 +36,20 @@ describe('redeem machine', () => {
   });
 
   it('the guard says no to an empty code', () => {
-    const guard = redeemMachine.implementations.guards.hasCode as (a: { context: { merchantCode: string } }) => boolean;
-    expect(guard({ context: { merchantCode: '' } })).toBe(false);
-    expect(guard({ context: { merchantCode: 'KANEL1' } })).toBe(true);
+    const guard = redeemMachine.implementations.guards.hasCode as (a: { event: { merchantCode: string } }) => boolean;
+    expect(guard({ event: { merchantCode: '' } })).toBe(false);
+    expect(guard({ event: { merchantCode: '  ' } })).toBe(false);
+    expect(guard({ event: { merchantCode: 'KANEL1' } })).toBe(true);
   });
 
-  it('a code that cannot be a merchant code is refused on the phone too: it costs none of the five tries', () => {
+  it('a code that cannot be a merchant code is refused on the phone too (validating → idle): it costs none of the five tries', async () => {
     const { actor, calls } = start();
     actor.send({ type: 'user.submit', merchantCode: 'ab' });
+    expect(actor.getSnapshot().value).toBe('validating');
+    await waitFor(actor, (s) => s.matches('idle'));
     expect(actor.getSnapshot().context.error).toEqual({ reason: 'malformedCode' });
     actor.send({ type: 'user.submit', merchantCode: 'KANEL-1' });
+    await waitFor(actor, (s) => s.matches('idle'));
     expect(actor.getSnapshot().context.error).toEqual({ reason: 'malformedCode' });
     expect(calls).toHaveLength(0);
   });
@@ -53,7 +57,8 @@ describe('redeem machine', () => {
   it('a right code: submitting (busy) with the trimmed code, then redeemed, and the store is told once', async () => {
     const { actor, calls, announced } = start();
     actor.send({ type: 'user.submit', merchantCode: '  kanel1 ' });
-    expect(actor.getSnapshot().value).toBe('submitting');
+    expect(actor.getSnapshot().value).toBe('validating');
+    await waitFor(actor, (s) => s.matches('submitting'));
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(calls.map((c) => c.input)).toEqual([{ voucherId: instore.id, merchantCode: 'kanel1' }]);
     // A second press while sending does nothing.
@@ -74,14 +79,15 @@ describe('redeem machine', () => {
   ] as const)('a refusal %j goes back to idle with its own reason', async (failure, expected) => {
     const { actor, calls, announced } = start();
     actor.send({ type: 'user.submit', merchantCode: 'FEL123' });
+    await waitFor(actor, (s) => s.matches('submitting'));
     calls[0]!.reject({ ...failure, message: 'Serverns text' });
     const s = await waitFor(actor, (x) => x.matches('idle'));
     expect(s.context.error).toEqual({ ...expected, message: 'Serverns text' });
     expect(announced).toEqual([]);
     // The staff may try again.
     actor.send({ type: 'user.submit', merchantCode: 'KANEL1' });
-    expect(actor.getSnapshot().value).toBe('submitting');
     expect(actor.getSnapshot().context.error).toBeNull();
+    await waitFor(actor, (s) => s.matches('submitting'));
   });
 });
 

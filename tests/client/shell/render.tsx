@@ -3,7 +3,7 @@ import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { vi } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, type AnyStateMachine } from 'xstate';
 import { appMachine } from '../../../machines/app.ts';
 import { authMachine, type SessionData } from '../../../machines/auth.ts';
 import { toastsMachine } from '../../../machines/toasts.ts';
@@ -49,7 +49,11 @@ const sessionData = (user: SessionUser): SessionData => ({
  * The app's root actor with the real auth machine, whose server calls are fakes: start-up answers
  * with `session`, sign-out calls its `signOut`. `answer` settles a start-up that was left loading.
  */
-export function fakeSessionActor(session: FakeSession): { actor: AppActor; answer: (s: FakeSession) => void } {
+export function fakeSessionActor(
+  session: FakeSession,
+  /** Another voucher store (e.g. the model tests' machine with fake actors). */
+  stores: { vouchers?: AnyStateMachine } = {},
+): { actor: AppActor; answer: (s: FakeSession) => void } {
   let answer: (s: FakeSession) => void = () => {
     throw new Error('changeSession answers a session that is still loading (render with loadingSession)');
   };
@@ -71,7 +75,8 @@ export function fakeSessionActor(session: FakeSession): { actor: AppActor; answe
     },
   });
   // The voucher store is the app's own, over whatever fetch the test stubs.
-  const actor = createActor(appMachine.provide({ actors: { toasts: toastsMachine, auth, vouchers: provideVoucherStore(vouchersMachine) } })) as AppActor;
+  const vouchers = stores.vouchers ?? provideVoucherStore(vouchersMachine);
+  const actor = createActor(appMachine.provide({ actors: { toasts: toastsMachine, auth, vouchers } } as never)) as AppActor;
   return { actor, answer: (s) => answer(s) };
 }
 
