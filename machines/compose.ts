@@ -119,6 +119,17 @@ export interface OpenedEvent {
   gift: GiftInput | null;
 }
 
+/** A failure with the server's code when it gave one (GIFT_CODE_POOL_EMPTY: a chosen gift sold out). */
+export interface ComposeError extends LoaderError {
+  code?: string;
+}
+
+/** A failure as the compose machine keeps it: its message and status, and the server's code if any. */
+export function composeErrorOf(error: unknown): ComposeError {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code ? { ...loaderErrorOf(error), code } : loaderErrorOf(error);
+}
+
 export interface UploadProgress {
   loaded: number;
   total: number;
@@ -137,7 +148,7 @@ export interface ComposeContext {
   progress: UploadProgress | null;
   refusal: FileRefusal | null;
   /** The last failure (load, create, upload, save or send); cleared when that is tried again. */
-  error: LoaderError | null;
+  error: ComposeError | null;
   /** A change arrived while a save ran: save again after it. */
   unsaved: boolean;
   /** The content changed since the server's overlay was drawn (or it has none): upload a new one. */
@@ -344,7 +355,7 @@ export const composeMachine = setup({
     markUnsaved: assign({ unsaved: true }),
     markSaving: assign({ unsaved: false }),
     clearError: assign({ error: null }),
-    storeError: assign((_, p: { error: unknown }) => ({ error: loaderErrorOf(p.error) })),
+    storeError: assign((_, p: { error: unknown }) => ({ error: composeErrorOf(p.error) })),
   },
   guards: {
     asksForDraft: (_, p: OpenedEvent) => p.draftId !== null,

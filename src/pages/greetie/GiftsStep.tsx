@@ -25,8 +25,14 @@ export function giftOf(merchant: Merchant, p: Product): GiftChoice {
   };
 }
 
-/** Step 3: gifts from the merchants' catalogue (none is fine), amounts for value vouchers, the running total. */
-export function GiftsStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Step 3: gifts from the merchants' catalogue (none is fine), amounts for value vouchers, the
+ * running total. A sold-out product (`available` false) is shown but cannot be added; a chosen
+ * gift found sold out after a refused save (`soldOut`, product ids; see soldOut.tsx) is marked so.
+ */
+export function GiftsStep({ compose, title, soldOut = NONE }: { compose: ComposeView; title: ReactNode; soldOut?: ReadonlySet<string> }) {
   const { t } = useTranslation('greetie');
   const { context, send } = compose;
   const gifts = context.draft.gifts;
@@ -43,10 +49,11 @@ export function GiftsStep({ compose, title }: { compose: ComposeView; title: Rea
       ) : (
         <ul className={css.list} aria-label={t('gifts.chosen')}>
           {gifts.map((g, i) => (
-            <li key={`${g.productId}-${i}`} className={css.row}>
+            <li key={`${g.productId}-${i}`} className={soldOut.has(g.productId) ? `${css.row} ${css.rowSoldOut}` : css.row}>
               <div>
                 <p className={css.rowTitle}>{g.productName}</p>
                 <p className={css.rowMeta}>{g.merchantName}</p>
+                {soldOut.has(g.productId) && <p className={css.soldOutBadge}>{t('gifts.soldOutChosen')}</p>}
                 {g.limits ? (
                   <AmountField gift={g} onAmount={(amount) => change(gifts.map((x, j) => (j === i ? { ...x, amount } : x)))} />
                 ) : (
@@ -166,19 +173,44 @@ function Products({ merchant, onBack, onAdd }: { merchant: Merchant; onBack: () 
       {data && (
         <ul className={css.list} style={{ marginTop: 16 }}>
           {data.map((p) => (
-            <li key={p.id} className={css.row}>
-              <div>
-                <p className={css.rowTitle}>{p.name}</p>
-                <p className={css.rowMeta}>{formatProductPrice(p)}</p>
-              </div>
-              <button type="button" className={button} onClick={() => onAdd(p)}>
-                {t('gifts.addProduct')}
-                <span className={visuallyHidden}>: {p.name}</span>
-              </button>
-            </li>
+            <ProductRow key={p.id} product={p} onAdd={onAdd} />
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** A product to add; a sold-out one keeps its place, greyed, with why, and cannot be added. */
+function ProductRow({ product: p, onAdd }: { product: Product; onAdd: (p: Product) => void }) {
+  const { t } = useTranslation('greetie');
+  const id = useId();
+  const soldOut = p.available === false;
+  return (
+    <li className={soldOut ? `${css.row} ${css.productSoldOut}` : css.row}>
+      <div>
+        <p className={css.rowTitle}>{p.name}</p>
+        <p className={css.rowMeta}>{formatProductPrice(p)}</p>
+        {soldOut && (
+          <p id={`${id}-sold-out`} className={css.soldOutBadge}>
+            <span aria-hidden="true">{t('gifts.soldOut')}</span>
+            <span className={visuallyHidden}>{t('gifts.soldOutWhy')}</span>
+          </p>
+        )}
+      </div>
+      <button
+        type="button"
+        className={button}
+        disabled={soldOut}
+        aria-disabled={soldOut || undefined}
+        aria-describedby={soldOut ? `${id}-sold-out` : undefined}
+        onClick={() => {
+          if (!soldOut) onAdd(p);
+        }}
+      >
+        {t('gifts.addProduct')}
+        <span className={visuallyHidden}>: {p.name}</span>
+      </button>
+    </li>
   );
 }

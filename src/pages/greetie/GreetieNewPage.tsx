@@ -13,6 +13,7 @@ import { GiftsStep } from './GiftsStep.tsx';
 import { RecipientStep } from './RecipientStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
 import { PaymentPanel } from './payment/PaymentPanel.tsx';
+import { SoldOutAlert, useSoldOut, type SoldOutView } from './soldOut.tsx';
 import * as css from './greetie.css.ts';
 
 /**
@@ -25,6 +26,7 @@ export function GreetieNewPage() {
   const [params, setParams] = useSearchParams();
   const compose = useCompose(composeWithServer);
   const { screen, context, send } = compose;
+  const soldOut = useSoldOut(compose);
   usePageTitle(t('new.title'));
 
   // The address says what to open, once.
@@ -65,8 +67,9 @@ export function GreetieNewPage() {
         {t('new.title')}
       </h1>
       {stepIndex >= 0 && <Stepper current={stepIndex} />}
-      {stepIndex >= 0 && <SaveStatus compose={compose} />}
-      <Screen compose={compose} heading={heading} />
+      {stepIndex >= 0 && <SaveStatus compose={compose} soldOut={soldOut} />}
+      {soldOut.probe}
+      <Screen compose={compose} heading={heading} soldOut={soldOut} />
     </section>
   );
 }
@@ -91,8 +94,9 @@ function Stepper({ current }: { current: number }) {
   );
 }
 
-function SaveStatus({ compose }: { compose: ComposeView }) {
+function SaveStatus({ compose, soldOut }: { compose: ComposeView; soldOut: SoldOutView }) {
   const { t } = useTranslation('greetie');
+  if (soldOut.failed) return <SoldOutAlert compose={compose} soldOut={soldOut} />;
   if (compose.save === 'failed') {
     return (
       <div role="alert" className={css.alert}>
@@ -112,7 +116,7 @@ function SaveStatus({ compose }: { compose: ComposeView }) {
   );
 }
 
-function Screen({ compose, heading }: { compose: ComposeView; heading: React.RefObject<HTMLHeadingElement | null> }) {
+function Screen({ compose, heading, soldOut }: { compose: ComposeView; heading: React.RefObject<HTMLHeadingElement | null>; soldOut: SoldOutView }) {
   const { t } = useTranslation('greetie');
   const { screen, context, send } = compose;
   const title = (key: string) => (
@@ -166,7 +170,7 @@ function Screen({ compose, heading }: { compose: ComposeView; heading: React.Ref
     case 'content':
       return <ContentStep compose={compose} title={title('content.title')} />;
     case 'gifts':
-      return <GiftsStep compose={compose} title={title('gifts.title')} />;
+      return <GiftsStep compose={compose} title={title('gifts.title')} soldOut={soldOut.productIds} />;
     case 'recipient':
       return <RecipientStep compose={compose} title={title('recipient.title')} />;
     case 'review':

@@ -135,6 +135,20 @@ export const row = style({
 });
 export const rowTitle = style({ margin: 0, fontSize: '1rem', fontWeight: 700 });
 export const rowMeta = style({ margin: `${vars.space.xs} 0 0`, color: vars.color.textMuted, fontSize: '0.9375rem' });
+/** A product sold out just now: greyed, in its place. */
+export const productSoldOut = style({ background: vars.color.surface, boxShadow: 'none', border: `1px dashed ${vars.color.border}`, color: vars.color.textMuted });
+/** A chosen gift found sold out: marked until it is removed. */
+export const rowSoldOut = style({ boxShadow: `inset 4px 0 0 ${vars.color.danger}, ${vars.shadow.card}` });
+export const soldOutBadge = style({
+  display: 'inline-block',
+  margin: `${vars.space.xs} 0 0`,
+  padding: `2px ${vars.space.sm}`,
+  borderRadius: vars.radius.pill,
+  background: vars.color.dangerSoft,
+  color: vars.color.danger,
+  fontSize: '0.875rem',
+  fontWeight: 700,
+});
 export const total = style({ fontSize: '1.25rem', fontWeight: 700, color: vars.color.primaryText, margin: `${vars.space.md} 0` });
 export const linkButton = style({
   background: 'none',

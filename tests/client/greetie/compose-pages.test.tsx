@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { MerchantPage, Product } from '../../../contract/merchant.ts';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
-import { DRAFT_ID, MERCHANT_ID, gift, greetie, photo, textElement } from '../../model/hooks/compose.ts';
+import { DRAFT_ID, MERCHANT_ID, PRODUCT_ID, gift, greetie, photo, textElement } from '../../model/hooks/compose.ts';
 import { FakeXhr } from './fakeXhr.ts';
 
 /**
@@ -190,6 +190,107 @@ describe('/greetie/new', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Skicka vid en senare tidpunkt' }));
     await user.click(screen.getByRole('button', { name: 'Nästa' }));
     expect(await stepHeading('Granska din greetie')).toBeInTheDocument();
+  });
+});
+
+describe('/greetie/new: sold-out gifts (issue 13)', () => {
+  const fika: Product = { ...voucher, id: PRODUCT_ID, name: 'Fika för två', source: 'Code', price: 14900, minAmount: undefined, maxAmount: undefined };
+  const soldOutCard: Product = { ...voucher, id: '7b2e4d3f-0000-4000-8000-000000000004', name: 'Bullkort', source: 'Code', price: 9900, minAmount: undefined, maxAmount: undefined, available: false };
+
+  it('shows a sold-out product greyed, in its place, as "Slut just nu": it cannot be added', async () => {
+    serve(greetie({ media: photo, content: [textElement] }));
+    server[`GET /api/merchant/${MERCHANT_ID}/products`] = () => ({ status: 200, body: [voucher, soldOutCard, { ...fika, available: true }] });
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Lägg till presenter');
+    await user.click(await screen.findByRole('button', { name: /Café Kanelbullen/ }));
+    const products = await screen.findByRole('region', { name: 'Café Kanelbullen' });
+    const rows = await within(products).findAllByRole('listitem');
+    // Its place in the list is kept (the server's order).
+    expect(rows.map((r) => within(r).getAllByRole('paragraph')[0]!.textContent)).toEqual(['Presentkort', 'Bullkort', 'Fika för två']);
+
+    const add = within(rows[1]!).getByRole('button', { name: 'Lägg till: Bullkort' });
+    expect(add).toBeDisabled();
+    expect(add).toHaveAttribute('aria-disabled', 'true');
+    expect(add).toHaveAccessibleDescription('Slut just nu – den går inte att välja');
+    expect(rows[1]).toHaveTextContent('Slut just nu');
+    await user.click(add);
+    expect(screen.getByText('Inga presenter valda. Det går bra att skicka utan.')).toBeInTheDocument();
+
+    // The others can be added as before.
+    for (const name of ['Presentkort', 'Fika för två']) {
+      const other = within(products).getByRole('button', { name: `Lägg till: ${name}` });
+      expect(other).toBeEnabled();
+      expect(other).not.toHaveAttribute('aria-disabled');
+      expect(other).not.toHaveAccessibleDescription();
+    }
+    await user.click(within(products).getByRole('button', { name: 'Lägg till: Fika för två' }));
+    expect(screen.getByText(/^Summa:/).textContent).toBe('Summa: 149\u00a0kr');
+  });
+
+  it('a chosen gift that sold out meanwhile: the refused save names it, keeps the draft, and removing it saves the rest', async () => {
+    const draft = greetie({ media: photo, content: [textElement], gifts: [{ ...gift, source: 'Code' }], total: gift.amount, message: 'Grattis!' });
+    serve(draft);
+    let fikaLeft = true;
+    server[`GET /api/merchant/${MERCHANT_ID}/products`] = () => ({ status: 200, body: [voucher, { ...fika, available: fikaLeft }] });
+    server[`PATCH /api/greetie/${DRAFT_ID}`] = (body) => {
+      const gifts = (body as { gifts: { productId: string }[] }).gifts;
+      if (gifts.some((g) => g.productId === PRODUCT_ID))
+        return { status: 409, body: { code: 'GIFT_CODE_POOL_EMPTY', message: 'En av gåvorna är slut just nu. Välj en annan gåva.' } };
+      return { status: 200, body: { ...draft, gifts: [], total: 0, message: (body as { message: string }).message } };
+    };
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Vem ska få den?');
+
+    // Meanwhile the last code was sold: the next save is refused.
+    fikaLeft = false;
+    await user.type(screen.getByRole('textbox', { name: 'Meddelande' }), ' Kram');
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(alert).toHaveTextContent('Fika för två från Café Kanelbullen är slut just nu.'));
+    expect(alert).toHaveTextContent('En present är slut just nu');
+    expect(alert).toHaveTextContent('inget annat försvinner');
+    expect(alert).toHaveTextContent('Gå tillbaka till steget Presenter och ta bort den.');
+    expect(alert).not.toHaveTextContent('Ändringarna kunde inte sparas');
+    // Nothing is lost: the text typed stays, and the gift is still chosen.
+    expect(screen.getByRole('textbox', { name: 'Meddelande' })).toHaveValue('Grattis! Kram');
+
+    await user.click(screen.getByRole('button', { name: 'Tillbaka' }));
+    await stepHeading('Lägg till presenter');
+    const chosen = screen.getByRole('list', { name: 'Valda presenter' });
+    expect(within(chosen).getByRole('listitem')).toHaveTextContent('Slut just nu – ta bort den för att kunna spara.');
+    expect(screen.getByRole('alert')).toHaveTextContent('Fika för två från Café Kanelbullen är slut just nu.');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('Gå tillbaka');
+
+    const saves = () => calls.filter((c) => c.method === 'PATCH');
+    const before = saves().length;
+    await user.click(screen.getByRole('button', { name: 'Ta bort: Fika för två' }));
+    await waitFor(() => expect(saves().length).toBe(before + 1));
+    const body = saves().at(-1)!.body as { gifts: unknown[]; message: string; content: unknown[] };
+    expect(body.gifts).toEqual([]);
+    expect(body.message).toBe('Grattis! Kram');
+    expect(body.content).toEqual([textElement]);
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+    expect(screen.getByText('Inga presenter valda. Det går bra att skicka utan.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Nästa' })).toBeEnabled();
+  });
+
+  it("another 409 keeps the save's own message; a sold-out refusal with no gift to name says so plainly", async () => {
+    serve(greetie({ media: photo, content: [textElement], gifts: [gift, gift], total: 2 * gift.amount }));
+    server[`PATCH /api/greetie/${DRAFT_ID}`] = () => ({ status: 409, body: { code: 'GIFT_CODE_POOL_EMPTY', message: 'En av gåvorna är slut just nu. Välj en annan gåva.' } });
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Vem ska få den?');
+    // Two of a product with one code left: it is available, yet too many are chosen.
+    await user.type(screen.getByRole('textbox', { name: 'Meddelande' }), 'Hej');
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(alert).toHaveTextContent('En av presenterna är slut just nu, eller så finns det inte så många kvar som du har valt.'));
+
+    server[`PATCH /api/greetie/${DRAFT_ID}`] = () => ({ status: 409, body: { code: 'GREETIE_NOT_EDITABLE', message: 'Greetien går inte att ändra längre.' } });
+    await user.click(screen.getByRole('button', { name: 'Försök spara igen' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Ändringarna kunde inte sparas'));
+    expect(screen.getByRole('alert')).toHaveTextContent('Greetien går inte att ändra längre.');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('slut');
   });
 });
 
