@@ -59,13 +59,16 @@ function ownedBy(userId: string): Expression<SqlBool> {
  * GET /voucher: the caller's vouchers, the usable ones first (not redeemed, not expired at `now`),
  * then the rest; newest first within each.
  */
-export function ownedVouchers(db: Executor, userId: string, now: Date): Promise<VoucherRow[]> {
+export function ownedVouchersQuery(db: Executor, userId: string, now: Date) {
   return voucherSelect(db)
     .where(ownedBy(userId))
     .orderBy(sql`(v.is_redeemed OR coalesce(v.expires_at <= ${now}, false))`)
     .orderBy('v.created_at', 'desc')
-    .orderBy('v.id', 'desc')
-    .execute();
+    .orderBy('v.id', 'desc');
+}
+
+export function ownedVouchers(db: Executor, userId: string, now: Date): Promise<VoucherRow[]> {
+  return ownedVouchersQuery(db, userId, now).execute();
 }
 
 export function ownedVoucher(db: Executor, userId: string, id: string): Promise<VoucherRow | undefined> {
@@ -127,17 +130,19 @@ export function lockForRedeem(tx: Tx, userId: string, id: string): Promise<Redee
  * statement reads the snapshot it started with, so a subquery would miss the wrong codes committed
  * while it waited for the lock (and more than 5 would be checked).
  */
-export async function recentWrongCodes(tx: Executor, voucherId: string, since: Date, limit: number): Promise<Date[]> {
-  const rows = await tx
+export function recentWrongCodesQuery(db: Executor, voucherId: string, since: Date, limit: number) {
+  return db
     .selectFrom('redeem_attempt')
     .select('at')
     .where('voucher_id', '=', voucherId)
     .where('outcome', '=', 'wrongCode')
     .where('at', '>', since)
     .orderBy('at', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.at);
+    .limit(limit);
+}
+
+export async function recentWrongCodes(tx: Executor, voucherId: string, since: Date, limit: number): Promise<Date[]> {
+  return (await recentWrongCodesQuery(tx, voucherId, since, limit).execute()).map((r) => r.at);
 }
 
 export type RedeemOutcome = 'redeemed' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked';
