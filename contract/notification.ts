@@ -18,7 +18,15 @@ export const NOTIFICATION_PAGE_MAX = 100;
 
 export const Notification = Type.Object({
   id: Uuid,
-  type: Type.Union(NOTIFICATION_TYPES.map((t) => Type.Literal(t))),
+  type: Type.Union([
+    Type.Literal('greetieReceived'),
+    Type.Literal('greetieDelivered'),
+    Type.Literal('greetieViewed'),
+    Type.Literal('paymentSucceeded'),
+    Type.Literal('paymentFailed'),
+    Type.Literal('voucherRedeemed'),
+    Type.Literal('voucherExpiring'),
+  ]),
   title: Type.String(),
   body: Type.String(),
   greetieId: Type.Union([Uuid, Type.Null()]),

@@ -1,6 +1,7 @@
 import { api } from './client.ts';
 import type { SandboxMerchant } from '../../contract/merchant.ts';
 import type { SandboxSms } from '../../contract/sandbox.ts';
+import type { SandboxPush } from '../../contract/notification.ts';
 
 /** The sandbox's calls (/api/sandbox: 404 everywhere when the server runs with SANDBOX=off). */
 
@@ -24,4 +25,9 @@ export function getSandboxSms(signal?: AbortSignal): Promise<SandboxSms[]> {
 /** The demo catalogue's merchant codes. */
 export function getSandboxMerchants(signal?: AbortSignal): Promise<SandboxMerchant[]> {
   return api.get<SandboxMerchant[]>('/api/sandbox/merchants', { signal });
+}
+
+/** GET /sandbox/push: the pushes the sandbox outbox kept, newest first (issue 15). */
+export function getSandboxPush(signal?: AbortSignal): Promise<SandboxPush[]> {
+  return api.get<SandboxPush[]>('/api/sandbox/push', { signal });
 }

@@ -3,7 +3,7 @@ import type { SandboxMerchant } from '../../../contract/merchant.ts';
 import type { SandboxSms } from '../../../contract/sandbox.ts';
 import { createLoader } from '../../../machines/loader.ts';
 import { smsOutboxMachine } from '../../../machines/smsOutbox.ts';
-import { getSandboxMerchants, getSandboxSms } from '../../api/sandbox.ts';
+import { getSandboxMerchants, getSandboxPush, getSandboxSms } from '../../api/sandbox.ts';
 
 /** The sandbox page's machines with their real server calls (machine.provide). */
 
@@ -13,4 +13,16 @@ export const sandboxMerchantsLoader = createLoader<void, SandboxMerchant[]>().pr
 
 export const smsOutbox = smsOutboxMachine.provide({
   actors: { readOutbox: fromPromise<SandboxSms[]>(({ signal }) => getSandboxSms(signal)) },
+});
+
+/**
+ * The push outbox reads like the SMS outbox (the same machine, polling every few seconds): each
+ * push shown as its title and body, `to` the device's Expo token or user:<id> (issue 15).
+ */
+export const pushOutbox = smsOutboxMachine.provide({
+  actors: {
+    readOutbox: fromPromise<SandboxSms[]>(async ({ signal }) =>
+      (await getSandboxPush(signal)).map((p) => ({ to: p.to, body: `${p.title}\n${p.body}`, sentAt: p.sentAt })),
+    ),
+  },
 });

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { SmsOutbox } from './SmsOutbox.tsx';
 import { MerchantCodesSection } from './MerchantCodesSection.tsx';
 import { PendingPaymentsSection } from './PendingPaymentsSection.tsx';
+import { PushOutbox } from './PushOutbox.tsx';
 
 /**
  * The sections of the /sandbox page, in order. Each feature that has a sandbox adds its own
@@ -19,6 +20,7 @@ export interface SandboxSection {
 
 export const sandboxSections: SandboxSection[] = [
   { id: 'sms', Component: SmsOutbox },
+  { id: 'push', Component: PushOutbox },
   { id: 'payments', Component: PendingPaymentsSection },
   { id: 'merchants', Component: MerchantCodesSection },
 ];
