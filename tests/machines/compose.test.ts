@@ -266,6 +266,30 @@ describe('compose machine', () => {
     expect(t.actor.getSnapshot().status).toBe('done');
   });
 
+  it('a save refused because a chosen gift sold out keeps the code, the draft, and saves the rest once the gift is removed', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ media: photo, content: [textElement], gifts: [gift], message: 'Hej' }));
+    await settle();
+    expect(t.step()).toEqual(['step:recipient']);
+    t.actor.send({ type: 'user.changedRecipient', recipient, message: 'Hej då', deliverAt: null });
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    t.save.calls[0]!.reject(Object.assign(new Error('En av gåvorna är slut just nu.'), { status: 409, code: 'GIFT_CODE_POOL_EMPTY', userMessage: 'En av gåvorna är slut just nu.' }));
+    await settle();
+    expect(t.has('save:failed')).toBe(true);
+    expect(t.actor.getSnapshot().context.error).toEqual({ message: 'En av gåvorna är slut just nu.', status: 409, code: 'GIFT_CODE_POOL_EMPTY' });
+    expect(t.actor.getSnapshot().context.draft).toMatchObject({ content: [textElement], gifts: [giftChoice], message: 'Hej då' });
+
+    t.actor.send({ type: 'user.back' });
+    expect(t.step()).toEqual(['step:gifts']);
+    expect(t.has('save:failed')).toBe(true);
+    t.actor.send({ type: 'user.changedGifts', gifts: [] });
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(t.has('save:saving')).toBe(true);
+    expect(t.actor.getSnapshot().context.error).toBeNull();
+    expect(t.save.calls[1]!.input.changes).toMatchObject({ gifts: [], content: [textElement], message: 'Hej då', recipient: { mobileNumber: '070-123 45 67' } });
+  });
+
   it('the recipient step needs a Swedish mobile number; value-voucher amounts must fit their limits', async () => {
     const t = start();
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
