@@ -214,7 +214,7 @@ describe('the account menu and the name prompt', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Välkommen till Greetie!' })).not.toBeInTheDocument());
     // Another layout: a new header, which asks again only if nobody said 'Inte nu'.
     await navigate('/voucher');
-    expect(await screen.findByText('Den här delen av Greetie byggs just nu. Titta tillbaka snart!')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mina gåvor' })).toBeInTheDocument();
     expect(screen.queryByText('Välkommen till Greetie!')).not.toBeInTheDocument();
     expect(apiCalls().filter((c) => c.method === 'POST')).toEqual([]);
   });
