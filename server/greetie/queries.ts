@@ -75,6 +75,21 @@ export function findGreeties(db: Executor, ids: string[]): Promise<GreetieRow[]>
   return greetieSelect(db).where('g.id', 'in', ids).execute();
 }
 
+/** Every greetie of this sender's, newest first (GET /mobileuser/export). */
+export function findSentBy(db: Executor, senderId: string): Promise<GreetieRow[]> {
+  return greetieSelect(db).where('g.sender_id', '=', senderId).orderBy('g.created_at', 'desc').orderBy('g.id', 'desc').execute();
+}
+
+/** Every greetie delivered to this number, newest first (GET /mobileuser/export). */
+export function findDeliveredTo(db: Executor, number: string): Promise<GreetieRow[]> {
+  return greetieSelect(db)
+    .where('g.recipient_number', '=', number)
+    .where('g.status', '=', 'delivered')
+    .orderBy('g.created_at', 'desc')
+    .orderBy('g.id', 'desc')
+    .execute();
+}
+
 /** The sender's own greetie, locked for a change (PATCH, send, delete); undefined when not theirs. */
 export function lockOwnGreetie(tx: Tx, id: string, senderId: string) {
   return tx
@@ -248,6 +263,12 @@ export interface ListFilter {
   mobileNumber: string;
   after?: Keyset;
   limit: number;
+  /**
+   * Which of the two: both (GET /greetie, /mobileuser/greeties; a greetie sent to oneself once,
+   * as sent), only the sent (/mobileuser/sentgreeties), or only those delivered to the caller's
+   * number, sent to oneself included (/mobileuser/receivedgreeties). Default both.
+   */
+  which?: 'all' | 'sent' | 'received';
 }
 
 /**
@@ -258,12 +279,18 @@ export interface ListFilter {
 export function greetiePageQuery(db: Executor, f: ListFilter) {
   const after = f.after;
   const before = after ? sql<boolean>`(g.created_at, g.id) < (${after.at}::timestamptz, ${after.id}::uuid)` : sql<boolean>`true`;
+  const which = f.which ?? 'all';
+  // Literal true/false (not parameters), so the planner drops a branch that is switched off.
+  const sentOn = which === 'received' ? sql<boolean>`false` : sql<boolean>`true`;
+  const receivedOn = which === 'sent' ? sql<boolean>`false` : sql<boolean>`true`;
+  const notOwn = which === 'all' ? sql<boolean>`g.sender_id IS DISTINCT FROM ${f.userId}::uuid` : sql<boolean>`true`;
   return db
     .with('sent', (qb) =>
       qb
         .selectFrom('greetie as g')
         .select(['g.id', 'g.created_at', exactCreatedAt.as('at')])
         .where('g.sender_id', '=', f.userId)
+        .where(sentOn)
         .where(before)
         .orderBy('g.created_at', 'desc')
         .orderBy('g.id', 'desc')
@@ -275,7 +302,8 @@ export function greetiePageQuery(db: Executor, f: ListFilter) {
         .select(['g.id', 'g.created_at', exactCreatedAt.as('at')])
         .where('g.recipient_number', '=', f.mobileNumber)
         .where('g.status', '=', 'delivered')
-        .where(sql<boolean>`g.sender_id IS DISTINCT FROM ${f.userId}::uuid`)
+        .where(notOwn)
+        .where(receivedOn)
         .where(before)
         .orderBy('g.created_at', 'desc')
         .orderBy('g.id', 'desc')

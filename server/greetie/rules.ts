@@ -24,6 +24,8 @@ import {
   findGreetie,
   findGreetieByRef,
   findGreeties,
+  findDeliveredTo,
+  findSentBy,
   giftsOf,
   greetiePage,
   insertGreetie,
@@ -439,16 +441,20 @@ export function decodeCursor(cursor: string): Keyset {
   return { at: keyset.key, id: keyset.id };
 }
 
-/** GET /greetie: one page, newest first, and the cursor of the next when there is one. */
+/**
+ * GET /greetie (and /mobileuser/greeties, /sentgreeties, /receivedgreeties with `which`): one
+ * page, newest first, and the cursor of the next when there is one.
+ */
 export async function listGreeties(
   deps: DbClock,
   userId: string,
   query: { limit?: number; cursor?: string },
+  which: 'all' | 'sent' | 'received' = 'all',
 ): Promise<{ items: Greetie[]; nextCursor: string | null; limit: number }> {
   const limit = query.limit ?? GREETIE_PAGE_DEFAULT;
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
   const mobileNumber = (await callerNumber(deps.db, userId)) ?? '';
-  const page = await greetiePage(deps.db, { userId, mobileNumber, after, limit: limit + 1 });
+  const page = await greetiePage(deps.db, { userId, mobileNumber, after, limit: limit + 1, which });
   const ids = page.slice(0, limit);
   const rows = new Map((await findGreeties(deps.db, ids.map((p) => p.id))).map((r) => [r.id, r]));
   // A row deleted between the two reads is left out; the cursor still follows the page's keyset.
@@ -460,4 +466,17 @@ export async function listGreeties(
   );
   const last = ids.at(-1);
   return { items, nextCursor: page.length > limit && last ? encodeCursor({ at: last.at, id: last.id }) : null, limit };
+}
+
+/**
+ * GET /mobileuser/export: every greetie the caller sent (drafts included) and every one delivered
+ * to their number, as GET /greetie/{id} shows them to the caller (codes only of vouchers they own).
+ */
+export async function greetiesForExport(deps: DbClock, userId: string): Promise<{ sent: Greetie[]; received: Greetie[] }> {
+  const number = (await callerNumber(deps.db, userId)) ?? null;
+  const sentRows = await findSentBy(deps.db, userId);
+  const receivedRows = number ? await findDeliveredTo(deps.db, number) : [];
+  const urlOf = urlsFor(deps);
+  const [sent, received] = await Promise.all([toGreeties(deps.db, sentRows, urlOf, number), toGreeties(deps.db, receivedRows, urlOf, number)]);
+  return { sent, received };
 }

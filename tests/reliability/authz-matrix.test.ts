@@ -57,7 +57,8 @@ describe('authorization matrix from /api/openapi.json', () => {
     expect(dead).toEqual([]);
   });
 
-  const ctx = (): MatrixContext => ({
+  const ctx = (caller?: Caller): MatrixContext => ({
+    caller,
     send,
     owner: suite.users[0]!,
     other: suite.users[1]!,
@@ -73,9 +74,10 @@ describe('authorization matrix from /api/openapi.json', () => {
     for (const caller of callers) {
       const expected = op.access?.[caller];
       it.skipIf(expected === undefined)(`${op.key} as ${caller} → ${expected}`, async () => {
-        const req = await requestFor(op, ctx());
+        const req = await requestFor(op, ctx(caller));
         const session = caller === 'owner' ? suite.users[0] : caller === 'other' ? suite.users[1] : undefined;
-        if (session) req.headers = { ...req.headers, authorization: `Bearer ${session.token}` };
+        // A fixture that signed its own person in (DELETE /mobileuser/remove) keeps that header.
+        if (session && !req.headers?.authorization) req.headers = { ...req.headers, authorization: `Bearer ${session.token}` };
         const res = await send(req);
         const context = `\n--- request ---\n${describeReq(req)}\n--- answer ---\n${res.status} ${res.body.slice(0, 300)}`;
         expect(res.status, `${op.key} as ${caller}: declared ${expected}${op.access?.note ? ` (${op.access.note})` : ''}${context}`).toBe(expected);

@@ -21,6 +21,12 @@ export interface MatrixContext {
   knownIds: string[];
   /** Delivers a scheduled greetie now, as the delivery worker would (the suite runs without one). */
   deliver?: (greetieId: string) => Promise<void>;
+  /**
+   * Which cell the request is for. A fixture that must not use up the suite's users (deleting an
+   * account) signs a fresh person in for the owner and other cells and sets their Authorization
+   * header itself; the matrix keeps a header the fixture set.
+   */
+  caller?: 'visitor' | 'owner' | 'other';
 }
 
 export type Fixture = (ctx: MatrixContext) => Promise<Req>;
@@ -194,6 +200,18 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /api/mobileuser/{id}': async ({ owner }) => ({ method: 'GET', url: `/api/mobileuser/${owner.userId}`, remoteAddress: freshIp() }),
   'POST /api/mobileuser/{id}': async ({ owner }) => jsonPost(`/api/mobileuser/${owner.userId}`, { name: 'Anna Svensson', allowMarketing: false }),
   'POST /api/mobileuser': async () => jsonPost('/api/mobileuser', { name: 'Anna Svensson' }),
+  // The caller's own lists and export (issue 15): nothing named, the same answer for owner and other.
+  'GET /api/mobileuser/greeties': async () => ({ method: 'GET', url: '/api/mobileuser/greeties?limit=5', remoteAddress: freshIp() }),
+  'GET /api/mobileuser/sentgreeties': async () => ({ method: 'GET', url: '/api/mobileuser/sentgreeties?limit=5', remoteAddress: freshIp() }),
+  'GET /api/mobileuser/receivedgreeties': async () => ({ method: 'GET', url: '/api/mobileuser/receivedgreeties?limit=5', remoteAddress: freshIp() }),
+  'GET /api/mobileuser/export': async () => ({ method: 'GET', url: '/api/mobileuser/export', remoteAddress: freshIp() }),
+  // Deleting one's account: a fresh person each signed-in cell, so the suite's users stay.
+  'DELETE /api/mobileuser/remove': async ({ send, caller }) => {
+    const req: Req = { method: 'DELETE', url: '/api/mobileuser/remove', remoteAddress: freshIp() };
+    if (caller === 'visitor') return req;
+    const fresh = await signIn(send);
+    return { ...req, headers: { authorization: `Bearer ${fresh.token}` } };
+  },
 
   // A fresh draft of the owner's for every cell (a delete or a send uses one up); the other caller
   // names it too and gets 404, the visitor 401.
