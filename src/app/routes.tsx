@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
           { path: 'my/profile', lazy: page(my, 'MyProfilePage') },
           { path: 'my/settings', lazy: page(my, 'MySettingsPage') },
           { path: 'my/notifications', lazy: page(my, 'MyNotificationsPage') },
+          { path: 'my/account', lazy: page(my, 'MyAccountPage') },
           { path: 'my/:section', lazy: page(my, 'MyPage') },
           { path: 'redeem', lazy: page(redeem, 'RedeemPage') },
           { path: 'redeem/voucher/:id', lazy: page(redeem, 'RedeemVoucherPage') },

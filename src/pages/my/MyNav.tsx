@@ -29,6 +29,21 @@ export function MyHeading({ title }: { title: string }) {
               {t('nav.settings')}
             </NavLink>
           </li>
+          <li>
+            <NavLink to="/my/account" className={css.tab}>
+              {t('nav.account')}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/greetie" end className={css.tab}>
+              {t('nav.greeties')}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/voucher" end className={css.tab}>
+              {t('nav.vouchers')}
+            </NavLink>
+          </li>
         </ul>
       </nav>
     </div>

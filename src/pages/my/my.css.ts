@@ -160,3 +160,41 @@ export const prompt = style({
 export const promptTitle = style({ margin: 0, fontSize: '1.125rem' });
 
 export const promptActions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm });
+
+/** /my/account: the delete button and its confirmation dialog. */
+export const dangerButton = style({
+  minHeight: 44,
+  padding: `0 ${vars.space.lg}`,
+  border: 'none',
+  borderRadius: vars.radius.pill,
+  background: vars.color.danger,
+  color: vars.color.background,
+  font: 'inherit',
+  fontWeight: 700,
+  cursor: 'pointer',
+  selectors: { '&:disabled': { opacity: 0.5, cursor: 'not-allowed' }, '&:focus-visible': { outline: `3px solid ${vars.color.primary}`, outlineOffset: 2 } },
+});
+
+export const dialogOverlay = style({ position: 'fixed', inset: 0, background: vars.color.overlay });
+
+export const dialog = style({
+  position: 'fixed',
+  top: '50%',
+  left: '50%',
+  transform: 'translate(-50%, -50%)',
+  width: 'min(92vw, 480px)',
+  maxHeight: '90vh',
+  overflowY: 'auto',
+  padding: vars.space.lg,
+  borderRadius: vars.radius.large,
+  background: vars.color.background,
+  boxShadow: vars.shadow.menu,
+  display: 'grid',
+  gap: vars.space.md,
+});
+
+export const losses = style({ display: 'grid', gap: vars.space.sm });
+
+export const lossList = style({ margin: 0, paddingLeft: vars.space.lg, display: 'grid', gap: vars.space.xs });
+
+export const dialogButtons = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, justifyContent: 'flex-end', marginTop: vars.space.sm });

@@ -65,8 +65,13 @@ describe('/my/profile', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Min profil' })).toBeInTheDocument();
     expect(await screen.findByRole('textbox', { name: 'Namn' })).toHaveValue('Anna Andersson');
     expect(screen.getByText('070-123 45 67')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: /Mina greeties/ })).toHaveAttribute('href', '/greetie');
-    expect(screen.getByRole('link', { name: /Mina gåvor/ })).toHaveAttribute('href', '/voucher');
+    // The profile's shortcut cards, and the same two in my pages' nav.
+    const greeties = screen.getAllByRole('link', { name: /Mina greeties/ });
+    const gifts = screen.getAllByRole('link', { name: /Mina gåvor/ });
+    expect(greeties).toHaveLength(2);
+    expect(gifts).toHaveLength(2);
+    for (const l of greeties) expect(l).toHaveAttribute('href', '/greetie');
+    for (const l of gifts) expect(l).toHaveAttribute('href', '/voucher');
     const nav = screen.getByRole('navigation', { name: 'Mina sidor' });
     expect(within(nav).getByRole('link', { name: 'Profil' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'Inställningar' })).toHaveAttribute('href', '/my/settings');
