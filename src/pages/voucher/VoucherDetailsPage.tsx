@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
@@ -104,10 +104,18 @@ function InStore({ voucher: v, now }: { voucher: Voucher; now: Date }) {
   );
 }
 
-/** Says once the voucher is marked used after the person asked for it here. */
+/**
+ * Says once the voucher is marked used after the person asked for it here, and puts the focus on
+ * the words: the button that was pressed is gone by then.
+ */
 function useMarkedAnnouncement(v: Voucher, text: string) {
   const [asked, setAsked] = useState(false);
-  return { announce: asked && v.isRedeemed ? text : '', ask: () => setAsked(true) };
+  const ref = useRef<HTMLParagraphElement>(null);
+  const announce = asked && v.isRedeemed ? text : '';
+  useEffect(() => {
+    if (announce) ref.current?.focus();
+  }, [announce]);
+  return { announce, ask: () => setAsked(true), ref };
 }
 
 function MarkFailed({ error }: { error: StoreError | null }) {
@@ -171,7 +179,7 @@ function Code({ voucher: v, marking, markError, markUsed, now }: ViewProps & { n
         </div>
       )}
       <MarkFailed error={markError} />
-      <p role="status" className={css.live}>
+      <p role="status" className={css.live} ref={marked.ref} tabIndex={-1}>
         {marked.announce}
       </p>
     </>
@@ -238,7 +246,7 @@ function Charity({ voucher: v, marking, markError, markUsed, now }: ViewProps & 
         </Dialog.Root>
       )}
       <MarkFailed error={markError} />
-      <p role="status" className={css.live}>
+      <p role="status" className={css.live} ref={marked.ref} tabIndex={-1}>
         {marked.announce}
       </p>
     </>

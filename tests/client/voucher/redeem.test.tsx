@@ -138,7 +138,8 @@ describe('/redeem', () => {
 
   it('/redeem/{greetieId}?voucher=: the greetie\'s vouchers, the chosen one first', async () => {
     renderRoute(`/redeem/${ids.greetie}?voucher=${ids.charity}`, { session });
-    const items = await screen.findAllByRole('listitem');
+    await screen.findByText('Plantera tio träd');
+    const items = within(screen.getByRole('main')).getAllByRole('listitem');
     expect(items[0]).toHaveTextContent('Plantera tio träd');
     expect(items[0]).toHaveTextContent('Vald gåva');
   });

@@ -113,7 +113,10 @@ describe('/voucher/{id}', () => {
     await user.click(screen.getByRole('button', { name: 'Skänk gåvan' }));
     dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Ja, skänk gåvan' }));
-    expect(await screen.findByText('Tack! Gåvan är skänkt till Barnens Skog.')).toBeInTheDocument();
+    const thanks = await screen.findByText('Tack! Gåvan är skänkt till Barnens Skog.');
+    // The button is gone: the focus is on the thanks, not lost.
+    await waitFor(() => expect(thanks).toHaveFocus());
+    expect(screen.queryByRole('button', { name: 'Skänk gåvan' })).not.toBeInTheDocument();
     expect(server.calls.filter((c) => c.method === 'POST').map((c) => c.query.get('id'))).toEqual([charity.id]);
   });
 
