@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Value } from 'typebox/value';
 import { Voucher } from '../../../contract/voucher.ts';
 import { call, greetieTestApp, person, type Person } from '../greetie/support.ts';
-import { MERCHANT_CODE, deliver, paidGreetie, voucherCatalogue, voucherIds, type VoucherCatalogue } from './support.ts';
+import { MERCHANT_CODE, codeOf, deliver, paidGreetie, voucherCatalogue, voucherIds, type VoucherCatalogue } from './support.ts';
 
 /**
  * The owner's vouchers on real PostgreSQL (issue 14): GET /voucher, /voucher/{id},
@@ -49,17 +49,16 @@ describe("the owner's vouchers", () => {
     await deliver(t.app, first.id);
     const [inStore, charity] = await voucherIds(t.db.db, first.id);
     t.clock.advance(1000);
-    const second = await paidGreetie(t.app, await person(t.app), me.mobileNumber, [shop.charity]);
+    const second = await paidGreetie(t.app, await person(t.app), me.mobileNumber, [shop.code]);
     await deliver(t.app, second.id);
     const [online] = await voucherIds(t.db.db, second.id);
-    // A "Code" voucher as code pools will issue them (migration 009's work): source and code set here.
-    await sql`UPDATE voucher SET source = 'Code', code = 'ONLINE-4711' WHERE id = ${online!}`.execute(t.db.db);
+    const onlineCode = await codeOf(t.db.db, online!);
 
     // The InStore one redeemed: it goes last.
     expect((await call(t.app, me, 'POST', '/api/voucher/redeem', { voucherId: inStore, merchantCode: MERCHANT_CODE })).statusCode).toBe(200);
     const mine = await list(me);
     expect(mine.map((v) => v.id)).toEqual([online, charity, inStore]);
-    expect(mine[0]).toMatchObject({ source: 'Code', code: 'ONLINE-4711', isRedeemed: false, greetieId: second.id });
+    expect(mine[0]).toMatchObject({ source: 'Code', code: onlineCode, isRedeemed: false, greetieId: second.id });
     expect(mine[1]!.code).toBeUndefined();
     expect(mine[2]).toMatchObject({ isRedeemed: true, redeemedAt: t.clock.now().toISOString() });
     // The product's 365 valid days, counted from delivery.
@@ -91,28 +90,28 @@ describe("the owner's vouchers", () => {
 describe('GET /api/greetie/{id}/vouchers', () => {
   it('the sender sees what was given, never a code, before and after delivery; the recipient only once delivered, with the code', async () => {
     const sender = await person(t.app);
-    const g = await paidGreetie(t.app, sender, owner.mobileNumber, [shop.charity]);
+    const g = await paidGreetie(t.app, sender, owner.mobileNumber, [shop.code]);
     const [id] = await voucherIds(t.db.db, g.id);
-    await sql`UPDATE voucher SET source = 'Code', code = 'SECRET-CODE-99' WHERE id = ${id!}`.execute(t.db.db);
+    const secret = await codeOf(t.db.db, id!);
 
     const before = await call(t.app, sender, 'GET', `/api/greetie/${g.id}/vouchers`);
     expect(before.statusCode, before.body).toBe(200);
     expect(before.json()).toEqual([expect.objectContaining({ id, source: 'Code', expiresAt: null, isRedeemed: false })]);
-    expect(before.body).not.toContain('SECRET-CODE-99');
+    expect(before.body).not.toContain(secret);
     expect((await call(t.app, owner, 'GET', `/api/greetie/${g.id}/vouchers`)).statusCode).toBe(404);
 
     await deliver(t.app, g.id);
     const sent = await call(t.app, sender, 'GET', `/api/greetie/${g.id}/vouchers`);
-    expect(sent.body).not.toContain('SECRET-CODE-99');
+    expect(sent.body).not.toContain(secret);
     const received = await call(t.app, owner, 'GET', `/api/greetie/${g.id}/vouchers`);
-    expect(received.json()).toEqual([expect.objectContaining({ id, code: 'SECRET-CODE-99' })]);
+    expect(received.json()).toEqual([expect.objectContaining({ id, code: secret })]);
     // The greetie itself carries them the same way.
-    expect((await call(t.app, sender, 'GET', `/api/greetie/${g.id}`)).body).not.toContain('SECRET-CODE-99');
+    expect((await call(t.app, sender, 'GET', `/api/greetie/${g.id}`)).body).not.toContain(secret);
     const read = await call(t.app, owner, 'GET', `/api/greetie/${g.id}?markAsViewed=false`);
-    expect((read.json() as { vouchers: Voucher[] }).vouchers).toEqual([expect.objectContaining({ id, code: 'SECRET-CODE-99' })]);
+    expect((read.json() as { vouchers: Voucher[] }).vouchers).toEqual([expect.objectContaining({ id, code: secret })]);
     // The sender's list of greeties: no code either.
     const sentList = await call(t.app, sender, 'GET', '/api/greetie');
-    expect(sentList.body).not.toContain('SECRET-CODE-99');
+    expect(sentList.body).not.toContain(secret);
 
     expect((await call(t.app, stranger, 'GET', `/api/greetie/${g.id}/vouchers`)).statusCode).toBe(404);
     expect((await call(t.app, undefined, 'GET', `/api/greetie/${g.id}/vouchers`)).statusCode).toBe(401);

@@ -6,6 +6,7 @@ import type { Greetie } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import { hashMerchantCode } from '../../../server/merchant/code.ts';
 import { deliverOne } from '../../../server/delivery/rules.ts';
+import { loadCodes } from '../../../server/payment/codes.ts';
 import { call, type Person } from '../greetie/support.ts';
 
 /**
@@ -26,6 +27,8 @@ export interface VoucherCatalogue {
   inStore: string;
   /** Charity, fixed 50 kr. */
   charity: string;
+  /** Code, fixed 100 kr, with a pool of codes (each voucher takes one at payment). */
+  code: string;
   /** The other merchant's InStore product. */
   otherInStore: string;
 }
@@ -38,7 +41,7 @@ async function merchant(db: Db, name: string, code: string): Promise<string> {
   return rows[0]!.id;
 }
 
-async function product(db: Db, merchantId: string, name: string, source: 'InStore' | 'Charity', price: number): Promise<string> {
+async function product(db: Db, merchantId: string, name: string, source: 'InStore' | 'Charity' | 'Code', price: number): Promise<string> {
   const { rows } = await sql<{ id: string }>`
     INSERT INTO product (merchant_id, name, source, price, valid_days, active)
     VALUES (${merchantId}, ${name}, ${source}, ${price}, 365, true)
@@ -49,7 +52,10 @@ async function product(db: Db, merchantId: string, name: string, source: 'InStor
 export async function voucherCatalogue(db: Db): Promise<VoucherCatalogue> {
   const merchantId = await merchant(db, 'Kafé Inlösen', MERCHANT_CODE);
   const otherMerchantId = await merchant(db, 'Bokhandeln', OTHER_MERCHANT_CODE);
+  const code = await product(db, merchantId, 'Presentkod för webbutiken', 'Code', 10000);
+  await loadCodes(db, code, Array.from({ length: 300 }, (_, i) => `WEBB-${i}-${Math.random().toString(36).slice(2, 8).toUpperCase()}`), new Date());
   return {
+    code,
     merchantId,
     otherMerchantId,
     inStore: await product(db, merchantId, 'Fika för två', 'InStore', 14900),
@@ -80,6 +86,13 @@ export async function paidGreetie(app: FastifyInstance, sender: Person, recipien
  */
 export async function deliver(app: FastifyInstance, greetieId: string): Promise<void> {
   expect(await deliverOne({ db: app.db, config: app.config, services: app.services }, greetieId)).toBe('delivered');
+}
+
+/** A voucher's code, as its pool gave it at payment. */
+export async function codeOf(db: Db, voucherId: string): Promise<string> {
+  const { rows } = await sql<{ code: string }>`SELECT code FROM voucher WHERE id = ${voucherId}`.execute(db);
+  if (!rows[0]?.code) throw new Error('the voucher has no code');
+  return rows[0].code;
 }
 
 /** The voucher ids of a greetie, in its gifts' order. */
