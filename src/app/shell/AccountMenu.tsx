@@ -2,6 +2,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useSession } from '../../components/session.ts';
+import { useUnreadCount } from '../../components/unread.ts';
 import * as css from './shell.css.ts';
 
 /** The first letter of the name, upper case; empty when there is no name. */
@@ -28,6 +29,7 @@ export function AccountMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user, signOut } = useSession();
+  const unread = useUnreadCount(Boolean(user));
   if (!user) return null;
   const initial = initialOf(user.name);
   const name = user.name?.trim();
@@ -39,8 +41,16 @@ export function AccountMenu() {
         </span>
       )}
       <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className={css.avatar} aria-label={t('account.label')}>
+        <DropdownMenu.Trigger
+          className={css.avatar}
+          aria-label={unread > 0 ? `${t('account.label')}, ${t('avatarUnread', { ns: 'notifications', count: unread })}` : t('account.label')}
+        >
           {initial ? <span aria-hidden="true">{initial}</span> : <PersonIcon />}
+          {unread > 0 && (
+            <span className={css.unreadBadge} aria-hidden="true" data-testid="unread-badge">
+              {unread > 99 ? '99+' : unread}
+            </span>
+          )}
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content className={css.menu} align="end" sideOffset={8}>

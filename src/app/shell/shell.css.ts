@@ -135,6 +135,25 @@ export const avatar = style({
   fontWeight: 700,
   fontSize: '1.125rem',
   cursor: 'pointer',
+  position: 'relative',
+});
+
+/** The unread notifications on the avatar's corner (issue 15). */
+export const unreadBadge = style({
+  position: 'absolute',
+  top: -4,
+  right: -6,
+  minWidth: 20,
+  height: 20,
+  padding: '0 5px',
+  borderRadius: 999,
+  background: vars.color.primary,
+  color: vars.color.onPrimary,
+  fontSize: '0.75rem',
+  fontWeight: 700,
+  lineHeight: '20px',
+  textAlign: 'center',
+  boxShadow: `0 0 0 2px ${vars.color.background}`,
 });
 
 /** The signed-in user's name beside the avatar: one line, cut short on a phone. */

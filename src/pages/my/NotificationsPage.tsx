@@ -6,6 +6,7 @@ import type { Notification } from '../../../contract/notification.ts';
 import { createLoader } from '../../../machines/loader.ts';
 import { listNotifications, markNotificationsRead, notificationHref, type NotificationPage } from '../../api/notification.ts';
 import { useLoader } from '../../components/useLoader.ts';
+import { UNREAD_CHANGED } from '../../components/unread.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button } from '../../components/ui.css.ts';
 import { formatDateTime } from '../../format/dates.ts';
@@ -19,8 +20,6 @@ export const notificationsLoader = createLoader<{ cursor: string | null }, Notif
   },
 });
 
-/** Tells the header's avatar that the unread count changed (it reads it again). */
-export const UNREAD_CHANGED = 'greetie:notifications-read';
 
 /** /my/notifications: what happened to the user, newest first; unread marked; mark all read. */
 export function NotificationsPage() {

@@ -92,6 +92,16 @@ describe('/my/notifications', () => {
     expect(screen.queryByRole('button', { name: 'Markera alla som lästa' })).not.toBeInTheDocument();
   });
 
+  it("the header's avatar shows the unread count, and loses it once they are all marked read", async () => {
+    const { user } = renderRoute('/my/notifications', { session: signedIn(me) });
+    const banner = await screen.findByRole('banner');
+    const avatar = await within(banner).findByRole('button', { name: 'Konto, 2 olästa notiser' });
+    expect(within(avatar).getByTestId('unread-badge')).toHaveTextContent('2');
+    await user.click(await screen.findByRole('button', { name: 'Markera alla som lästa' }));
+    await waitFor(() => expect(within(banner).getByRole('button', { name: 'Konto' })).toBeInTheDocument());
+    expect(within(banner).queryByTestId('unread-badge')).not.toBeInTheDocument();
+  });
+
   it('says so when there are none', async () => {
     items = [];
     renderRoute('/my/notifications', { session: signedIn(me) });
