@@ -53,7 +53,7 @@ export function GiftsStep({ compose, title, soldOut = NONE }: { compose: Compose
               <div>
                 <p className={css.rowTitle}>{g.productName}</p>
                 <p className={css.rowMeta}>{g.merchantName}</p>
-                {soldOut.has(g.productId) && <p className={css.soldOutBadge}>{t('gifts.soldOutChosen')}</p>}
+                {soldOut.has(g.productId) && <p className={css.soldOutNote}>{t('gifts.soldOutChosen')}</p>}
                 {g.limits ? (
                   <AmountField gift={g} onAmount={(amount) => change(gifts.map((x, j) => (j === i ? { ...x, amount } : x)))} />
                 ) : (
@@ -75,7 +75,7 @@ export function GiftsStep({ compose, title, soldOut = NONE }: { compose: Compose
       {gifts.length >= GIFTS_MAX ? (
         <p className={css.notice}>{t('gifts.full', { count: GIFTS_MAX })}</p>
       ) : merchant ? (
-        <Products key={merchant.id} merchant={merchant} onBack={() => setMerchant(null)} onAdd={(p) => change([...gifts, giftOf(merchant, p)])} />
+        <Products key={merchant.id} merchant={merchant} soldOut={soldOut} onBack={() => setMerchant(null)} onAdd={(p) => change([...gifts, giftOf(merchant, p)])} />
       ) : (
         <Merchants onPick={setMerchant} />
       )}
@@ -158,7 +158,7 @@ function LoadFailed({ message, retry }: { message: string | undefined; retry: ()
   );
 }
 
-function Products({ merchant, onBack, onAdd }: { merchant: Merchant; onBack: () => void; onAdd: (p: Product) => void }) {
+function Products({ merchant, soldOut, onBack, onAdd }: { merchant: Merchant; soldOut: ReadonlySet<string>; onBack: () => void; onAdd: (p: Product) => void }) {
   const { t } = useTranslation('greetie');
   const { status, data, error, retry } = useLoader(productsLoader, { merchantId: merchant.id });
   return (
@@ -173,7 +173,7 @@ function Products({ merchant, onBack, onAdd }: { merchant: Merchant; onBack: () 
       {data && (
         <ul className={css.list} style={{ marginTop: 16 }}>
           {data.map((p) => (
-            <ProductRow key={p.id} product={p} onAdd={onAdd} />
+            <ProductRow key={p.id} product={p} soldOut={p.available === false || soldOut.has(p.id)} onAdd={onAdd} />
           ))}
         </ul>
       )}
@@ -181,11 +181,13 @@ function Products({ merchant, onBack, onAdd }: { merchant: Merchant; onBack: () 
   );
 }
 
-/** A product to add; a sold-out one keeps its place, greyed, with why, and cannot be added. */
-function ProductRow({ product: p, onAdd }: { product: Product; onAdd: (p: Product) => void }) {
+/**
+ * A product to add; a sold-out one (`available` false, or found sold out since the list was read)
+ * keeps its place, greyed, with why, and cannot be added.
+ */
+function ProductRow({ product: p, soldOut, onAdd }: { product: Product; soldOut: boolean; onAdd: (p: Product) => void }) {
   const { t } = useTranslation('greetie');
   const id = useId();
-  const soldOut = p.available === false;
   return (
     <li className={soldOut ? `${css.row} ${css.productSoldOut}` : css.row}>
       <div>
@@ -200,7 +202,7 @@ function ProductRow({ product: p, onAdd }: { product: Product; onAdd: (p: Produc
       </div>
       <button
         type="button"
-        className={button}
+        className={soldOut ? `${button} ${css.soldOutButton}` : button}
         disabled={soldOut}
         aria-disabled={soldOut || undefined}
         aria-describedby={soldOut ? `${id}-sold-out` : undefined}

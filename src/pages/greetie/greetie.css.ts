@@ -139,6 +139,14 @@ export const rowMeta = style({ margin: `${vars.space.xs} 0 0`, color: vars.color
 export const productSoldOut = style({ background: vars.color.surface, boxShadow: 'none', border: `1px dashed ${vars.color.border}`, color: vars.color.textMuted });
 /** A chosen gift found sold out: marked until it is removed. */
 export const rowSoldOut = style({ boxShadow: `inset 4px 0 0 ${vars.color.danger}, ${vars.shadow.card}` });
+/** The add button of a sold-out product: visibly off. */
+export const soldOutButton = style({
+  selectors: {
+    '&:disabled': { background: vars.color.border, borderColor: vars.color.border, color: vars.color.textMuted, cursor: 'not-allowed', boxShadow: 'none' },
+  },
+});
+/** Why a chosen gift is marked: plain text in the danger colour (it can run to two lines). */
+export const soldOutNote = style({ margin: `${vars.space.xs} 0 0`, color: vars.color.danger, fontSize: '0.9375rem', fontWeight: 700 });
 export const soldOutBadge = style({
   display: 'inline-block',
   margin: `${vars.space.xs} 0 0`,

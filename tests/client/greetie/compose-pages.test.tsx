@@ -261,6 +261,9 @@ describe('/greetie/new: sold-out gifts (issue 13)', () => {
     expect(within(chosen).getByRole('listitem')).toHaveTextContent('Slut just nu – ta bort den för att kunna spara.');
     expect(screen.getByRole('alert')).toHaveTextContent('Fika för två från Café Kanelbullen är slut just nu.');
     expect(screen.getByRole('alert')).not.toHaveTextContent('Gå tillbaka');
+    // It cannot be chosen again meanwhile.
+    await user.click(screen.getByRole('button', { name: /Café Kanelbullen/ }));
+    expect(await screen.findByRole('button', { name: 'Lägg till: Fika för två' })).toBeDisabled();
 
     const saves = () => calls.filter((c) => c.method === 'PATCH');
     const before = saves().length;
@@ -273,7 +276,7 @@ describe('/greetie/new: sold-out gifts (issue 13)', () => {
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     expect(screen.getByText('Inga presenter valda. Det går bra att skicka utan.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Nästa' })).toBeEnabled();
-  });
+  }, 15_000);
 
   it("another 409 keeps the save's own message; a sold-out refusal with no gift to name says so plainly", async () => {
     serve(greetie({ media: photo, content: [textElement], gifts: [gift, gift], total: 2 * gift.amount }));
