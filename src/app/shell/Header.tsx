@@ -65,6 +65,9 @@ function useScrolledPastHeader(): boolean {
   return scrolled;
 }
 
+/** Pages where the name prompt stays away. */
+const QUIET_PATHS = ['/my/', '/greetie/new', '/redeem'];
+
 /**
  * The site header: the logo (→ '/'), the navigation (in a drawer below the desktop breakpoint),
  * the language switch, and the account menu or 'Logga in'.
@@ -80,9 +83,10 @@ export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
   const items = navItemsFor(signedIn, variant);
   const login = showsLogin(signedIn, variant);
   const { pathname } = useLocation();
-  // My pages ask for the name themselves; a greetie being composed is not interrupted (on a phone
-  // the prompt would push the step down).
-  const askName = signedIn && session.user?.name === null && !pathname.startsWith('/my/') && !pathname.startsWith('/greetie/new');
+  // My pages ask for the name themselves; a greetie being composed and the till screen are not
+  // interrupted (on a phone the prompt would push the step, or the 'Handlarkod' field, down).
+  const askName =
+    signedIn && session.user?.name === null && !QUIET_PATHS.some((prefix) => pathname.startsWith(prefix));
 
   return (
     <>
