@@ -24,6 +24,7 @@ import { CatalogueCache } from './merchant/cache.ts';
 import { startRateEventPurge, type RateEventPurge } from './auth/retention.ts';
 import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, nonFiniteField, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
+import { createViewShell } from './spa/viewShell.ts';
 import { ErrorBody } from '../contract/common.ts';
 
 export interface AppDeps {
@@ -50,10 +51,12 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q === -1) return url;
+  // A greetie's ref in the recipient's link is its key, like the byRef query's value.
+  const pathname = (q === -1 ? url : url.slice(0, q)).replace(/^\/greetie\/view\/[^/]+/, '/greetie/view/[redacted]');
+  if (q === -1) return pathname;
   const params = new URLSearchParams(url.slice(q + 1));
   const keys = [...new Set(params.keys())];
-  return `${url.slice(0, q)}?${keys.map((k) => `${encodeURIComponent(k)}=[redacted]`).join('&')}`;
+  return `${pathname}?${keys.map((k) => `${encodeURIComponent(k)}=[redacted]`).join('&')}`;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -337,6 +340,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         reply.header('cache-control', cacheControlFor(path.relative(config.staticDir, filePath).split(path.sep).join('/')));
       },
     });
+    // The greetie a recipient opens: index.html with its first frame (server/spa/viewShell.ts,
+    // decision 090); an unknown or undelivered ref, or ?byId=true, gets the plain file.
+    const viewShell = createViewShell(indexFile, deps.db);
+    app.get<{ Params: { refId: string }; Querystring: Record<string, string | string[] | undefined> }>(
+      '/greetie/view/:refId',
+      { schema: { hide: true } },
+      async (req, reply) => {
+        if (req.query.byId !== 'true' && (await viewShell.send(req.params.refId, reply))) return reply;
+        return reply.sendFile('index.html');
+      },
+    );
   }
 
   app.setNotFoundHandler((req, reply) => {
