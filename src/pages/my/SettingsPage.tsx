@@ -3,6 +3,7 @@ import { useSessionUser } from '../../components/session.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { MyHeading, ProfileFailed, ProfileLoading } from './MyNav.tsx';
 import { useProfile } from './useProfile.ts';
+import { PushSetting } from './PushSetting.tsx';
 import * as css from './my.css.ts';
 
 /** /my/settings: the marketing consent, a switch saved as soon as it is turned. */
@@ -14,6 +15,7 @@ export function SettingsPage() {
     <div className={css.page}>
       <MyHeading title={t('settings.title')} />
       {user && <Settings userId={user.id} />}
+      {user && <PushSetting />}
     </div>
   );
 }
