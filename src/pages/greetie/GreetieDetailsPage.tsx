@@ -90,7 +90,7 @@ function Details({ id, reload }: { id: string; reload: () => void }) {
         <dt>{t('review.to')}</dt>
         <dd>{g.recipient ? (g.recipient.name ? `${g.recipient.name} (${g.recipient.mobileNumber})` : g.recipient.mobileNumber) : t('list.noRecipient')}</dd>
         <dt>{t('details.from')}</dt>
-        <dd>{g.sender.name ?? t('list.someone')}</dd>
+        <dd>{g.sender.id === null ? t('list.formerUser') : (g.sender.name ?? t('list.someone'))}</dd>
         <dt>{t('review.when')}</dt>
         <dd>{g.deliveredAt ? formatDateTime(g.deliveredAt, i18n.language) : g.deliverAt ? formatDateTime(g.deliverAt, i18n.language) : t('review.now')}</dd>
       </dl>

@@ -49,7 +49,7 @@ export function GreetieListPage() {
       {status === 'loaded' && (
         <>
           <Group title={t('list.sent')} empty={t('list.noneSent')} items={sent} language={i18n.language} who={(g) => g.recipient?.name ?? g.recipient?.mobileNumber ?? t('list.noRecipient')} />
-          <Group title={t('list.received')} empty={t('list.noneReceived')} items={received} language={i18n.language} who={(g) => g.sender.name ?? t('list.someone')} />
+          <Group title={t('list.received')} empty={t('list.noneReceived')} items={received} language={i18n.language} who={(g) => (g.sender.id === null ? t('list.formerUser') : (g.sender.name ?? t('list.someone')))} />
         </>
       )}
     </section>

@@ -140,3 +140,30 @@ describe('/my/{id}', () => {
     expect(await screen.findByText('404')).toBeInTheDocument();
   });
 });
+
+describe('a greetie whose sender removed their account', () => {
+  it("is from 'En tidigare användare' in Mina greeties", async () => {
+    const greetie = {
+      id: 'g1',
+      refId: 'r1',
+      status: 'delivered',
+      sender: { id: null, name: null },
+      recipient: { name: 'Anna', mobileNumber: me.mobileNumber },
+      message: 'Grattis!',
+      content: [],
+      media: null,
+      gifts: [],
+      vouchers: [],
+      total: 0,
+      deliverAt: null,
+      deliveredAt: '2026-11-01T08:00:00.000Z',
+      viewed: true,
+      viewedAt: '2026-11-01T09:00:00.000Z',
+      createdAt: '2026-11-01T08:00:00.000Z',
+      updatedAt: '2026-11-01T08:00:00.000Z',
+    };
+    answer = (call) => (call.method === 'GET' && call.url.split('?')[0] === '/api/greetie' ? json(200, [greetie]) : realServer(call));
+    renderRoute('/greetie', { session: signedIn(me) });
+    expect(await screen.findByText('En tidigare användare')).toBeInTheDocument();
+  });
+});
