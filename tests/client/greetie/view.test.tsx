@@ -289,3 +289,51 @@ describe('/greetie/view/{id}?byId=true', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Vi hittar inte den här greetien' })).toBeInTheDocument();
   });
 });
+
+describe("the server's first frame (index.html's #boot-frame, decision 090)", () => {
+  /** What the server puts after #root for /greetie/view/{refId}: the first frame, before any script. */
+  const bootFrame = (src: string) => {
+    const el = document.createElement('div');
+    el.id = 'boot-frame';
+    el.setAttribute('aria-hidden', 'true');
+    el.innerHTML = `<div class="boot-frame-page"><div class="boot-stage"><img src="${src}" width="1080" height="1350" alt="" /></div></div>`;
+    document.body.append(el);
+    return el;
+  };
+  afterEach(() => document.getElementById('boot-frame')?.remove());
+
+  it('stays over the loading page until the page’s own first frame (the same file) has loaded, then goes', async () => {
+    installDomStubs({ viewport: 'mobile', reducedMotion: true });
+    const frame = bootFrame(photo.thumbnailUrl);
+    server[`GET /api/greetie/byRef`] = () => ({ status: 200, body: publicGreetie() });
+    renderRoute(`/greetie/view/${REF}`, { session: visitor });
+    const first = await screen.findByRole('img', { name: 'Bilden i greetien' });
+    expect(first).toHaveAttribute('src', photo.thumbnailUrl);
+    expect(frame.isConnected).toBe(true);
+    fireEvent.load(first);
+    await waitFor(() => expect(frame.isConnected).toBe(false));
+    // The page's stage is the only image of the greetie left, the first thing in its grid on a phone.
+    expect(document.querySelectorAll(`img[src="${photo.thumbnailUrl}"]`)).toHaveLength(1);
+  });
+
+  it('goes when the page finds nothing to show', async () => {
+    installDomStubs({ viewport: 'mobile', reducedMotion: true });
+    const frame = bootFrame(photo.thumbnailUrl);
+    renderRoute(`/greetie/view/${REF}`, { session: visitor });
+    await screen.findByRole('heading', { level: 1, name: 'Vi hittar inte den här greetien' });
+    expect(frame.isConnected).toBe(false);
+  });
+
+  it('goes when the page’s image fails, and when the page is left', async () => {
+    installDomStubs({ viewport: 'mobile', reducedMotion: true });
+    let frame = bootFrame(photo.thumbnailUrl);
+    server[`GET /api/greetie/byRef`] = () => ({ status: 200, body: publicGreetie() });
+    const { router } = renderRoute(`/greetie/view/${REF}`, { session: visitor });
+    fireEvent.error(await screen.findByRole('img', { name: 'Bilden i greetien' }));
+    expect(frame.isConnected).toBe(false);
+
+    frame = bootFrame(photo.thumbnailUrl);
+    await act(() => router.navigate('/merchant'));
+    await waitFor(() => expect(frame.isConnected).toBe(false));
+  });
+});

@@ -1,7 +1,8 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContentElement, GreetieMedia } from '../../../../contract/greetie.ts';
 import { ContentLayer } from '../editor/ContentLayer.tsx';
+import { handOverBootFrame, removeBootFrame } from './bootFrame.ts';
 import * as css from './view.css.ts';
 
 /** The frame's shape (the compose step's overlay is drawn 4:5): sized before anything loads, so nothing moves. */
@@ -29,6 +30,11 @@ export function GreetieStage({ media, content }: { media: GreetieMedia | null; c
   const firstFrame = media?.kind === 'video' ? media.thumbnailUrl : (media?.thumbnailUrl ?? media?.url);
   const fullPhoto = media?.kind === 'photo' && media.url !== firstFrame ? media.url : null;
   const [sharp, setSharp] = useState(false);
+  // The server's copy of the first frame (index.html's #boot-frame) gives way to this one once it
+  // is in place; with no first frame here, at once.
+  useEffect(() => {
+    if (!firstFrame) removeBootFrame();
+  }, [firstFrame]);
 
   const toggleSound = () => {
     const el = video.current;
@@ -51,6 +57,8 @@ export function GreetieStage({ media, content }: { media: GreetieMedia | null; c
           fetchPriority="high"
           decoding="async"
           alt={media?.kind === 'photo' ? t('media.photo') : ''}
+          onLoad={(e) => handOverBootFrame(e.currentTarget)}
+          onError={removeBootFrame}
         />
       ) : (
         !media && <div className={css.noMedia} aria-hidden="true" />

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { GreetieView } from '../../../../machines/greetieView.ts';
@@ -6,6 +7,7 @@ import { usePageTitle } from '../../../components/usePageTitle.ts';
 import { button, buttonSecondary } from '../../../components/ui.css.ts';
 import { formatDateTime } from '../../../format/dates.ts';
 import { useReducedMotion } from '../editor/motion.ts';
+import { removeBootFrame } from './bootFrame.ts';
 import { GiftReveal } from './GiftReveal.tsx';
 import { GreetieStage } from './GreetieStage.tsx';
 import type { Viewer } from './load.ts';
@@ -23,6 +25,8 @@ export function GreetieViewPage() {
   const location = useLocation();
   const session = useSession();
   const byId = params.get('byId') === 'true';
+  // The server's first frame (index.html's #boot-frame) never outlives the page.
+  useEffect(() => removeBootFrame, []);
   // Who is looking decides what is read: wait until the session knows.
   if (session.status === 'loading') return null;
   const user = session.status === 'authenticated' ? session.user : null;
@@ -46,6 +50,10 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
   const title = titleOf(t, view);
   // The document's title is the page's heading, whatever the state.
   usePageTitle(status === 'notFound' ? t('notFound.title') : status === 'error' ? t('error.title') : title);
+  // Nothing to show: the server's first frame, if it drew one, goes.
+  useEffect(() => {
+    if (status === 'notFound' || status === 'error') removeBootFrame();
+  }, [status]);
 
   if (status === 'loading') {
     // No heading yet: whose greetie it is (or that there is none) is what the read tells.

@@ -11,8 +11,11 @@ export const page = style([
 ]);
 
 /**
- * The greetie's page: on a phone the title, the greetie, then its message and gifts; on a wide
- * screen the greetie on the left and the rest beside it, so the gifts are in view without scrolling.
+ * The greetie's page: on a phone the greetie first, right under the corner menu, then the title,
+ * its message and gifts; on a wide screen the greetie on the left and the rest beside it, so the
+ * gifts are in view without scrolling. The title comes first in the document (it is what a screen
+ * reader meets first); the greetie's place never depends on it: index.html's #boot-frame draws the
+ * first frame at exactly this place before any script (decision 090; keep the two in step).
  */
 export const greetiePage = style([
   container,
@@ -21,7 +24,7 @@ export const greetiePage = style([
     paddingTop: 64,
     paddingBottom: vars.space.xxl,
     display: 'grid',
-    gridTemplateAreas: '"title" "stage" "text"',
+    gridTemplateAreas: '"stage" "title" "text"',
     gridTemplateColumns: 'minmax(0, 1fr)',
     alignContent: 'start',
     '@media': {
@@ -40,7 +43,7 @@ export const titleArea = style({ gridArea: 'title' });
 export const stageArea = style({ gridArea: 'stage', alignSelf: 'start' });
 export const textArea = style({ gridArea: 'text' });
 
-export const title = style({ margin: `0 0 ${vars.space.md}`, fontSize: 'clamp(1.375rem, 5vw, 2rem)', lineHeight: 1.25, outline: 'none' });
+export const title = style({ margin: `${vars.space.md} 0 0`, '@media': { [media.tablet]: { margin: `0 0 ${vars.space.md}` } }, fontSize: 'clamp(1.375rem, 5vw, 2rem)', lineHeight: 1.25, outline: 'none' });
 
 export const stage = style({
   position: 'relative',
