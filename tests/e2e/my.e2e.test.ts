@@ -1,6 +1,9 @@
+import { readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, expectPath, header, mobileNumberFor, signInOnLoginPage } from './harness/app.ts';
+import { LOGIN_PATH, expectPath, expectSignedOut, header, mobileNumberFor, signInOnLoginPage } from './harness/app.ts';
 
 /**
  * My pages (issue 15, early part): after the first sign-in a person with no name is asked for
@@ -37,8 +40,9 @@ journey('my pages', async (j) => {
   await expect.poll(() => field.inputValue()).toBe('Astrid Lindqvist');
   // The number the account is tied to, written the Swedish way.
   await page.getByRole('main').getByText(mobileNumberFor(j.name, j.viewport).typed, { exact: true }).waitFor();
-  expect(await page.getByRole('main').getByRole('link', { name: /Mina greeties/ }).getAttribute('href')).toBe('/greetie');
-  expect(await page.getByRole('main').getByRole('link', { name: /Mina gåvor/ }).getAttribute('href')).toBe('/voucher');
+  // The profile's shortcut cards, and the same two in my pages' nav.
+  for (const link of await page.getByRole('main').getByRole('link', { name: /Mina greeties/ }).all()) expect(await link.getAttribute('href')).toBe('/greetie');
+  for (const link of await page.getByRole('main').getByRole('link', { name: /Mina gåvor/ }).all()) expect(await link.getAttribute('href')).toBe('/voucher');
   await j.check('profile');
 
   // A refused name is said under the field; a good one is saved and the header follows.
@@ -68,4 +72,55 @@ journey('my pages', async (j) => {
   await consent.click();
   await expect.poll(() => consent.getAttribute('aria-checked')).toBe('false');
   await page.getByText('Sparat: du får inga erbjudanden.').first().waitFor();
+});
+
+/**
+ * My account (issue 15): 'Ladda ner mina uppgifter' downloads everything held as a dated JSON
+ * file; 'Radera mitt konto' names what would be lost, needs the number typed, and then the person
+ * is signed out with a message, and the session they had is refused by the API at once.
+ */
+journey('my account', async (j) => {
+  const { page } = j;
+  const number = mobileNumberFor(j.name, j.viewport);
+  await page.goto(LOGIN_PATH);
+  await signInOnLoginPage(j, { checkpoints: false });
+  await expectPath(page, '/');
+  await page.getByRole('region', { name: 'Välkommen till Greetie!' }).getByRole('button', { name: 'Inte nu' }).click();
+
+  await page.goto('/my/account');
+  await page.getByRole('heading', { level: 1, name: 'Mitt konto' }).waitFor();
+  await j.check('account');
+
+  // The export: a dated JSON file with the profile in it.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Ladda ner mina uppgifter' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^greetie-mina-uppgifter-\d{4}-\d{2}-\d{2}\.json$/);
+  // The browser runs apart from the test (connectBrowser): a copy is saved where the test can read it.
+  const saved = path.join(os.tmpdir(), `${j.name.replace(/\W/g, '-')}-${j.viewport}-${download.suggestedFilename()}`);
+  await download.saveAs(saved);
+  const exported = JSON.parse(await readFile(saved, 'utf8')) as { profile: { mobileNumber: string }; sessions: unknown[] };
+  await rm(saved, { force: true });
+  expect(exported.profile.mobileNumber).toBe(number.e164);
+  expect(exported.sessions.length).toBeGreaterThan(0);
+  await page.getByText('Klart! Filen är nedladdad.').waitFor();
+  // The access token this tab holds, to try again once the account is gone.
+  const token = await page.evaluate(() => sessionStorage.getItem('accessToken'));
+  expect(token).toBeTruthy();
+
+  // Delete: the dialog says what is lost and wants the number.
+  await page.getByRole('button', { name: 'Radera mitt konto' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Vill du radera ditt konto?' });
+  await dialog.getByText('Du har inga gåvor kvar att lösa in.').waitFor();
+  const confirm = dialog.getByRole('button', { name: 'Radera kontot' });
+  expect(await confirm.isDisabled()).toBe(true);
+  await dialog.getByRole('textbox').fill(number.typed);
+  await expect.poll(() => confirm.isEnabled()).toBe(true);
+  await j.check('confirm deletion');
+  await confirm.click();
+
+  // Signed out with a message, and the old session refused.
+  await page.getByText('Ditt konto är raderat. Du är utloggad.').first().waitFor();
+  await expectSignedOut(page);
+  await j.check('deleted and signed out');
+  const refused = await fetch(new URL('/api/auth/my', j.baseURL), { headers: { authorization: `Bearer ${token}` } });
+  expect(refused.status).toBe(401);
 });
