@@ -71,7 +71,7 @@ export function viewShellTemplate(html: string): ((frameUrl: string) => string) 
       body +
       // aria-hidden and no alt text: the page's own image (which has them) replaces this one.
       `  <div id="boot-frame" class="boot-frame" aria-hidden="true"><div class="boot-frame-page"><div class="boot-stage">` +
-      `<img src="${url}" width="1080" height="1350" alt="" fetchpriority="high" /></div></div></div>\n  ` +
+      `<img id="boot-frame-img" src="${url}" width="1080" height="1350" alt="" fetchpriority="high" /></div></div></div>\n  ` +
       end
     );
   };

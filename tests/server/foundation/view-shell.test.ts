@@ -67,7 +67,7 @@ const viewedAt = async (id: string) =>
 /** The first frame's URL in the answer: the preload's and the shell image's, which must agree. */
 function frameOf(html: string): string | undefined {
   const preload = /<link rel="preload" as="image" fetchpriority="high" href="([^"]+)"/.exec(html)?.[1];
-  const img = /<div id="boot-frame"[^>]*>.*?<img src="([^"]+)" width="1080" height="1350" alt="" fetchpriority="high" \/>/s.exec(html)?.[1];
+  const img = /<div id="boot-frame"[^>]*>.*?<img id="boot-frame-img" src="([^"]+)" width="1080" height="1350" alt="" fetchpriority="high" \/>/s.exec(html)?.[1];
   expect(preload).toBe(img);
   return preload;
 }
