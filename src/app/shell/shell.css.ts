@@ -147,7 +147,7 @@ export const unreadBadge = style({
   height: 20,
   padding: '0 5px',
   borderRadius: 999,
-  background: vars.color.primary,
+  background: vars.color.primaryText,
   color: vars.color.onPrimary,
   fontSize: '0.75rem',
   fontWeight: 700,

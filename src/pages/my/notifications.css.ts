@@ -28,7 +28,7 @@ export const badge = style({
   fontWeight: 700,
   padding: '2px 8px',
   borderRadius: 999,
-  background: vars.color.primary,
+  background: vars.color.primaryText,
   color: vars.color.onPrimary,
 });
 
