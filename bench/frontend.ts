@@ -170,7 +170,22 @@ export interface LighthouseRun {
   tbtMs: number;
   cls: number;
   fcpMs: number;
+  /** The LCP element as Lighthouse names it (its label and HTML snippet), per run. */
+  lcpElements: string[];
   all: { performance: number; lcpMs: number; tbtMs: number; cls: number }[];
+}
+
+/** Lighthouse's 'largest-contentful-paint-element' audit: the element's label and HTML snippet. */
+function lcpElementOf(audit: { details?: unknown } | undefined): string {
+  type Node = { type?: string; nodeLabel?: string; snippet?: string };
+  type Table = { type?: string; items?: Array<{ node?: Node } & Record<string, unknown>> };
+  const details = audit?.details as { type?: string; items?: Table[] } | undefined;
+  const tables: Table[] = details?.type === 'list' ? (details.items ?? []) : details ? [details as Table] : [];
+  for (const t of tables) {
+    const node = t.items?.find((i) => i.node?.type === 'node')?.node;
+    if (node) return `${node.nodeLabel ?? ''} ${node.snippet ?? ''}`.trim();
+  }
+  return 'unknown';
 }
 
 const median = (xs: number[]) => {
@@ -196,11 +211,20 @@ export async function lighthouseRuns(urls: string[], runs: number, chromePath: s
     for (const url of urls) {
       const all: LighthouseRun['all'] = [];
       const fcps: number[] = [];
+      const lcpElements: string[] = [];
       for (let i = 0; i < runs; i++) {
-        const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+        // A trace Lighthouse could not record (NO_NAVSTART and its kin, "please run Lighthouse
+        // again", seen on a loaded machine) is run again, up to 3 tries.
+        let result: Awaited<ReturnType<typeof lighthouse>> | undefined;
+        for (let attempt = 1; ; attempt++) {
+          result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+          const error = result?.lhr.runtimeError;
+          if (!error || attempt >= 3) break;
+          process.stderr.write(`bench:   Lighthouse ${error.code} on ${new URL(url).pathname}, run again (${attempt + 1} of 3)\n`);
+        }
         const lhr = result?.lhr;
         if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
-        if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
         all.push({
           performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
           lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
@@ -208,6 +232,7 @@ export async function lighthouseRuns(urls: string[], runs: number, chromePath: s
           cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
         });
         fcps.push(lhr.audits['first-contentful-paint']?.numericValue ?? NaN);
+        lcpElements.push(lcpElementOf(lhr.audits['largest-contentful-paint-element']));
       }
       out.push({
         url,
@@ -217,6 +242,7 @@ export async function lighthouseRuns(urls: string[], runs: number, chromePath: s
         tbtMs: median(all.map((a) => a.tbtMs)),
         cls: median(all.map((a) => a.cls)),
         fcpMs: median(fcps),
+        lcpElements,
         all,
       });
     }

@@ -21,6 +21,7 @@ import { removeDataDir } from '../server/db/datadir.ts';
 import { benchMediaUpload, type MediaUploadResult } from './media.ts';
 import { benchRedeem, type RedeemBenchResult } from './redeem.ts';
 import { benchPayments, type PaymentBenchResult, type PaymentSample } from './payment.ts';
+import { deliveredGreetieWithPhoto } from './view.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -46,6 +47,10 @@ interface Target {
 }
 
 const targets: Target[] = [];
+
+/** The greetie view's path with its reference as a placeholder, so figures keep one name run to run. */
+const VIEW_PAGE = '/greetie/view/{refId}';
+const pageName = (url: string) => new URL(url).pathname.replace(/^\/greetie\/view\/[^/]+$/, VIEW_PAGE);
 function check(
   what: string,
   value: number,
@@ -266,7 +271,11 @@ async function main(): Promise<void> {
       else {
         log(`Lighthouse (mobile preset) × ${LH_RUNS} per page`);
         try {
-          lh = await lighthouseRuns(['/', '/merchant', '/auth/jwt/login'].map((p) => server!.baseUrl + p), LH_RUNS, CHROME_PATH);
+          // The greetie view (issue 14): a delivered greetie with a photo, opened by its reference
+          // as the recipient's SMS link does; its first frame should be the LCP within 2.5 s.
+          const view = await deliveredGreetieWithPhoto(server.baseUrl, signIn);
+          log(`  the greetie view: ${view.path} (photo ${(view.photoBytes / 1024).toFixed(0)} KiB)`);
+          lh = await lighthouseRuns(['/', '/merchant', '/auth/jwt/login', view.path].map((p) => server!.baseUrl + p), LH_RUNS, CHROME_PATH);
         } catch (err) {
           lh = { unavailable: `Lighthouse failed: ${(err as Error).message}` };
         }
@@ -328,9 +337,23 @@ async function main(): Promise<void> {
     });
     if (Array.isArray(lh)) {
       for (const page of lh) {
-        const p = new URL(page.url).pathname;
+        const p = pageName(page.url);
         check(`Lighthouse mobile performance ${p}`, page.performance, 95, 'min', '', 0);
-        check(`LCP ${p}`, page.lcpMs / 1000, 2.0, 'max', ' s', 2);
+        if (p === VIEW_PAGE) {
+          // Issue 14: the view's first frame (the photo's <img>, or a video's poster) is the LCP,
+          // visible within 2.5 s on the mobile profile (decision 090).
+          check(`LCP ${p} (the first frame)`, page.lcpMs / 1000, 2.5, 'max', ' s', 2);
+          const frames = page.lcpElements.filter((e) => /<(img|video)\b/i.test(e) && /\/api\/media\//.test(e)).length;
+          targets.push({
+            what: `LCP element ${p}: the first frame (photo or poster)`,
+            target: `${page.runs} of ${page.runs} runs`,
+            value: `${frames} of ${page.runs}`,
+            ceiling: '',
+            pass: frames === page.runs,
+            gate: true,
+            by: page.lcpElements[0]?.slice(0, 80) ?? '',
+          });
+        } else check(`LCP ${p}`, page.lcpMs / 1000, 2.0, 'max', ' s', 2);
         check(`CLS ${p}`, page.cls, 0.02, 'max', '', 3);
       }
     }
@@ -452,8 +475,16 @@ async function main(): Promise<void> {
       lines.push(`Lighthouse 12, mobile preset, median of ${LH_RUNS}:`);
       lines.push(
         table([
-          ['page', 'performance', 'LCP', 'TBT', 'CLS', 'FCP'],
-          ...lh.map((p) => [new URL(p.url).pathname, String(p.performance), `${(p.lcpMs / 1000).toFixed(2)} s`, `${p.tbtMs.toFixed(0)} ms`, p.cls.toFixed(3), `${(p.fcpMs / 1000).toFixed(2)} s`]),
+          ['page', 'performance', 'LCP', 'TBT', 'CLS', 'FCP', 'LCP element (first run)'],
+          ...lh.map((p) => [
+            pageName(p.url),
+            String(p.performance),
+            `${(p.lcpMs / 1000).toFixed(2)} s${pageName(p.url) === VIEW_PAGE ? ' (target ≤ 2.5 s)' : ''}`,
+            `${p.tbtMs.toFixed(0)} ms`,
+            p.cls.toFixed(3),
+            `${(p.fcpMs / 1000).toFixed(2)} s`,
+            (p.lcpElements[0] ?? '').slice(0, 90),
+          ]),
         ]),
       );
     } else lines.push(`Lighthouse: not available (${lh.unavailable})`);
