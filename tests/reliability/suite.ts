@@ -24,13 +24,18 @@ export function hasSignIn(ops: Operation[]): boolean {
   return keys.has('POST /api/auth/verificationcode') && keys.has('POST /api/auth/login') && keys.has('GET /api/sandbox/sms');
 }
 
+/** Operations after which the suite's signed-in users no longer exist. */
+const SESSION_ENDING = new Set(['DELETE /api/mobileuser/remove']);
+
 export type Prepared = Omit<Suite, 't' | 'send'>;
 
 /** What the fuzzer and the matrix need from a running API: its operations, users, ids, secrets. */
 export async function prepare(send: Send): Promise<Prepared> {
   const doc = await send({ method: 'GET', url: '/api/openapi.json' });
   if (doc.status !== 200) throw new Error(`GET /api/openapi.json answered ${doc.status}`);
-  const ops = operationsOf(JSON.parse(doc.body));
+  // Deleting one's account ends the suite users' sessions for good: that operation goes last, so
+  // every other one is still fuzzed with valid tokens (a stable sort keeps the rest in order).
+  const ops = operationsOf(JSON.parse(doc.body)).sort((a, b) => Number(SESSION_ENDING.has(a.key)) - Number(SESSION_ENDING.has(b.key)));
   const hasAuth = hasSignIn(ops);
   const users = hasAuth ? [await signIn(send), await signIn(send)] : [];
   const knownIds = await harvestIds(
