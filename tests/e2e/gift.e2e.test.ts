@@ -80,6 +80,8 @@ async function greetieLinkFromOutbox(baseURL: string, e164: string): Promise<str
   }
 }
 
+// Two people in one test (the harness's journey() runs one person at both sizes); 18–28 s here,
+// so its own budget is the ~60 s the issue allows, above the config's 45 s default.
 test('gift: the sender pays on a desktop, the recipient watches, signs in and redeems on a phone, the sender sees "Sedd"', async () => {
   const t0 = Date.now();
   const lap = (what: string) => console.log(`gift: ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -215,4 +217,4 @@ test('gift: the sender pays on a desktop, the recipient watches, signs in and re
     await recipient.close(failed);
     await sender.close(failed);
   }
-}, 90_000);
+}, 60_000);
