@@ -145,6 +145,18 @@ export async function forgetPayersOf(tx: Tx, userId: string): Promise<void> {
 }
 
 /**
+ * The person's name in other people's notifications about greeties they sent ("Anna har skickat en
+ * greetie till dig"): set to null, so those read "Någon har skickat…". Before the row goes (the
+ * greeties still name their sender).
+ */
+export async function forgetNameInNotifications(tx: Tx, userId: string): Promise<void> {
+  if (!(await tableExists(tx, 'notification'))) return;
+  await sql`
+    UPDATE notification SET params = params || '{"senderName": null}'::jsonb
+    WHERE params ? 'senderName' AND greetie_id IN (SELECT id FROM greetie WHERE sender_id = ${userId})`.execute(tx);
+}
+
+/**
  * The person's row. Refresh tokens, notifications and push registrations go with it (ON DELETE
  * CASCADE); their greeties, deliveries and redeem attempts keep no sender (ON DELETE SET NULL).
  */

@@ -151,6 +151,7 @@ export async function removeAccount(
     if ((await q.withOpenPayment(tx, going)).length > 0) throw conflict('ACCOUNT_PAYMENT_PENDING');
     const keys = await q.deleteGreeties(tx, going);
     await q.forgetPayersOf(tx, callerId);
+    await q.forgetNameInNotifications(tx, callerId);
     await q.forgetNumber(tx, user.mobile_number);
     await q.deleteUser(tx, callerId);
     return keys;

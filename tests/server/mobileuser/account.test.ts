@@ -205,11 +205,17 @@ describe('/api/mobileuser: greetie lists, export and removal', () => {
       const bBefore = await call(t.app, b, 'GET', '/api/mobileuser/export');
 
       expect(await whereFound(t.db.db, [a.id, a.mobileNumber])).not.toEqual([]);
+      const receivedNotes = await sql<{ params: unknown }>`SELECT params FROM notification WHERE greetie_id = ${aToB.id} AND params ? 'senderName'`.execute(t.db.db);
+      expect(JSON.stringify(receivedNotes.rows)).toContain('Anna Borttagen');
       t.cleaned.length = 0;
       const res = await call(t.app, a, 'DELETE', '/api/mobileuser/remove');
       expect(res.statusCode, res.body).toBe(204);
       expect(res.body).toBe('');
 
+      // b was told of a's greetie by name; that notification no longer names a.
+      expect(receivedNotes.rows.length).toBeGreaterThan(0);
+      const notesAfter = await sql<{ params: unknown }>`SELECT params FROM notification WHERE greetie_id = ${aToB.id}`.execute(t.db.db);
+      expect(JSON.stringify(notesAfter.rows)).not.toContain('Anna Borttagen');
       // Nothing of a's id or number is left anywhere (nor the number in Swish's form, without "+").
       expect(await whereFound(t.db.db, [a.id, a.mobileNumber, a.mobileNumber.slice(1)])).toEqual([]);
       // The open payment was cancelled with the provider before the greetie went.
