@@ -1,5 +1,5 @@
 /*
- * Greetie's service worker: only Web Push (issue 15, decision 090). No caching, no fetch handler:
+ * Greetie's service worker: only Web Push (issue 15, decision 092). No caching, no fetch handler:
  * the app works as before without it. A push carries { title, body, url, … } as JSON; clicking the
  * notification focuses an open Greetie tab on that page, or opens one.
  */

@@ -56,7 +56,7 @@ export interface Config {
    * SELLER_NAME, SELLER_ORG_NUMBER (NNNNNN-NNNN), SELLER_EMAIL. Demo values by default.
    */
   seller: { name: string; orgNumber: string; email: string };
-  /** Push (server/providers/push, decision 090): PUSH_PROVIDER, EXPO_ACCESS_TOKEN, EXPO_BASE_URL, VAPID_SUBJECT. */
+  /** Push (server/providers/push, decision 092): PUSH_PROVIDER, EXPO_ACCESS_TOKEN, EXPO_BASE_URL, VAPID_SUBJECT. */
   push: PushConfig;
 }
 

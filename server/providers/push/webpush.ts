@@ -4,7 +4,7 @@ import path from 'node:path';
 import webpush from 'web-push';
 
 /**
- * Web Push to browsers with the web-push library (decision 090): VAPID keys kept in DATA_DIR like
+ * Web Push to browsers with the web-push library (decision 092): VAPID keys kept in DATA_DIR like
  * the token-signing key (made on first start), each message encrypted for the subscription
  * (aes128gcm) and posted to the endpoint it names, whichever push service that is.
  */

@@ -41,17 +41,22 @@ export function AccountMenu() {
         </span>
       )}
       <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger
-          className={css.avatar}
-          aria-label={unread > 0 ? `${t('account.label')}, ${t('avatarUnread', { ns: 'notifications', count: unread })}` : t('account.label')}
-        >
-          {initial ? <span aria-hidden="true">{initial}</span> : <PersonIcon />}
+        {/* The unread badge sits beside the button, over its corner, not inside it: inside, its
+            number joined the initial as the button's visible text ("A3"), which the spoken name
+            "Konto, 3 olästa" does not contain (WCAG 2.5.3, axe label-content-name-mismatch). */}
+        <span className={css.avatarWrap}>
+          <DropdownMenu.Trigger
+            className={css.avatar}
+            aria-label={unread > 0 ? `${t('account.label')}, ${t('avatarUnread', { ns: 'notifications', count: unread })}` : t('account.label')}
+          >
+            {initial ? <span aria-hidden="true">{initial}</span> : <PersonIcon />}
+          </DropdownMenu.Trigger>
           {unread > 0 && (
             <span className={css.unreadBadge} aria-hidden="true" data-testid="unread-badge">
               {unread > 99 ? '99+' : unread}
             </span>
           )}
-        </DropdownMenu.Trigger>
+        </span>
         <DropdownMenu.Portal>
           <DropdownMenu.Content className={css.menu} align="end" sideOffset={8}>
             <DropdownMenu.Label className={css.menuLabel}>{user.name?.trim() || user.mobileNumber}</DropdownMenu.Label>

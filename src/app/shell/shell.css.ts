@@ -138,8 +138,15 @@ export const avatar = style({
   position: 'relative',
 });
 
-/** The unread notifications on the avatar's corner (issue 15). */
+/** Holds the avatar button and, over its corner, the unread badge. */
+export const avatarWrap = style({
+  position: 'relative',
+  display: 'inline-flex',
+});
+
+/** The unread notifications on the avatar's corner (issue 15); clicks go through to the avatar. */
 export const unreadBadge = style({
+  pointerEvents: 'none',
   position: 'absolute',
   top: -4,
   right: -6,

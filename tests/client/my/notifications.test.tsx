@@ -96,7 +96,9 @@ describe('/my/notifications', () => {
     const { user } = renderRoute('/my/notifications', { session: signedIn(me) });
     const banner = await screen.findByRole('banner');
     const avatar = await within(banner).findByRole('button', { name: 'Konto, 2 olästa notiser' });
-    expect(within(avatar).getByTestId('unread-badge')).toHaveTextContent('2');
+    expect(within(banner).getByTestId('unread-badge')).toHaveTextContent('2');
+    // The badge is beside the button, not in it: the button's visible text stays its initial (WCAG 2.5.3).
+    expect(avatar).not.toHaveTextContent('2');
     await user.click(await screen.findByRole('button', { name: 'Markera alla som lästa' }));
     await waitFor(() => expect(within(banner).getByRole('button', { name: 'Konto' })).toBeInTheDocument());
     expect(within(banner).queryByTestId('unread-badge')).not.toBeInTheDocument();
