@@ -118,17 +118,17 @@ export function eventLabel(eventType: string, actorNames?: ReadonlyMap<string, s
   const actor = (id: string) => (/^\d+\./.test(id) ? (actorNames?.get(id) ?? id) : id);
   switch (kindOf(eventType)) {
     case 'always':
-      return 'immediately';
+      return 'direkt';
     case 'done':
-      return `${actor(eventType.slice('xstate.done.actor.'.length))} finished`;
+      return `${actor(eventType.slice('xstate.done.actor.'.length))} klar`;
     case 'error':
-      return `${actor(eventType.slice('xstate.error.actor.'.length))} failed`;
+      return `${actor(eventType.slice('xstate.error.actor.'.length))} misslyckades`;
     case 'after': {
       const d = afterDelay(eventType);
-      return /^\d+$/.test(d) ? `after ${d} ms` : `after ${d}`;
+      return /^\d+$/.test(d) ? `efter ${d} ms` : `efter ${d}`;
     }
     case 'state-done':
-      return 'when finished';
+      return 'när klart';
     default:
       return eventType;
   }

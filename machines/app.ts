@@ -30,12 +30,12 @@ export const appMachine = setup({
   },
 }).createMachine({
   id: 'app',
-  description: 'The root actor: owns the long-lived actors (toasts, auth, vouchers) for the life of the app.',
+  description: 'Appens grund: håller de delar som lever så länge appen är öppen (aviseringar, inloggning, gåvor).',
   entry: ['spawnToasts', 'spawnAuth', 'spawnVouchers'],
   initial: 'running',
   states: {
     running: {
-      description: 'The app is running; its long-lived actors are alive.',
+      description: 'Appen är igång.',
     },
   },
 });

@@ -201,12 +201,12 @@ export const authMachine = setup({
 }).createMachine({
   id: 'auth',
   description:
-    "The session: loading at start (this tab's stored session, else restoring it from the browser's refresh cookie), then authenticated or unauthenticated (where sign-in by SMS code happens).",
+    'Inloggningen: när appen startar hämtas den här flikens sparade inloggning, annars frågar den webbläsaren. Sedan är personen inloggad eller utloggad (där inloggning med sms-kod sker).',
   context: { ...signedOut, ...noSignIn },
   initial: 'loading',
   states: {
     loading: {
-      description: 'Start-up: looking for a stored, unexpired access token and fetching its user.',
+      description: 'Appen startar: letar efter en sparad inloggning som gäller och hämtar personen.',
       tags: ['session:loading'],
       invoke: {
         id: 'restoreSession',
@@ -216,21 +216,21 @@ export const authMachine = setup({
             guard: { type: 'isSignedIn', params: ({ event }) => ({ session: event.output }) },
             target: 'authenticated',
             actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'],
-            description: 'A stored token still works: signed in.',
+            description: 'Den sparade inloggningen gäller: inloggad.',
           },
-          { target: 'restoring', description: 'No stored token in this tab, or it has expired: ask the browser\'s refresh cookie.' },
+          { target: 'restoring', description: 'Ingen sparad inloggning i fliken, eller den har gått ut: fråga webbläsaren.' },
         ],
         onError: {
           target: 'unauthenticated',
           actions: 'reportRestoreError',
-          description: 'Fetching the user failed: start signed out (the error is logged, never the token).',
+          description: 'Personen kunde inte hämtas: börjar utloggad (felet loggas, aldrig nyckeln).',
         },
       },
     },
 
     restoring: {
       description:
-        'Start-up in a tab without a session of its own (a new tab, e.g. back from the Swish app): trying once to restore the session from the browser\'s refresh cookie.',
+        'Appen startar i en flik utan egen inloggning (en ny flik, till exempel tillbaka från Swish): försöker en gång återställa inloggningen via webbläsaren.',
       tags: ['session:loading'],
       invoke: {
         id: 'restoreFromCookie',
@@ -240,44 +240,44 @@ export const authMachine = setup({
             guard: { type: 'isSignedIn', params: ({ event }) => ({ session: event.output }) },
             target: 'authenticated',
             actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'],
-            description: 'The browser was signed in: the session continues in this tab.',
+            description: 'Webbläsaren var inloggad: inloggningen fortsätter i den här fliken.',
           },
-          { target: 'unauthenticated', description: 'No sign-in in this browser (no cookie, or it has expired or was revoked).' },
+          { target: 'unauthenticated', description: 'Ingen inloggning i den här webbläsaren (ingen, eller den har gått ut eller dragits tillbaka).' },
         ],
         onError: {
           target: 'unauthenticated',
           actions: 'reportRestoreError',
-          description: 'The server could not be reached: start signed out (the error is logged, never the token).',
+          description: 'Servern svarade inte: börjar utloggad (felet loggas, aldrig nyckeln).',
         },
       },
     },
 
     authenticated: {
-      description: 'Signed in. The access token is refreshed silently shortly before it expires.',
+      description: 'Inloggad. Inloggningen förnyas i tysthet strax innan den går ut.',
       tags: ['session:authenticated'],
       initial: 'active',
       on: {
-        'user.signOut': { target: 'signingOut', description: 'The person signs out.' },
-        'user.profileSaved': { actions: 'assignSavedProfile', description: 'The person saved their profile: the header shows the new name.' },
+        'user.signOut': { target: 'signingOut', description: 'Personen loggar ut.' },
+        'user.profileSaved': { actions: 'assignSavedProfile', description: 'Personen sparade sin profil: sidhuvudet visar det nya namnet.' },
       },
       states: {
         active: {
-          description: 'Signed in, waiting for the time to refresh the access token.',
+          description: 'Inloggad, väntar tills det är dags att förnya inloggningen.',
           after: {
-            refreshBeforeExpiry: { target: 'refreshing', description: 'The access token expires soon.' },
+            refreshBeforeExpiry: { target: 'refreshing', description: 'Inloggningen går snart ut.' },
           },
         },
         refreshing: {
-          description: 'Exchanging the refresh token for a new pair, without the person noticing.',
+          description: 'Inloggningen förnyas utan att personen märker något.',
           invoke: {
             id: 'refreshSession',
             src: 'refreshSession',
             input: ({ context }) => ({ accessToken: context.accessToken ?? '', refreshToken: context.refreshToken }),
-            onDone: { target: 'active', actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'], description: 'New tokens: still signed in.' },
+            onDone: { target: 'active', actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'], description: 'Förnyad: fortfarande inloggad.' },
             onError: {
               target: '#auth.unauthenticated',
               actions: ['forgetSession', 'clearSession', 'notifySessionEnded'],
-              description: 'The session could not be renewed: signed out, with a toast saying so.',
+              description: 'Inloggningen kunde inte förnyas: utloggad, och en avisering säger det.',
             },
           },
         },
@@ -285,29 +285,29 @@ export const authMachine = setup({
     },
 
     signingOut: {
-      description: 'Revoking the session on the server, then forgetting it here.',
+      description: 'Inloggningen avslutas på servern och glöms sedan här.',
       // Signed out at once for the person: the header switches while the server revokes.
       tags: ['session:unauthenticated', 'signingOut'],
       invoke: {
         id: 'revokeSession',
         src: 'revokeSession',
         input: ({ context }) => ({ refreshToken: context.refreshToken }),
-        onDone: { target: 'unauthenticated', actions: ['forgetSession', 'clearSession'], description: 'Signed out.' },
+        onDone: { target: 'unauthenticated', actions: ['forgetSession', 'clearSession'], description: 'Utloggad.' },
         onError: {
           target: 'unauthenticated',
           actions: ['forgetSession', 'clearSession'],
-          description: 'The server could not be reached; signed out here all the same.',
+          description: 'Servern svarade inte; utloggad här ändå.',
         },
       },
     },
 
     unauthenticated: {
-      description: 'Signed out. Sign-in happens here: number, code by SMS, login.',
+      description: 'Utloggad. Här loggar man in: nummer, kod via sms, inloggad.',
       tags: ['session:unauthenticated'],
       initial: 'enteringNumber',
       states: {
         enteringNumber: {
-          description: 'The person types their mobile number.',
+          description: 'Personen skriver sitt mobilnummer.',
           tags: ['step:number'],
           on: {
             'user.submitNumber': [
@@ -315,81 +315,81 @@ export const authMachine = setup({
                 guard: 'isSwedishMobileNumber',
                 target: 'requestingCode',
                 actions: 'assignMobileNumber',
-                description: 'A Swedish mobile number: ask for a code.',
+                description: 'Ett svenskt mobilnummer: be om en kod.',
               },
-              { actions: 'assignInvalidNumber', description: 'Not a Swedish mobile number: refused before anything is sent.' },
+              { actions: 'assignInvalidNumber', description: 'Inte ett svenskt mobilnummer: stoppas innan något skickas.' },
             ],
           },
         },
         requestingCode: {
-          description: 'Asking the server to send a code by SMS.',
+          description: 'Servern ombeds skicka en kod via sms.',
           tags: ['step:number', 'busy', 'busy:requestingCode'],
           invoke: {
             id: 'requestCode',
             src: 'requestCode',
             input: ({ context }) => ({ mobileNumber: context.mobileNumber }),
-            onDone: { target: 'enteringCode', actions: { type: 'assignVerification', params: ({ event }) => event.output }, description: 'The code is on its way.' },
-            onError: { target: 'enteringNumber', actions: { type: 'assignNumberError', params: ({ event }) => ({ error: event.error }) }, description: 'No code was sent; the reason is shown under the number.' },
+            onDone: { target: 'enteringCode', actions: { type: 'assignVerification', params: ({ event }) => event.output }, description: 'Koden är på väg.' },
+            onError: { target: 'enteringNumber', actions: { type: 'assignNumberError', params: ({ event }) => ({ error: event.error }) }, description: 'Ingen kod skickades; skälet visas under numret.' },
           },
         },
         enteringCode: {
-          description: 'The person types the 6-digit code from the SMS. A new code may be asked for after a countdown.',
+          description: 'Personen skriver den sexsiffriga koden från sms:et. En ny kod kan begäras efter en nedräkning.',
           tags: ['step:code'],
           initial: 'waitingToResend',
           on: {
             'user.submitCode': [
-              { guard: 'isSixDigitCode', target: 'loggingIn', actions: 'assignCode', description: 'Six digits: check the code.' },
-              { actions: 'assignInvalidCode', description: 'Not six digits: refused before anything is sent.' },
+              { guard: 'isSixDigitCode', target: 'loggingIn', actions: 'assignCode', description: 'Sex siffror: koden kontrolleras.' },
+              { actions: 'assignInvalidCode', description: 'Inte sex siffror: stoppas innan något skickas.' },
             ],
-            'user.changeNumber': { target: 'enteringNumber', actions: 'clearVerification', description: 'Back to change the number.' },
+            'user.changeNumber': { target: 'enteringNumber', actions: 'clearVerification', description: 'Tillbaka för att byta nummer.' },
           },
           states: {
             waitingToResend: {
-              description: 'Counting down before a new code may be asked for.',
+              description: 'Nedräkning innan en ny kod kan begäras.',
               after: {
                 countdownTick: [
-                  { guard: 'isCountdownOver', target: 'canResend', actions: 'tickCountdown', description: 'The countdown is over.' },
-                  { target: 'waitingToResend', reenter: true, actions: 'tickCountdown', description: 'One second less to wait.' },
+                  { guard: 'isCountdownOver', target: 'canResend', actions: 'tickCountdown', description: 'Nedräkningen är klar.' },
+                  { target: 'waitingToResend', reenter: true, actions: 'tickCountdown', description: 'En sekund kortare att vänta.' },
                 ],
               },
             },
             canResend: {
-              description: 'A new code may be asked for.',
+              description: 'En ny kod kan begäras.',
               tags: ['canResend'],
               on: {
-                'user.resendCode': { target: '#auth.unauthenticated.resendingCode', actions: 'clearError', description: 'Send a new code.' },
+                'user.resendCode': { target: '#auth.unauthenticated.resendingCode', actions: 'clearError', description: 'Skicka en ny kod.' },
               },
             },
-            history: { type: 'history', description: 'Where the countdown was before a login attempt.' },
+            history: { type: 'history', description: 'Var nedräkningen var före inloggningsförsöket.' },
           },
         },
         resendingCode: {
-          description: 'Asking the server for a new code to the same number.',
+          description: 'Servern ombeds skicka en ny kod till samma nummer.',
           tags: ['step:code', 'busy', 'busy:resendingCode'],
           invoke: {
             id: 'resendCode',
             src: 'requestCode',
             input: ({ context }) => ({ mobileNumber: context.mobileNumber }),
-            onDone: { target: 'enteringCode', actions: { type: 'assignVerification', params: ({ event }) => event.output }, description: 'A new code is on its way; the old one no longer matters.' },
+            onDone: { target: 'enteringCode', actions: { type: 'assignVerification', params: ({ event }) => event.output }, description: 'En ny kod är på väg; den gamla gäller inte längre.' },
             onError: {
               target: '#auth.unauthenticated.enteringCode.canResend',
               actions: { type: 'assignCodeError', params: ({ event }) => ({ error: event.error }) },
-              description: 'No new code was sent; the reason is shown by the code field.',
+              description: 'Ingen ny kod skickades; skälet visas vid kodfältet.',
             },
           },
         },
         loggingIn: {
-          description: 'Checking the code with the server and fetching the user.',
+          description: 'Koden kontrolleras hos servern och personen hämtas.',
           tags: ['step:code', 'busy', 'busy:loggingIn'],
           invoke: {
             id: 'login',
             src: 'login',
             input: ({ context }) => ({ token: context.verificationToken ?? '', code: context.code, deviceId: BROWSER_DEVICE_ID }),
-            onDone: { target: '#auth.authenticated', actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'], description: 'The code was right: signed in.' },
+            onDone: { target: '#auth.authenticated', actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'], description: 'Koden stämde: inloggad.' },
             onError: {
               target: '#auth.unauthenticated.enteringCode.history',
               actions: { type: 'assignCodeError', params: ({ event }) => ({ error: event.error }) },
-              description: 'Wrong or expired code (or no answer): the reason is shown by the code field.',
+              description: 'Fel eller för gammal kod (eller inget svar): skälet visas vid kodfältet.',
             },
           },
         },

@@ -390,7 +390,7 @@ export const composeMachine = setup({
   },
 }).createMachine({
   id: 'compose',
-  description: 'Makes a greetie step by step (media, content, gifts, recipient, review), saved as a draft as the person goes, then sends it or hands it over to payment.',
+  description: 'Personen gör en greetie steg för steg (foto/video, innehåll, gåvor, mottagare, granska). Den sparas som utkast under tiden och skickas sedan, eller går vidare till betalning.',
   context: {
     draftId: null,
     status: null,
@@ -408,27 +408,27 @@ export const composeMachine = setup({
   initial: 'opening',
   states: {
     opening: {
-      description: 'The page opens: it says what the address asks for (a draft to resume, a product to start with, or nothing).',
+      description: 'Sidan öppnas: adressen säger vad som ska hända (fortsätta ett utkast, börja med en produkt, eller inget).',
       on: {
         'user.opened': [
           {
             guard: { type: 'asksForDraft', params: ({ event }) => event },
             target: 'loading',
             actions: { type: 'storeOpened', params: ({ event }) => event },
-            description: 'The address names a draft (?draft=…): load it.',
+            description: 'Adressen pekar ut ett utkast (?draft=…): hämta det.',
           },
           {
             guard: { type: 'startsWithGift', params: ({ event }) => event },
             target: 'creatingWithGift',
             actions: { type: 'storeOpened', params: ({ event }) => event },
-            description: "Started from a merchant's product: create the draft with that gift.",
+            description: 'Började från en handlares produkt: skapa utkastet med den gåvan.',
           },
-          { target: 'editing', description: 'A blank greetie: start at the media step (the draft is created with the first upload).' },
+          { target: 'editing', description: 'En tom greetie: börja med foto/video (utkastet skapas vid första uppladdningen).' },
         ],
       },
     },
     loading: {
-      description: 'The draft loads to continue where the person left.',
+      description: 'Utkastet hämtas så att personen kan fortsätta där hen slutade.',
       tags: ['loading', 'busy'],
       entry: 'clearError',
       invoke: {
@@ -440,36 +440,36 @@ export const composeMachine = setup({
             guard: { type: 'isNoLongerDraft', params: ({ event }) => event.output },
             target: 'notEditable',
             actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'It has been sent or paid for: it can no longer be changed.',
+            description: 'Den är redan skickad eller betald: den kan inte längre ändras.',
           },
           {
             guard: { type: 'leftAtReview', params: ({ event }) => event.output },
             target: '#compose.editing.steps.review',
             actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'It has a recipient: continue at the review.',
+            description: 'Den har en mottagare: fortsätt vid granskningen.',
           },
           {
             guard: { type: 'leftAtRecipient', params: ({ event }) => event.output },
             target: '#compose.editing.steps.recipient',
             actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'It has gifts or a message: continue at the recipient.',
+            description: 'Den har gåvor eller ett meddelande: fortsätt vid mottagaren.',
           },
           {
             guard: { type: 'leftAtGifts', params: ({ event }) => event.output },
             target: '#compose.editing.steps.gifts',
             actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'It has content: continue at the gifts.',
+            description: 'Den har innehåll: fortsätt vid gåvorna.',
           },
           {
             guard: { type: 'leftAtContent', params: ({ event }) => event.output },
             target: '#compose.editing.steps.content',
             actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'It has a photo or video: continue at the content.',
+            description: 'Den har ett foto eller en video: fortsätt vid innehållet.',
           },
           {
             target: 'editing',
             actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'Nothing uploaded yet: continue at the media step.',
+            description: 'Inget uppladdat än: fortsätt vid foto/video.',
           },
         ],
         onError: [
@@ -477,31 +477,31 @@ export const composeMachine = setup({
             guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
             target: 'notFound',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-            description: 'There is no such draft of the person\'s (404).',
+            description: 'Personen har inget sådant utkast (404).',
           },
           {
             target: 'loadFailed',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-            description: 'The draft could not be loaded; its message is kept.',
+            description: 'Utkastet kunde inte hämtas; felmeddelandet sparas.',
           },
         ],
       },
     },
     loadFailed: {
-      description: 'Loading the draft failed: its message and a way to try again.',
+      description: 'Utkastet kunde inte hämtas: felmeddelandet och ett sätt att försöka igen.',
       tags: ['loadFailed'],
-      on: { 'user.retry': { target: 'loading', description: 'The person tries loading again.' } },
+      on: { 'user.retry': { target: 'loading', description: 'Personen försöker hämta igen.' } },
     },
     notFound: {
-      description: 'The draft does not exist, or is not the person\'s.',
+      description: 'Utkastet finns inte, eller är inte personens.',
       tags: ['notFound'],
     },
     notEditable: {
-      description: 'The greetie has been sent or paid for: the page points to its details.',
+      description: 'Greetien är redan skickad eller betald: sidan visar vägen till dess detaljer.',
       tags: ['notEditable'],
     },
     creatingWithGift: {
-      description: 'The draft is created with the product the person started from.',
+      description: 'Utkastet skapas med produkten personen började från.',
       tags: ['loading', 'busy'],
       entry: 'clearError',
       invoke: {
@@ -511,35 +511,35 @@ export const composeMachine = setup({
         onDone: {
           target: 'editing',
           actions: { type: 'takeDraft', params: ({ event }) => event.output },
-          description: 'The draft exists, with the gift: on to the media step.',
+          description: 'Utkastet finns, med gåvan: vidare till foto/video.',
         },
         onError: {
           target: 'createFailed',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-          description: 'The draft could not be created (e.g. the product is gone); its message is kept.',
+          description: 'Utkastet kunde inte skapas (till exempel för att produkten är borta); felmeddelandet sparas.',
         },
       },
     },
     createFailed: {
-      description: 'Creating the draft with the gift failed: its message and a retry.',
+      description: 'Utkastet med gåvan kunde inte skapas: felmeddelandet och Försök igen.',
       tags: ['createFailed'],
-      on: { 'user.retry': { target: 'creatingWithGift', description: 'The person tries again.' } },
+      on: { 'user.retry': { target: 'creatingWithGift', description: 'Personen försöker igen.' } },
     },
     editing: {
-      description: 'The person works through the steps while the draft is saved beside them.',
+      description: 'Personen går igenom stegen medan utkastet sparas vid sidan om.',
       type: 'parallel',
       states: {
         steps: {
-          description: 'The step shown.',
+          description: 'Steget som visas.',
           initial: 'media',
           states: {
             media: {
-              description: 'Take or choose a photo or video; it uploads with its progress shown.',
+              description: 'Ta eller välj ett foto eller en video; den laddas upp och förloppet visas.',
               tags: ['step:media'],
               initial: 'ready',
               states: {
                 ready: {
-                  description: 'No upload runs: the person may choose a file, or go on once there is a photo or video.',
+                  description: 'Ingen uppladdning pågår: personen kan välja en fil, eller gå vidare när det finns ett foto eller en video.',
                   initial: 'idle',
                   on: {
                     'user.choseFile': [
@@ -547,49 +547,49 @@ export const composeMachine = setup({
                         guard: { type: 'isRefusedFile', params: ({ event }) => ({ file: event.file }) },
                         target: '.refused',
                         actions: { type: 'storeRefusal', params: ({ event }) => ({ file: event.file }) },
-                        description: 'The file is of the wrong type or too big: refused before upload, with why.',
+                        description: 'Filen är av fel sort eller för stor: stoppas före uppladdning, och skälet visas.',
                       },
                       {
                         guard: 'hasDraft',
                         target: 'uploading',
                         actions: { type: 'storeFile', params: ({ event }) => ({ file: event.file }) },
-                        description: 'A fitting file, and the draft exists: upload it.',
+                        description: 'En fil som passar, och utkastet finns: ladda upp den.',
                       },
                       {
                         target: 'creatingDraft',
                         actions: { type: 'storeFile', params: ({ event }) => ({ file: event.file }) },
-                        description: 'A fitting file, and no draft yet: create the draft first.',
+                        description: 'En fil som passar, men inget utkast än: skapa utkastet först.',
                       },
                     ],
-                    'user.next': { guard: 'hasMedia', target: '#compose.editing.steps.content', description: 'On to the content (once there is a photo or video).' },
+                    'user.next': { guard: 'hasMedia', target: '#compose.editing.steps.content', description: 'Vidare till innehållet (när det finns ett foto eller en video).' },
                   },
                   states: {
-                    idle: { description: 'Waiting for a file (the uploaded one is shown, if any).' },
-                    refused: { description: 'The chosen file was refused before upload: the reason is shown.', tags: ['upload:refused'] },
+                    idle: { description: 'Väntar på en fil (den uppladdade visas, om det finns någon).' },
+                    refused: { description: 'Den valda filen stoppades före uppladdning: skälet visas.', tags: ['upload:refused'] },
                     failed: {
-                      description: 'The upload failed or the server refused the file: its message and a retry.',
+                      description: 'Uppladdningen misslyckades eller servern tog inte emot filen: felmeddelandet och Försök igen.',
                       tags: ['upload:failed'],
                       on: {
                         'user.retryUpload': [
-                          { guard: 'hasDraft', target: '#compose.editing.steps.media.uploading', description: 'The person tries the same file again.' },
-                          { target: '#compose.editing.steps.media.creatingDraft', description: 'The person tries again; the draft is created first.' },
+                          { guard: 'hasDraft', target: '#compose.editing.steps.media.uploading', description: 'Personen försöker med samma fil igen.' },
+                          { target: '#compose.editing.steps.media.creatingDraft', description: 'Personen försöker igen; utkastet skapas först.' },
                         ],
                       },
                     },
                     cancelled: {
-                      description: 'The person stopped the upload: they may try it again or choose another file.',
+                      description: 'Personen avbröt uppladdningen: hen kan försöka igen eller välja en annan fil.',
                       tags: ['upload:cancelled'],
                       on: {
                         'user.retryUpload': [
-                          { guard: 'hasDraft', target: '#compose.editing.steps.media.uploading', description: 'The person starts the same file again.' },
-                          { target: '#compose.editing.steps.media.creatingDraft', description: 'The person starts again; the draft is created first.' },
+                          { guard: 'hasDraft', target: '#compose.editing.steps.media.uploading', description: 'Personen startar samma fil igen.' },
+                          { target: '#compose.editing.steps.media.creatingDraft', description: 'Personen startar igen; utkastet skapas först.' },
                         ],
                       },
                     },
                   },
                 },
                 creatingDraft: {
-                  description: 'The draft is created so the file has somewhere to go.',
+                  description: 'Utkastet skapas så att filen har någonstans att ta vägen.',
                   tags: ['busy', 'upload:creating'],
                   entry: 'clearError',
                   invoke: {
@@ -599,18 +599,18 @@ export const composeMachine = setup({
                     onDone: {
                       target: 'uploading',
                       actions: { type: 'takeDraft', params: ({ event }) => event.output },
-                      description: 'The draft exists: upload the file.',
+                      description: 'Utkastet finns: ladda upp filen.',
                     },
                     onError: {
                       target: 'ready.failed',
                       actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-                      description: 'The draft could not be created; the message and a retry are shown.',
+                      description: 'Utkastet kunde inte skapas; felmeddelandet och Försök igen visas.',
                     },
                   },
-                  on: { 'user.cancelUpload': { target: 'ready.cancelled', description: 'The person stops before the upload begins.' } },
+                  on: { 'user.cancelUpload': { target: 'ready.cancelled', description: 'Personen avbryter innan uppladdningen har börjat.' } },
                 },
                 uploading: {
-                  description: 'The file uploads; the progress bar follows the bytes sent.',
+                  description: 'Filen laddas upp; förloppsmätaren följer det som skickats.',
                   tags: ['busy', 'upload:uploading'],
                   entry: ['clearError', 'clearProgress'],
                   invoke: {
@@ -624,101 +624,101 @@ export const composeMachine = setup({
                     onDone: {
                       target: 'ready.idle',
                       actions: { type: 'takeMedia', params: ({ event }) => event.output },
-                      description: 'The server kept the file: it is shown.',
+                      description: 'Servern tog emot filen: den visas.',
                     },
                     onError: {
                       target: 'ready.failed',
                       actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-                      description: 'The upload failed or the server refused the file; its message is kept.',
+                      description: 'Uppladdningen misslyckades eller servern tog inte emot filen; felmeddelandet sparas.',
                     },
                   },
                   on: {
                     'upload.progress': {
                       actions: { type: 'storeProgress', params: ({ event }) => ({ loaded: event.loaded, total: event.total }) },
-                      description: 'More of the file has been sent.',
+                      description: 'Mer av filen har skickats.',
                     },
-                    'user.cancelUpload': { target: 'ready.cancelled', description: 'The person stops the upload (it is aborted).' },
+                    'user.cancelUpload': { target: 'ready.cancelled', description: 'Personen avbryter uppladdningen.' },
                   },
                 },
               },
             },
             content: {
-              description: 'Dress the photo or video with text, emoji, stickers, animations and pictures.',
+              description: 'Klä fotot eller videon med text, emojis, klistermärken, animationer och bilder.',
               tags: ['step:content'],
               on: {
-                'user.back': { target: 'media', description: 'Back to the photo or video.' },
-                'user.next': { target: 'gifts', description: 'On to the gifts.' },
+                'user.back': { target: 'media', description: 'Tillbaka till fotot eller videon.' },
+                'user.next': { target: 'gifts', description: 'Vidare till gåvorna.' },
               },
             },
             gifts: {
-              description: 'Choose gifts from the merchants (none is fine), with the running total.',
+              description: 'Välj gåvor från handlarna (inga går också bra), med summan hittills.',
               tags: ['step:gifts'],
               on: {
-                'user.back': { target: 'content', description: 'Back to the content.' },
-                'user.next': { guard: 'giftsFit', target: 'recipient', description: 'On to the recipient (every amount within its limits).' },
+                'user.back': { target: 'content', description: 'Tillbaka till innehållet.' },
+                'user.next': { guard: 'giftsFit', target: 'recipient', description: 'Vidare till mottagaren (alla belopp inom sina gränser).' },
               },
             },
             recipient: {
-              description: 'Who gets it (mobile number, optional name), a message, and when it is delivered.',
+              description: 'Vem som får den (mobilnummer, namn om man vill), ett meddelande och när den ska komma fram.',
               tags: ['step:recipient'],
               on: {
-                'user.back': { target: 'gifts', description: 'Back to the gifts.' },
-                'user.next': { guard: 'hasRecipient', target: 'review', description: 'On to the review (once the number looks like a Swedish mobile number).' },
+                'user.back': { target: 'gifts', description: 'Tillbaka till gåvorna.' },
+                'user.next': { guard: 'hasRecipient', target: 'review', description: 'Vidare till granskningen (när numret ser ut som ett svenskt mobilnummer).' },
               },
             },
             review: {
-              description: 'The greetie as the recipient will see it, the gifts and the total.',
+              description: 'Greetien som mottagaren kommer att se den, gåvorna och summan.',
               tags: ['step:review'],
               on: {
-                'user.back': { target: 'recipient', description: 'Back to the recipient.' },
+                'user.back': { target: 'recipient', description: 'Tillbaka till mottagaren.' },
                 'user.send': [
                   {
                     guard: 'isSettledWithGifts',
                     target: '#compose.handingOver',
-                    description: "'Betala med Swish': a greetie with gifts goes on to payment (once saved, its overlay uploaded).",
+                    description: "'Betala med Swish': en greetie med gåvor går vidare till betalning (när den är sparad och bilden av innehållet uppladdad).",
                   },
-                  { guard: 'isSettled', target: '#compose.sending', description: "'Skicka': a greetie without gifts is sent (once saved, its overlay uploaded)." },
+                  { guard: 'isSettled', target: '#compose.sending', description: "'Skicka': en greetie utan gåvor skickas (när den är sparad och bilden av innehållet uppladdad)." },
                 ],
               },
             },
           },
         },
         save: {
-          description: 'Keeps the server\'s draft up to date with the person\'s edits, one save at a time.',
+          description: 'Håller utkastet på servern i takt med personens ändringar, en sparning i taget.',
           initial: 'saved',
           on: {
             'user.changedContent': {
               guard: 'onContentStep',
               target: '.waiting',
               actions: { type: 'storeContent', params: ({ event }) => ({ content: event.content }) },
-              description: 'The content changed: save after a pause.',
+              description: 'Innehållet ändrades: spara efter en paus.',
             },
             'user.changedGifts': {
               guard: 'onGiftsStep',
               target: '.waiting',
               actions: { type: 'storeGifts', params: ({ event }) => ({ gifts: event.gifts }) },
-              description: 'The gifts changed: save after a pause.',
+              description: 'Gåvorna ändrades: spara efter en paus.',
             },
             'user.changedRecipient': {
               guard: 'onRecipientStep',
               target: '.waiting',
               actions: { type: 'storeRecipient', params: ({ event }) => event },
-              description: 'The recipient, message or delivery time changed: save after a pause.',
+              description: 'Mottagaren, meddelandet eller leveranstiden ändrades: spara efter en paus.',
             },
           },
           states: {
-            saved: { description: 'The server has everything.', tags: ['save:saved'] },
+            saved: { description: 'Servern har allt.', tags: ['save:saved'] },
             waiting: {
-              description: 'Edits wait for a pause before they are saved.',
+              description: 'Ändringar väntar på en paus innan de sparas.',
               tags: ['save:waiting'],
-              after: { saveDelay: { target: 'saving', description: 'No edit for a moment: save.' } },
+              after: { saveDelay: { target: 'saving', description: 'Ingen ändring på en stund: spara.' } },
               on: {
-                'user.next': { target: 'saving', description: 'A step change saves at once.' },
-                'user.back': { target: 'saving', description: 'A step change saves at once.' },
+                'user.next': { target: 'saving', description: 'Ett byte av steg sparar direkt.' },
+                'user.back': { target: 'saving', description: 'Ett byte av steg sparar direkt.' },
               },
             },
             saving: {
-              description: 'The draft is saved (PATCH); edits made meanwhile are saved after it.',
+              description: 'Utkastet sparas; ändringar som görs under tiden sparas efteråt.',
               tags: ['save:saving'],
               entry: ['markSaving', 'clearError'],
               invoke: {
@@ -730,51 +730,51 @@ export const composeMachine = setup({
                     guard: 'hasUnsavedChanges',
                     target: 'waiting',
                     actions: { type: 'takeSaved', params: ({ event }) => event.output },
-                    description: 'Saved, but the person changed more meanwhile: save that too.',
+                    description: 'Sparat, men personen har ändrat mer under tiden: spara det också.',
                   },
-                  { target: 'saved', actions: { type: 'takeSaved', params: ({ event }) => event.output }, description: 'Saved.' },
+                  { target: 'saved', actions: { type: 'takeSaved', params: ({ event }) => event.output }, description: 'Sparat.' },
                 ],
                 onError: {
                   target: 'failed',
                   actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-                  description: 'The save failed (network, or the server refused a field); its message is kept.',
+                  description: 'Sparningen misslyckades (nätet, eller servern godtog inte ett fält); felmeddelandet sparas.',
                 },
               },
               on: {
                 'user.changedContent': {
                   guard: 'onContentStep',
                   actions: [{ type: 'storeContent', params: ({ event }) => ({ content: event.content }) }, 'markUnsaved'],
-                  description: 'The content changed during a save: kept, saved next.',
+                  description: 'Innehållet ändrades under en sparning: behålls och sparas sedan.',
                 },
                 'user.changedGifts': {
                   guard: 'onGiftsStep',
                   actions: [{ type: 'storeGifts', params: ({ event }) => ({ gifts: event.gifts }) }, 'markUnsaved'],
-                  description: 'The gifts changed during a save: kept, saved next.',
+                  description: 'Gåvorna ändrades under en sparning: behålls och sparas sedan.',
                 },
                 'user.changedRecipient': {
                   guard: 'onRecipientStep',
                   actions: [{ type: 'storeRecipient', params: ({ event }) => event }, 'markUnsaved'],
-                  description: 'The recipient changed during a save: kept, saved next.',
+                  description: 'Mottagaren ändrades under en sparning: behålls och sparas sedan.',
                 },
               },
             },
             failed: {
-              description: 'The last save failed: the message and a retry (the edits are kept here).',
+              description: 'Senaste sparningen misslyckades: felmeddelandet och Försök igen (ändringarna finns kvar här).',
               tags: ['save:failed'],
-              on: { 'user.retrySave': { target: 'saving', description: 'The person tries the save again.' } },
+              on: { 'user.retrySave': { target: 'saving', description: 'Personen försöker spara igen.' } },
             },
           },
         },
         giftLimits: {
-          description: "Reads the limits of the gifts that came from the server, so a value voucher's amount stays editable.",
+          description: 'Läser gränserna för gåvorna som kom från servern, så att beloppet på ett värdebevis går att ändra.',
           initial: 'known',
           states: {
             known: {
-              description: 'Every gift has its limits (or a fixed price).',
-              always: { guard: 'needsGiftLimits', target: 'loading', description: 'Gifts came with the draft: read their products.' },
+              description: 'Varje gåva har sina gränser (eller ett fast pris).',
+              always: { guard: 'needsGiftLimits', target: 'loading', description: 'Utkastet hade gåvor: läs in deras produkter.' },
             },
             loading: {
-              description: "The gifts' products are read from their merchants.",
+              description: 'Gåvornas produkter läses in från handlarna.',
               invoke: {
                 id: 'loadGiftLimits',
                 src: 'loadGiftLimits',
@@ -782,24 +782,24 @@ export const composeMachine = setup({
                 onDone: {
                   target: 'known',
                   actions: { type: 'takeGiftLimits', params: ({ event }) => event.output },
-                  description: "Value vouchers' amounts can be changed within their limits.",
+                  description: 'Beloppen på värdebevis kan ändras inom sina gränser.',
                 },
-                onError: { target: 'unknown', description: 'The products could not be read: the amounts stay as they are (the server checks them).' },
+                onError: { target: 'unknown', description: 'Produkterna kunde inte läsas in: beloppen står kvar som de är (servern kontrollerar dem).' },
               },
             },
-            unknown: { description: 'The limits could not be read: the amounts are shown, not editable.' },
+            unknown: { description: 'Gränserna kunde inte läsas in: beloppen visas men kan inte ändras.' },
           },
         },
         overlay: {
-          description: 'Keeps the flattened image of the content (thumbnail, link preview, lists) in step with the content, after each save.',
+          description: 'Håller den platta bilden av innehållet (miniatyr, länkförhandsvisning, listor) i takt med innehållet, efter varje sparning.',
           initial: 'current',
           states: {
             current: {
-              description: "The server's overlay shows the content (or there is nothing to flatten).",
-              always: { guard: 'isOverlayDue', target: 'uploading', description: 'The changed content is saved: flatten it and upload the image.' },
+              description: 'Serverns bild visar innehållet (eller så finns inget att göra bild av).',
+              always: { guard: 'isOverlayDue', target: 'uploading', description: 'Det ändrade innehållet är sparat: gör en bild av det och ladda upp den.' },
             },
             uploading: {
-              description: 'The content is drawn to one image and uploaded; the review waits for it.',
+              description: 'Innehållet ritas till en bild och laddas upp; granskningen väntar på den.',
               tags: ['overlay:uploading'],
               entry: 'markOverlayCurrent',
               invoke: {
@@ -809,15 +809,15 @@ export const composeMachine = setup({
                 onDone: {
                   target: 'current',
                   actions: { type: 'takeOverlay', params: ({ event }) => event.output },
-                  description: 'The server has the new overlay (a change meanwhile is flattened next).',
+                  description: 'Servern har den nya bilden (en ändring under tiden tas härnäst).',
                 },
-                onError: { target: 'failed', actions: 'markOverlayStale', description: 'The upload failed: nothing is shown; it is tried again with the next change.' },
+                onError: { target: 'failed', actions: 'markOverlayStale', description: 'Uppladdningen misslyckades: inget visas; det görs ett nytt försök vid nästa ändring.' },
               },
             },
             failed: {
-              description: 'The last overlay upload failed; the person goes on regardless.',
+              description: 'Senaste uppladdningen av bilden misslyckades; personen går vidare ändå.',
               on: {
-                'user.changedContent': { guard: 'onContentStep', target: 'current', description: 'The content changed: flatten and upload it after the save.' },
+                'user.changedContent': { guard: 'onContentStep', target: 'current', description: 'Innehållet ändrades: gör en bild och ladda upp den efter sparningen.' },
               },
             },
           },
@@ -825,36 +825,36 @@ export const composeMachine = setup({
       },
     },
     handingOver: {
-      description: 'Saved and complete with gifts: the payment panel takes it from here (machines/payment.ts).',
+      description: 'Sparad och klar, med gåvor: betalningen tar över härifrån (machines/payment.ts).',
       tags: ['step:payment'],
-      on: { 'user.back': { target: '#compose.editing.steps.review', description: 'Back to the review.' } },
+      on: { 'user.back': { target: '#compose.editing.steps.review', description: 'Tillbaka till granskningen.' } },
     },
     sending: {
-      description: "The greetie without gifts is sent ('Skicka').",
+      description: "Greetien utan gåvor skickas ('Skicka').",
       tags: ['step:review', 'busy'],
       entry: 'clearError',
       invoke: {
         id: 'sendGreetie',
         src: 'sendGreetie',
         input: ({ context }) => ({ draftId: context.draftId ?? '' }),
-        onDone: { target: 'sent', actions: { type: 'takeSent', params: ({ event }) => event.output }, description: 'Sent: it is on its way.' },
+        onDone: { target: 'sent', actions: { type: 'takeSent', params: ({ event }) => event.output }, description: 'Skickad: den är på väg.' },
         onError: {
           target: 'sendFailed',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-          description: 'Sending failed; its message is kept.',
+          description: 'Det gick inte att skicka; felmeddelandet sparas.',
         },
       },
     },
     sendFailed: {
-      description: 'Sending failed: the review with the message, a retry and a way back.',
+      description: 'Det gick inte att skicka: granskningen med felmeddelandet, Försök igen och en väg tillbaka.',
       tags: ['step:review', 'sendFailed'],
       on: {
-        'user.retry': { target: 'sending', description: 'The person tries sending again.' },
-        'user.back': { target: '#compose.editing.steps.review', description: 'Back to the review.' },
+        'user.retry': { target: 'sending', description: 'Personen försöker skicka igen.' },
+        'user.back': { target: '#compose.editing.steps.review', description: 'Tillbaka till granskningen.' },
       },
     },
     sent: {
-      description: 'Sent: delivered now, or at the chosen time.',
+      description: 'Skickad: levereras nu, eller vid den valda tiden.',
       tags: ['sent'],
       type: 'final',
     },

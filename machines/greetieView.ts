@@ -126,12 +126,12 @@ export const greetieViewMachine = setup({
   },
 }).createMachine({
   id: 'greetieView',
-  description: 'A greetie opened by its link (public) or by its id (its sender or recipient): loaded, played with its content, its gifts revealed.',
+  description: 'En greetie som öppnas via sin länk (öppet) eller sitt id (av avsändaren eller mottagaren): hämtas, spelas upp med sitt innehåll, och gåvorna visas.',
   context: ({ input }) => ({ key: input.key, byId: input.byId, reducedMotion: input.reducedMotion, view: null, error: null }),
   initial: 'loading',
   states: {
     loading: {
-      description: 'Reading the greetie as this person may see it; a recipient reading it marks it viewed.',
+      description: 'Greetien hämtas som den här personen får se den; när mottagaren läser den markeras den som sedd.',
       tags: ['loading'],
       entry: 'clearError',
       invoke: {
@@ -141,43 +141,43 @@ export const greetieViewMachine = setup({
         onDone: {
           target: 'showing',
           actions: { type: 'storeView', params: ({ event }) => ({ view: event.output }) },
-          description: 'It arrived: the photo or the video starts.',
+          description: 'Den kom: fotot eller videon startar.',
         },
         onError: [
           {
             guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
             target: 'notFound',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-            description: 'No such greetie for this person (or the link is broken).',
+            description: 'Ingen sådan greetie för den här personen (eller så är länken trasig).',
           },
           {
             target: 'error',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-            description: 'Something else went wrong; the reason is shown.',
+            description: 'Något annat gick fel; skälet visas.',
           },
         ],
       },
     },
     showing: {
-      description: 'The photo or video plays with its overlay; the content elements appear over it.',
+      description: 'Fotot eller videon spelas med sitt innehåll ovanpå.',
       tags: ['greetie', 'revealing'],
       after: {
-        revealDelay: { target: 'viewed', description: 'The moment has passed (at once with reduced motion): the gifts are revealed.' },
+        revealDelay: { target: 'viewed', description: 'Ögonblicket har passerat (direkt med minskad rörelse): gåvorna visas.' },
       },
     },
     viewed: {
-      description: 'Seen: the gifts are shown with what this person can do with them (sign in, Mina gåvor, Lös in), or, to the sender, when it was seen.',
+      description: 'Sedd: gåvorna visas med vad personen kan göra med dem (logga in, Mina gåvor, Lös in), eller, för avsändaren, när den sågs.',
       tags: ['greetie', 'revealed'],
     },
     notFound: {
-      description: 'There is no greetie behind this link for this person.',
+      description: 'Det finns ingen greetie bakom länken för den här personen.',
       tags: ['notFound'],
     },
     error: {
-      description: 'It could not be read; the page offers to try again.',
+      description: 'Den kunde inte hämtas; sidan erbjuder att försöka igen.',
       tags: ['error'],
       on: {
-        'user.retry': { target: 'loading', description: 'Try reading it again.' },
+        'user.retry': { target: 'loading', description: 'Försök hämta den igen.' },
       },
     },
   },

@@ -76,12 +76,12 @@ export function createLoader<Params, Data>() {
     },
   }).createMachine({
     id: 'loader',
-    description: 'Loads one thing for a page, with its failure (and a retry) or "not found".',
+    description: 'Hämtar en sak till en sida, med fel (och Försök igen) eller "finns inte".',
     context: ({ input }) => ({ params: input, data: null, error: null }),
     initial: 'loading',
     states: {
       loading: {
-        description: 'The load runs; an earlier error is cleared.',
+        description: 'Hämtningen pågår; ett tidigare fel tas bort.',
         tags: ['loading'],
         entry: 'clearError',
         invoke: {
@@ -91,36 +91,36 @@ export function createLoader<Params, Data>() {
           onDone: {
             target: 'loaded',
             actions: { type: 'storeData', params: ({ event }) => ({ data: event.output }) },
-            description: 'The data arrived.',
+            description: 'Uppgifterna kom.',
           },
           onError: [
             {
               guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
               target: 'notFound',
               actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-              description: 'There is no such thing (404).',
+              description: 'Det finns ingen sådan sak (404).',
             },
             {
               target: 'failed',
               actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-              description: 'The load failed; its message is kept.',
+              description: 'Hämtningen misslyckades; felmeddelandet sparas.',
             },
           ],
         },
       },
       loaded: {
-        description: 'The data is shown.',
+        description: 'Uppgifterna visas.',
         tags: ['loaded'],
       },
       failed: {
-        description: 'The load failed; the page shows the message and a way to retry.',
+        description: 'Hämtningen misslyckades; sidan visar felmeddelandet och ett sätt att försöka igen.',
         tags: ['failed'],
         on: {
-          'user.retry': { target: 'loading', description: 'The person tries the same load again.' },
+          'user.retry': { target: 'loading', description: 'Personen försöker hämta samma sak igen.' },
         },
       },
       notFound: {
-        description: 'What was asked for does not exist (asking again would get the same answer).',
+        description: 'Det som efterfrågades finns inte (att fråga igen ger samma svar).',
         tags: ['notFound'],
       },
     },

@@ -90,7 +90,7 @@ export const merchantSearchMachine = setup({
   },
 }).createMachine({
   id: 'merchantSearch',
-  description: 'Searches the merchant catalogue: text (after a typing pause), filters, and "show more".',
+  description: 'Söker bland handlarna: text (efter en paus i skrivandet), filter och "visa fler".',
   context: ({ input }) => ({ filters: input, items: [], nextCursor: null, error: null }),
   initial: 'searching',
   on: {
@@ -98,23 +98,23 @@ export const merchantSearchMachine = setup({
       target: '.debouncing',
       reenter: true,
       actions: { type: 'storeQuery', params: ({ event }) => ({ q: event.q }) },
-      description: 'The person types in the search field: search once they pause.',
+      description: 'Personen skriver i sökfältet: sök när hen gör en paus.',
     },
     'user.filtered': {
       target: '.searching',
       reenter: true,
       actions: { type: 'storeFilters', params: ({ event }) => ({ filters: event.filters }) },
-      description: 'The person picks a category or a source, or shows all merchants: search now.',
+      description: 'Personen väljer en kategori eller en källa, eller visar alla handlare: sök direkt.',
     },
     'user.submitted': {
       target: '.searching',
       reenter: true,
-      description: 'The person submits the search (Enter): search now, without waiting for the pause.',
+      description: 'Personen skickar sökningen (Enter): sök direkt, utan att vänta på pausen.',
     },
   },
   states: {
     searching: {
-      description: 'A new search runs; its first page will replace the list.',
+      description: 'En ny sökning pågår; dess första sida ersätter listan.',
       tags: ['searching'],
       entry: 'clearError',
       invoke: {
@@ -124,31 +124,31 @@ export const merchantSearchMachine = setup({
         onDone: {
           target: 'showing',
           actions: { type: 'showPage', params: ({ event }) => event.output },
-          description: 'The first page arrived.',
+          description: 'Första sidan kom.',
         },
         onError: {
           target: 'failed.firstPage',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-          description: 'The search failed; its message is kept.',
+          description: 'Sökningen misslyckades; felmeddelandet sparas.',
         },
       },
     },
     debouncing: {
-      description: 'The person is typing; the list shown stays until they pause.',
+      description: 'Personen skriver; listan som visas står kvar tills hen gör en paus.',
       tags: ['debouncing'],
       after: {
-        typingPause: { target: 'searching', description: 'No newer keystroke for a moment: search now.' },
+        typingPause: { target: 'searching', description: 'Ingen ny knapptryckning på en stund: sök nu.' },
       },
     },
     showing: {
-      description: 'The list is shown (it may be empty), with "show more" when there is a next page.',
+      description: 'Listan visas (den kan vara tom), med "visa fler" när det finns en sida till.',
       tags: ['showing'],
       on: {
-        'user.showMore': { guard: 'hasMore', target: 'loadingMore', description: 'The person asks for the next page.' },
+        'user.showMore': { guard: 'hasMore', target: 'loadingMore', description: 'Personen ber om nästa sida.' },
       },
     },
     loadingMore: {
-      description: 'The next page loads below the merchants shown.',
+      description: 'Nästa sida hämtas under handlarna som visas.',
       tags: ['loadingMore'],
       entry: 'clearError',
       invoke: {
@@ -158,30 +158,30 @@ export const merchantSearchMachine = setup({
         onDone: {
           target: 'showing',
           actions: { type: 'appendPage', params: ({ event }) => event.output },
-          description: 'The next page arrived: it is added to the list.',
+          description: 'Nästa sida kom: den läggs till i listan.',
         },
         onError: {
           target: 'failed.nextPage',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-          description: 'The next page failed; its message is kept.',
+          description: 'Nästa sida misslyckades; felmeddelandet sparas.',
         },
       },
     },
     failed: {
-      description: 'The last request failed: its message and a way to retry, above the list shown before.',
+      description: 'Senaste hämtningen misslyckades: felmeddelandet och ett sätt att försöka igen, ovanför listan från förut.',
       tags: ['failed'],
       initial: 'firstPage',
       states: {
         firstPage: {
-          description: 'A new search failed.',
+          description: 'En ny sökning misslyckades.',
           on: {
-            'user.retry': { target: '#merchantSearch.searching', description: 'The person tries the search again.' },
+            'user.retry': { target: '#merchantSearch.searching', description: 'Personen försöker söka igen.' },
           },
         },
         nextPage: {
-          description: 'A "show more" failed.',
+          description: 'En "visa fler" misslyckades.',
           on: {
-            'user.retry': { target: '#merchantSearch.loadingMore', description: 'The person tries the next page again.' },
+            'user.retry': { target: '#merchantSearch.loadingMore', description: 'Personen försöker hämta nästa sida igen.' },
           },
         },
       },

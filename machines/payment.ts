@@ -115,11 +115,11 @@ function settledBy(why: string) {
     description: `${why}: ${what}`,
   });
   return [
-    to('isPaid', '#payment.paid', 'paid, the receipt.'),
-    to('isDeclined', '#payment.declined', 'the payer declined in Swish.'),
-    to('isCancelled', '#payment.cancelled', 'cancelled in Swish (or in BankID).'),
-    to('isExpired', '#payment.expired', 'not answered in time.'),
-    to('isError', '#payment.failed', 'Swish reported an error.'),
+    to('isPaid', '#payment.paid', 'betald, kvittot visas.'),
+    to('isDeclined', '#payment.declined', 'den som betalar sa nej i Swish.'),
+    to('isCancelled', '#payment.cancelled', 'avbruten i Swish (eller i BankID).'),
+    to('isExpired', '#payment.expired', 'inte besvarad i tid.'),
+    to('isError', '#payment.failed', 'Swish rapporterade ett fel.'),
   ];
 }
 
@@ -176,7 +176,7 @@ export const paymentMachine = setup({
   },
 }).createMachine({
   id: 'payment',
-  description: 'Paying for a greetie with Swish: started from the review (or picked up on its details page), awaited, then paid, declined, cancelled, expired or failed.',
+  description: 'Betalning av en greetie med Swish: startas från granskningen (eller tas upp på detaljsidan), inväntas, och blir sedan betald, nekad, avbruten, för sen eller misslyckad.',
   context: ({ input }) => ({
     greetieId: input.greetieId,
     device: input.device,
@@ -190,20 +190,20 @@ export const paymentMachine = setup({
   initial: 'opening',
   states: {
     opening: {
-      description: 'The page opens the payment: a new one from the review, or the latest one on the details page.',
+      description: 'Sidan öppnar betalningen: en ny från granskningen, eller den senaste på detaljsidan.',
       on: {
         'user.opened': [
           {
             guard: 'resumes',
             target: 'checking',
-            description: 'The details page (where Swish sends the payer back): read the latest payment.',
+            description: 'Detaljsidan (dit Swish skickar tillbaka den som betalar): läs den senaste betalningen.',
           },
-          { target: 'starting', description: "'Betala med Swish' on the review: start a payment." },
+          { target: 'starting', description: "'Betala med Swish' i granskningen: starta en betalning." },
         ],
       },
     },
     starting: {
-      description: 'Asking the server for a Swish payment request (the same one again while one is open for the same payer).',
+      description: 'Servern ombeds skapa en Swish-betalning (samma igen om en redan är öppen för samma betalare).',
       tags: ['starting', 'busy'],
       entry: 'prepareStart',
       invoke: {
@@ -216,23 +216,23 @@ export const paymentMachine = setup({
             guard: { type: 'isForPayer', params: answered },
             target: '#payment.open.view.readingResult',
             actions: { type: 'storePayment', params: answered },
-            description: "Sent to the payer's Swish number: wait for the answer from that phone.",
+            description: 'Skickad till betalarens Swish-nummer: vänta på svar från den telefonen.',
           },
           {
             target: '#payment.open.view.awaitingPayer',
             actions: { type: 'storePayment', params: answered },
-            description: 'The request exists: show how to pay (the app button or the QR code).',
+            description: 'Betalningen är skapad: visa hur man betalar (knappen till appen eller QR-koden).',
           },
         ],
         onError: {
           target: 'startFailed',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-          description: 'The server refused or did not answer (sold out, a send limit, a bad Swish number, Swish unavailable…): its message is shown.',
+          description: 'Servern sa nej eller svarade inte (slutsålt, en gräns för utskick, ett felaktigt Swish-nummer, Swish otillgängligt…): felmeddelandet visas.',
         },
       },
     },
     checking: {
-      description: 'Reading the latest payment (the server asks Swish when it is still open).',
+      description: 'Den senaste betalningen läses (servern frågar Swish om den fortfarande är öppen).',
       tags: ['checking', 'busy'],
       entry: 'prepareCheck',
       invoke: {
@@ -240,72 +240,72 @@ export const paymentMachine = setup({
         src: 'readPayment',
         input: ({ context }) => ({ greetieId: context.greetieId }),
         onDone: [
-          ...settledBy('The payment as it stands'),
+          ...settledBy('Betalningen som den står'),
           {
             target: '#payment.open.view.readingResult',
             actions: { type: 'storePayment', params: answered },
-            description: 'Still open: the person is back from Swish (or has it open elsewhere): wait for the answer.',
+            description: 'Fortfarande öppen: personen är tillbaka från Swish (eller har den öppen någon annanstans): vänta på svaret.',
           },
         ],
         onError: [
           {
             guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
             target: 'none',
-            description: 'No payment has been started for this greetie.',
+            description: 'Ingen betalning har startats för den här greetien.',
           },
           {
             target: 'checkFailed',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-            description: 'It could not be read: the reason and a way to try again.',
+            description: 'Den kunde inte läsas: skälet och ett sätt att försöka igen.',
           },
         ],
       },
     },
     open: {
-      description: 'The payment request is open in Swish: the page shows how to pay, or that it waits, while the payment is read again and again.',
+      description: 'Betalningen är öppen i Swish: sidan visar hur man betalar, eller att den väntar, medan betalningen läses om och om igen.',
       tags: ['open'],
       type: 'parallel',
       states: {
         view: {
-          description: 'What the person sees.',
+          description: 'Det personen ser.',
           initial: 'awaitingPayer',
           states: {
             awaitingPayer: {
-              description: "Awaiting the payer: 'Öppna Swish' on a phone; the QR code and a field for the Swish number on a desktop.",
+              description: "Väntar på den som betalar: 'Öppna Swish' på en telefon; QR-koden och ett fält för Swish-numret på en dator.",
               tags: ['awaitingPayer'],
               on: {
-                'user.showQr': { guard: 'onPhone', actions: 'showQr', description: "'Betala på en annan enhet': the QR code and the number field." },
-                'user.showAppButton': { guard: 'onDesktop', actions: 'showAppButton', description: "'Betala med Swish på den här enheten': the app button." },
+                'user.showQr': { guard: 'onPhone', actions: 'showQr', description: "'Betala på en annan enhet': QR-koden och nummerfältet." },
+                'user.showAppButton': { guard: 'onDesktop', actions: 'showAppButton', description: "'Betala med Swish på den här enheten': knappen till appen." },
                 'user.openedSwish': {
                   guard: 'onPhone',
                   target: 'readingResult',
-                        description: "The person tapped 'Öppna Swish' (on the phone view): wait for the answer.",
+                        description: "Personen trycker 'Öppna Swish' (i telefonvyn): vänta på svaret.",
                 },
                 'user.submitPayer': [
                   {
                     guard: 'isValidPayer',
                     target: '#payment.starting',
                     actions: 'assignPayer',
-                    description: 'A Swedish mobile number: the payment starts again as a request to that Swish app.',
+                    description: 'Ett svenskt mobilnummer: betalningen startas om som en begäran till den Swish-appen.',
                   },
-                  { guard: 'onDesktop', actions: 'markPayerInvalid', description: 'Not a Swedish mobile number: said under the field, nothing is sent.' },
+                  { guard: 'onDesktop', actions: 'markPayerInvalid', description: 'Inte ett svenskt mobilnummer: sägs under fältet, inget skickas.' },
                 ],
               },
             },
             readingResult: {
-              description: 'Reading the result: the person is in Swish; the page waits for the answer.',
+              description: 'Väntar på resultatet: personen är i Swish; sidan väntar på svaret.',
               tags: ['readingResult'],
               on: {
                 'user.changePayment': [
                   {
                     guard: 'hasAppLink',
                     target: 'awaitingPayer',
-                    description: 'Show the app button or the QR code of the same request again.',
+                    description: 'Visa knappen till appen eller QR-koden för samma betalning igen.',
                   },
                   {
                     target: '#payment.starting',
                     actions: 'forgetPayer',
-                    description: 'The request went to a Swish number: start a new one without it (the QR code and the app button).',
+                    description: 'Betalningen gick till ett Swish-nummer: starta en ny utan nummer (QR-koden och knappen till appen).',
                   },
                 ],
               },
@@ -313,16 +313,16 @@ export const paymentMachine = setup({
           },
         },
         poll: {
-          description: 'The payment is read again until Swish has answered.',
+          description: 'Betalningen läses om tills Swish har svarat.',
           initial: 'waiting',
           states: {
             waiting: {
-              description: 'Until the next read (the wait grows from 1 s to 5 s).',
-              after: { pollDelay: { target: 'reading', description: 'Time to read the payment again.' } },
-              on: { 'user.returned': { target: 'reading', description: 'The person came back to the page (from Swish): read it now.' } },
+              description: 'Tills nästa läsning (väntan växer från 1 s till 5 s).',
+              after: { pollDelay: { target: 'reading', description: 'Dags att läsa betalningen igen.' } },
+              on: { 'user.returned': { target: 'reading', description: 'Personen kom tillbaka till sidan (från Swish): läs den nu.' } },
             },
             reading: {
-              description: 'Reading the payment (the server asks Swish when it is still open).',
+              description: 'Betalningen läses (servern frågar Swish om den fortfarande är öppen).',
               invoke: {
                 id: 'pollPayment',
                 src: 'readPayment',
@@ -332,11 +332,11 @@ export const paymentMachine = setup({
                     guard: { type: 'isStillOpen', params: ({ event }) => ({ payment: event.output }) },
                     target: 'waiting',
                     actions: { type: 'storeRead', params: ({ event }) => ({ payment: event.output }) },
-                    description: 'Still open: wait and read again.',
+                    description: 'Fortfarande öppen: vänta och läs igen.',
                   },
-                  ...settledBy('Swish has answered'),
+                  ...settledBy('Swish har svarat'),
                 ],
-                onError: { target: 'waiting', actions: 'markReadFailed', description: 'The read failed: the last answer stays; read again later.' },
+                onError: { target: 'waiting', actions: 'markReadFailed', description: 'Läsningen misslyckades: det senaste svaret står kvar; läs igen senare.' },
               },
             },
           },
@@ -344,42 +344,42 @@ export const paymentMachine = setup({
       },
     },
     paid: {
-      description: 'Paid: the receipt (what was bought, the total, the seller, when it is delivered).',
+      description: 'Betald: kvittot (vad som köptes, summan, säljaren, när den levereras).',
       tags: ['paid'],
       type: 'final',
     },
     declined: {
-      description: 'The payer declined in Swish: try again, or back to the review.',
+      description: 'Den som betalar sa nej i Swish: försök igen, eller tillbaka till granskningen.',
       tags: ['declined'],
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Try again: a new payment request.' } },
+      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning.' } },
     },
     cancelled: {
-      description: 'Cancelled in Swish: try again, or back to the review.',
+      description: 'Avbruten i Swish: försök igen, eller tillbaka till granskningen.',
       tags: ['cancelled'],
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Try again: a new payment request.' } },
+      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning.' } },
     },
     expired: {
-      description: 'Swish was not answered in time: try again, or back to the review.',
+      description: 'Swish besvarades inte i tid: försök igen, eller tillbaka till granskningen.',
       tags: ['expired'],
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Try again: a new payment request.' } },
+      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning.' } },
     },
     failed: {
-      description: 'Something went wrong in Swish: try again, or back to the review.',
+      description: 'Något gick fel i Swish: försök igen, eller tillbaka till granskningen.',
       tags: ['failed'],
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Try again: a new payment request.' } },
+      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning.' } },
     },
     startFailed: {
-      description: "The payment could not be started: the server's reason, a way to try again, or back to the review.",
+      description: 'Betalningen kunde inte startas: serverns skäl, ett sätt att försöka igen, eller tillbaka till granskningen.',
       tags: ['startFailed'],
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Try again: a new payment request without a number.' } },
+      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning utan nummer.' } },
     },
     checkFailed: {
-      description: 'The payment could not be read: the reason and a way to try again.',
+      description: 'Betalningen kunde inte läsas: skälet och ett sätt att försöka igen.',
       tags: ['checkFailed'],
-      on: { 'user.retry': { target: 'checking', description: 'Read it again.' } },
+      on: { 'user.retry': { target: 'checking', description: 'Läs den igen.' } },
     },
     none: {
-      description: 'No payment has been started for this greetie (the details page shows nothing of it).',
+      description: 'Ingen betalning har startats för den här greetien (detaljsidan visar inget om den).',
       tags: ['none'],
       type: 'final',
     },

@@ -124,52 +124,52 @@ export const profileMachine = setup({
   },
 }).createMachine({
   id: 'profile',
-  description: "One's own profile: loaded (or known from the session), a name saved, the marketing consent turned on or off.",
+  description: 'Ens egen profil: hämtas (eller är känd från inloggningen), ett namn sparas, samtycket till marknadsföring slås på eller av.',
   context: ({ input }) => ({ userId: input.userId, profile: null, pendingName: '', previousMarketing: false, error: null }),
   initial: 'loading',
   states: {
     loading: {
-      description: 'Loading the profile from the server.',
+      description: 'Profilen hämtas från servern.',
       tags: ['loading'],
       entry: 'clearError',
       invoke: {
         id: 'loadProfile',
         src: 'loadProfile',
         input: ({ context }) => ({ userId: context.userId }),
-        onDone: { target: 'ready', actions: { type: 'storeProfile', params: ({ event }) => ({ profile: event.output }) }, description: 'The profile arrived.' },
-        onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }) => ({ error: event.error }) }, description: 'It could not be loaded; the reason is shown.' },
+        onDone: { target: 'ready', actions: { type: 'storeProfile', params: ({ event }) => ({ profile: event.output }) }, description: 'Profilen kom.' },
+        onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }) => ({ error: event.error }) }, description: 'Den kunde inte hämtas; skälet visas.' },
       },
     },
     failed: {
-      description: 'The profile could not be loaded; the page offers to try again.',
+      description: 'Profilen kunde inte hämtas; sidan erbjuder att försöka igen.',
       tags: ['failed'],
       on: {
-        'user.retry': { target: 'loading', description: 'Try loading again.' },
+        'user.retry': { target: 'loading', description: 'Försök hämta igen.' },
       },
     },
     ready: {
-      description: 'The profile is shown and can be changed.',
+      description: 'Profilen visas och kan ändras.',
       tags: ['ready'],
       initial: 'idle',
       states: {
         idle: {
-          description: 'Waiting for the person to save a name or turn the consent switch.',
+          description: 'Väntar på att personen sparar ett namn eller slår om samtyckesreglaget.',
           on: {
             'user.saveName': [
-              { guard: 'isValidName', target: 'savingName', actions: 'assignPendingName', description: 'A name the server will take: save it.' },
-              { actions: 'assignNameProblem', description: 'Empty, too long or with control characters: said under the field, nothing is sent.' },
+              { guard: 'isValidName', target: 'savingName', actions: 'assignPendingName', description: 'Ett namn som servern godtar: spara det.' },
+              { actions: 'assignNameProblem', description: 'Tomt, för långt eller med otillåtna tecken: sägs under fältet, inget skickas.' },
             ],
             'user.setMarketing': {
               guard: 'isChange',
               target: 'savingMarketing',
               actions: 'assignMarketing',
-              description: 'The switch was turned: shown at once, saved at once.',
+              description: 'Reglaget slogs om: visas direkt, sparas direkt.',
             },
-            'user.skip': { target: '#profile.skipped', actions: 'rememberSkip', description: 'Not now: the prompt goes away and does not come back.' },
+            'user.skip': { target: '#profile.skipped', actions: 'rememberSkip', description: 'Inte nu: frågan försvinner och kommer inte tillbaka.' },
           },
         },
         savingName: {
-          description: 'Saving the name.',
+          description: 'Namnet sparas.',
           tags: ['busy', 'busy:name'],
           invoke: {
             id: 'saveName',
@@ -182,17 +182,17 @@ export const profileMachine = setup({
                 { type: 'announceProfile', params: ({ event }) => ({ profile: event.output }) },
                 'notifyNameSaved',
               ],
-              description: 'Saved: the session learns the name, a toast says so.',
+              description: 'Sparat: inloggningen får veta namnet, en avisering säger det.',
             },
             onError: {
               target: 'idle',
               actions: { type: 'assignNameError', params: ({ event }) => ({ error: event.error }) },
-              description: 'Not saved: the reason is shown under the field.',
+              description: 'Inte sparat: skälet visas under fältet.',
             },
           },
         },
         savingMarketing: {
-          description: 'Saving the consent.',
+          description: 'Samtycket sparas.',
           tags: ['busy', 'busy:marketing'],
           invoke: {
             id: 'saveMarketing',
@@ -205,19 +205,19 @@ export const profileMachine = setup({
                 { type: 'announceProfile', params: ({ event }) => ({ profile: event.output }) },
                 { type: 'notifyMarketingSaved', params: ({ event }) => ({ allowed: event.output.allowMarketing }) },
               ],
-              description: 'Saved: a toast says so.',
+              description: 'Sparat: en avisering säger det.',
             },
             onError: {
               target: 'idle',
               actions: [{ type: 'restoreMarketing', params: ({ event }) => ({ error: event.error }) }, 'notifyMarketingFailed'],
-              description: 'Not saved: the switch goes back, and the reason is shown.',
+              description: 'Inte sparat: reglaget går tillbaka, och skälet visas.',
             },
           },
         },
       },
     },
     skipped: {
-      description: 'The person chose not to give a name now.',
+      description: 'Personen valde att inte ange något namn nu.',
       tags: ['skipped'],
       type: 'final',
     },

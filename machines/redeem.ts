@@ -122,37 +122,37 @@ export const redeemMachine = setup({
   },
 }).createMachine({
   id: 'redeem',
-  description: 'One voucher redeemed at the till with the merchant code: checked here, then once by the server.',
+  description: 'En gåva löses in i kassan med handlarkoden: kontrolleras här, sedan en gång av servern.',
   context: ({ input }) => ({ voucherId: input.voucherId, merchantCode: '', error: null, voucher: null }),
   initial: 'idle',
   states: {
     idle: {
-      description: "The till screen waits for the staff to type the merchant code ('Handlarkod') and press 'Lös in'; a refusal is shown here.",
+      description: "Kassaskärmen väntar på att personalen skriver handlarkoden ('Handlarkod') och trycker 'Lös in'; ett nej visas här.",
       tags: ['ready'],
       on: {
         'user.submit': [
-          { guard: 'hasCode', target: 'validating', actions: 'assignCode', description: "'Lös in' with a code: it is checked before anything is sent." },
-          { actions: 'assignMissingCode', description: "'Lös in' with nothing typed: said under the field, nothing is sent." },
+          { guard: 'hasCode', target: 'validating', actions: 'assignCode', description: "'Lös in' med en kod: den kontrolleras innan något skickas." },
+          { actions: 'assignMissingCode', description: "'Lös in' utan att något är ifyllt: sägs under fältet, inget skickas." },
         ],
       },
     },
     validating: {
-      description: 'The phone checks the code: 4–16 letters and digits, as every merchant code is.',
+      description: 'Telefonen kontrollerar koden: 4–16 bokstäver och siffror, som alla handlarkoder.',
       tags: ['busy'],
       invoke: {
         id: 'checkCode',
         src: 'checkCode',
         input: ({ context }) => ({ merchantCode: context.merchantCode }),
-        onDone: { target: 'submitting', description: 'It can be a merchant code: send it.' },
+        onDone: { target: 'submitting', description: 'Det kan vara en handlarkod: skicka den.' },
         onError: {
           target: 'idle',
           actions: 'assignInvalidCode',
-          description: 'It cannot be a merchant code: said under the field, nothing is sent (it costs none of the five tries).',
+          description: 'Det kan inte vara en handlarkod: sägs under fältet, inget skickas (det kostar inget av de fem försöken).',
         },
       },
     },
     submitting: {
-      description: 'The server checks the code and redeems the voucher, once.',
+      description: 'Servern kontrollerar koden och löser in gåvan, en gång.',
       tags: ['busy'],
       invoke: {
         id: 'redeemVoucher',
@@ -164,17 +164,17 @@ export const redeemMachine = setup({
             { type: 'storeVoucher', params: ({ event }) => ({ voucher: event.output }) },
             { type: 'announceRedeemed', params: ({ event }) => ({ voucher: event.output }) },
           ],
-          description: 'Redeemed: the store updates every list, the till shows "Inlöst".',
+          description: 'Inlöst: alla listor uppdateras, kassan visar "Inlöst".',
         },
         onError: {
           target: 'idle',
           actions: { type: 'assignFailure', params: ({ event }) => ({ error: event.error }) },
-          description: 'Refused (wrong code, already redeemed, expired, locked) or failed: the reason is shown, the staff may try again.',
+          description: 'Nej (fel kod, redan inlöst, för gammal, låst) eller misslyckat: skälet visas, personalen kan försöka igen.',
         },
       },
     },
     redeemed: {
-      description: 'Redeemed: a large "Inlöst" with the live time that staff see at a glance.',
+      description: 'Inlöst: ett stort "Inlöst" med klockan som går, så att personalen ser det med en blick.',
       tags: ['redeemed'],
       type: 'final',
     },

@@ -44,12 +44,12 @@ export const smsOutboxMachine = setup({
   },
 }).createMachine({
   id: 'smsOutbox',
-  description: 'The sandbox SMS outbox: read at once, then every few seconds and on request.',
+  description: 'Testmiljöns sms-utkorg: läses direkt, sedan med några sekunders mellanrum och på begäran.',
   context: { messages: [] },
   initial: 'loading',
   states: {
     loading: {
-      description: 'The first read runs.',
+      description: 'Första läsningen pågår.',
       tags: ['loading'],
       invoke: {
         id: 'readOutbox',
@@ -57,65 +57,65 @@ export const smsOutboxMachine = setup({
         onDone: {
           target: 'showing',
           actions: { type: 'storeMessages', params: ({ event }) => event.output },
-          description: 'The messages arrived.',
+          description: 'Meddelandena kom.',
         },
-        onError: { target: 'failed', description: 'The outbox could not be read.' },
+        onError: { target: 'failed', description: 'Utkorgen kunde inte läsas.' },
       },
     },
     showing: {
-      description: 'The messages are shown (maybe none).',
+      description: 'Meddelandena visas (kanske inga).',
       tags: ['showing'],
       initial: 'waiting',
       on: {
-        'user.refresh': { target: '.reading', description: 'The person asks to read it now.' },
+        'user.refresh': { target: '.reading', description: 'Personen ber om att läsa nu.' },
       },
       states: {
         waiting: {
-          description: 'Until it is time to read again.',
+          description: 'Tills det är dags att läsa igen.',
           after: {
-            pollInterval: { target: 'reading', description: 'Time to read again.' },
+            pollInterval: { target: 'reading', description: 'Dags att läsa igen.' },
           },
         },
         reading: {
-          description: 'Reading again; the messages shown stay until the answer.',
+          description: 'Läser igen; meddelandena som visas står kvar tills svaret kommer.',
           invoke: {
             id: 'readOutbox',
             src: 'readOutbox',
             onDone: {
               target: 'waiting',
               actions: { type: 'storeMessages', params: ({ event }) => event.output },
-              description: 'The messages arrived: they replace those shown.',
+              description: 'Meddelandena kom: de ersätter dem som visas.',
             },
-            onError: { target: '#smsOutbox.failed', description: 'The outbox could not be read.' },
+            onError: { target: '#smsOutbox.failed', description: 'Utkorgen kunde inte läsas.' },
           },
         },
       },
     },
     failed: {
-      description: 'The last read failed: the page says so (reading goes on).',
+      description: 'Senaste läsningen misslyckades: sidan säger det (läsningen fortsätter).',
       tags: ['failed'],
       initial: 'waiting',
       on: {
-        'user.refresh': { target: '.reading', description: 'The person asks to read it now.' },
+        'user.refresh': { target: '.reading', description: 'Personen ber om att läsa nu.' },
       },
       states: {
         waiting: {
-          description: 'Until it is time to try again.',
+          description: 'Tills det är dags att försöka igen.',
           after: {
-            pollInterval: { target: 'reading', description: 'Time to try again.' },
+            pollInterval: { target: 'reading', description: 'Dags att försöka igen.' },
           },
         },
         reading: {
-          description: 'Trying again; the failure stays shown until the answer.',
+          description: 'Försöker igen; felet visas tills svaret kommer.',
           invoke: {
             id: 'readOutbox',
             src: 'readOutbox',
             onDone: {
               target: '#smsOutbox.showing',
               actions: { type: 'storeMessages', params: ({ event }) => event.output },
-              description: 'The messages arrived.',
+              description: 'Meddelandena kom.',
             },
-            onError: { target: 'waiting', description: 'Still failing.' },
+            onError: { target: 'waiting', description: 'Fortfarande fel.' },
           },
         },
       },

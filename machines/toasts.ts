@@ -53,18 +53,18 @@ export const toastTimerMachine = setup({
   },
 }).createMachine({
   id: 'toastTimer',
-  description: 'The lifetime of one visible toast.',
+  description: 'En synlig aviserings livstid.',
   context: ({ input }) => ({ id: input.id }),
   initial: 'counting',
   states: {
     counting: {
-      description: 'The toast is visible; its time is running.',
+      description: 'Aviseringen syns; tiden går.',
       after: {
-        toastDuration: { target: 'expired', description: 'The toast has been visible long enough.' },
+        toastDuration: { target: 'expired', description: 'Aviseringen har synts tillräckligt länge.' },
       },
     },
     expired: {
-      description: 'The time is up; the queue has been told to hide the toast.',
+      description: 'Tiden är ute; kön har fått veta att aviseringen ska döljas.',
       entry: 'notifyExpired',
       type: 'final',
     },
@@ -116,34 +116,34 @@ export const toastsMachine = setup({
   },
 }).createMachine({
   id: 'toasts',
-  description: 'The toast queue: at most 5 visible, duplicates suppressed, each hidden after 3000 ms.',
+  description: 'Kön av aviseringar: högst 5 syns, dubbletter hoppas över, var och en döljs efter 3000 ms.',
   context: { visible: [], queued: [], nextId: 1 },
   initial: 'active',
   states: {
     active: {
-      description: 'Accepting toasts; shows up to 5 at once and queues the rest.',
+      description: 'Tar emot aviseringar; visar upp till 5 åt gången och ställer resten i kö.',
       on: {
         'toast.show': [
           {
             guard: 'isEmptyMessage',
-            description: 'Someone asked to show a toast with no text: ignored.',
+            description: 'Någon bad om en avisering utan text: hoppas över.',
           },
           {
             guard: 'isDuplicate',
-            description: 'The same message is already visible or waiting: ignored.',
+            description: 'Samma meddelande syns redan eller väntar: hoppas över.',
           },
           {
             actions: ['enqueueToast', 'showQueuedToasts'],
-            description: 'Someone asked to show a message: queue it, and show it if there is room.',
+            description: 'Någon bad om att visa ett meddelande: ställ det i kö, och visa det om det finns plats.',
           },
         ],
         'user.dismiss': {
           actions: ['stopToastTimer', 'removeToast', 'showQueuedToasts'],
-          description: 'The user closed a toast: hide it now and let a waiting one in.',
+          description: 'Personen stängde en avisering: dölj den nu och släpp in en som väntar.',
         },
         'timer.expired': {
           actions: ['removeToast', 'showQueuedToasts'],
-          description: "A toast's time is up: hide it and let a waiting one in.",
+          description: 'En aviserings tid är ute: dölj den och släpp in en som väntar.',
         },
       },
     },

@@ -159,87 +159,87 @@ export const vouchersMachine = setup({
   },
 }).createMachine({
   id: 'vouchers',
-  description: "The recipient's gifts as every page shows them: the list, the voucher open now, the open greetie's vouchers; a redeem shows in all of them.",
+  description: 'Mottagarens gåvor som varje sida visar dem: listan, gåvan som är öppen, den öppna greetiens gåvor; en inlösen syns överallt.',
   context: { userId: null, ...empty },
   type: 'parallel',
   on: {
     'redeem.succeeded': {
       actions: { type: 'applyRedeemed', params: ({ event }) => ({ voucher: event.voucher }) },
-      description: 'Redeemed at the till: shown as redeemed everywhere at once.',
+      description: 'Inlöst i kassan: visas som inlöst överallt på en gång.',
     },
   },
   states: {
     list: {
-      description: "The user's vouchers (Mina gåvor, and the till's list).",
+      description: 'Personens gåvor (Mina gåvor, och kassans lista).',
       initial: 'idle',
       on: {
-        'user.openList': { target: '.loading', actions: 'adoptUser', description: 'A page shows the list: load it (what is kept is shown meanwhile).' },
+        'user.openList': { target: '.loading', actions: 'adoptUser', description: 'En sida visar listan: hämta den (det som redan finns visas under tiden).' },
       },
       states: {
-        idle: { description: 'No page has asked for the list yet.' },
+        idle: { description: 'Ingen sida har bett om listan än.' },
         loading: {
-          description: 'Loading the list.',
+          description: 'Listan hämtas.',
           tags: ['list:loading'],
           entry: 'clearListError',
           invoke: {
             id: 'loadVouchers',
             src: 'loadVouchers',
-            onDone: { target: 'ready', actions: { type: 'storeList', params: ({ event }) => ({ vouchers: event.output }) }, description: 'The list arrived.' },
-            onError: { target: 'failed', actions: { type: 'storeListError', params: ({ event }) => ({ error: event.error }) }, description: 'It could not be loaded; the reason is shown.' },
+            onDone: { target: 'ready', actions: { type: 'storeList', params: ({ event }) => ({ vouchers: event.output }) }, description: 'Listan kom.' },
+            onError: { target: 'failed', actions: { type: 'storeListError', params: ({ event }) => ({ error: event.error }) }, description: 'Den kunde inte hämtas; skälet visas.' },
           },
         },
-        ready: { description: 'The list is shown.', tags: ['list:ready'] },
-        failed: { description: 'The list could not be loaded; the page offers to try again.', tags: ['list:failed'] },
+        ready: { description: 'Listan visas.', tags: ['list:ready'] },
+        failed: { description: 'Listan kunde inte hämtas; sidan erbjuder att försöka igen.', tags: ['list:failed'] },
       },
     },
     selected: {
-      description: 'The voucher open now (its page, or the till screen).',
+      description: 'Gåvan som är öppen just nu (dess sida, eller kassaskärmen).',
       initial: 'idle',
       on: {
         'user.openVoucher': {
           target: '.loading',
           actions: ['adoptUser', 'selectVoucher'],
-          description: 'A page shows a voucher: load it (what a list holds of it is shown meanwhile).',
+          description: 'En sida visar en gåva: hämta den (det en lista vet om den visas under tiden).',
         },
       },
       states: {
-        idle: { description: 'No voucher is open.' },
+        idle: { description: 'Ingen gåva är öppen.' },
         loading: {
-          description: 'Loading the voucher.',
+          description: 'Gåvan hämtas.',
           tags: ['voucher:loading'],
           invoke: {
             id: 'loadVoucher',
             src: 'loadVoucher',
             input: ({ context }) => ({ id: context.selectedId ?? '' }),
-            onDone: { target: 'ready', actions: { type: 'storeSelected', params: ({ event }) => ({ voucher: event.output }) }, description: 'The voucher arrived.' },
+            onDone: { target: 'ready', actions: { type: 'storeSelected', params: ({ event }) => ({ voucher: event.output }) }, description: 'Gåvan kom.' },
             onError: {
               target: 'failed',
               actions: { type: 'storeSelectedError', params: ({ event }) => ({ error: event.error }) },
-              description: "Not found (or someone else's), or it failed; the page says which.",
+              description: 'Hittades inte (eller är någon annans), eller misslyckades; sidan säger vilket.',
             },
           },
         },
         ready: {
-          description: 'The voucher is shown.',
+          description: 'Gåvan visas.',
           tags: ['voucher:ready'],
           initial: 'idle',
           on: {
-            'user.openVoucher': { guard: 'isShownVoucher', description: 'The voucher shown already (the till screen opened from its page): nothing to load.' },
+            'user.openVoucher': { guard: 'isShownVoucher', description: 'Gåvan visas redan (kassaskärmen öppnades från dess sida): inget att hämta.' },
           },
           states: {
             idle: {
-              description: 'Waiting; a Code or Charity voucher can be marked used.',
+              description: 'Väntar; en kod- eller välgörenhetsgåva kan markeras som använd.',
               on: {
                 'user.markUsed': {
                   guard: 'canMarkUsed',
                   target: 'marking',
                   actions: 'clearMarkError',
-                  description: "'Markera som använd' (Code) or 'Skänk gåvan' confirmed (Charity).",
+                  description: "'Markera som använd' (kod) eller 'Skänk gåvan' bekräftad (välgörenhet).",
                 },
               },
             },
             marking: {
-              description: 'Marking the voucher used.',
+              description: 'Gåvan markeras som använd.',
               tags: ['voucher:marking'],
               invoke: {
                 id: 'markUsed',
@@ -248,49 +248,49 @@ export const vouchersMachine = setup({
                 onDone: {
                   target: 'idle',
                   actions: { type: 'applyRedeemed', params: ({ event }) => ({ voucher: event.output }) },
-                  description: 'Marked used: shown as used everywhere at once (the page announces it).',
+                  description: 'Markerad som använd: visas som använd överallt på en gång (sidan säger det).',
                 },
                 onError: {
                   target: 'idle',
                   actions: { type: 'storeMarkError', params: ({ event }) => ({ error: event.error }) },
-                  description: 'Not marked: the reason is shown by the button.',
+                  description: 'Inte markerad: skälet visas vid knappen.',
                 },
               },
             },
           },
         },
-        failed: { description: 'The voucher could not be shown; the page says why.', tags: ['voucher:failed'] },
+        failed: { description: 'Gåvan kunde inte visas; sidan säger varför.', tags: ['voucher:failed'] },
       },
     },
     greetie: {
-      description: 'The vouchers of the greetie open now (redeeming from a received greetie).',
+      description: 'Gåvorna i greetien som är öppen just nu (inlösen från en mottagen greetie).',
       initial: 'idle',
       on: {
         'user.openGreetie': {
           target: '.loading',
           actions: ['adoptUser', 'selectGreetie'],
-          description: "A page shows a greetie's vouchers: load them.",
+          description: 'En sida visar en greeties gåvor: hämta dem.',
         },
       },
       states: {
-        idle: { description: 'No greetie is open.' },
+        idle: { description: 'Ingen greetie är öppen.' },
         loading: {
-          description: "Loading the greetie's vouchers.",
+          description: 'Greetiens gåvor hämtas.',
           tags: ['greetie:loading'],
           invoke: {
             id: 'loadGreetieVouchers',
             src: 'loadGreetieVouchers',
             input: ({ context }) => ({ greetieId: context.greetieId ?? '' }),
-            onDone: { target: 'ready', actions: { type: 'storeGreetie', params: ({ event }) => ({ vouchers: event.output }) }, description: 'They arrived.' },
+            onDone: { target: 'ready', actions: { type: 'storeGreetie', params: ({ event }) => ({ vouchers: event.output }) }, description: 'De kom.' },
             onError: {
               target: 'failed',
               actions: { type: 'storeGreetieError', params: ({ event }) => ({ error: event.error }) },
-              description: 'Not found (or not delivered yet), or it failed; the page says which.',
+              description: 'Hittades inte (eller inte levererad än), eller misslyckades; sidan säger vilket.',
             },
           },
         },
-        ready: { description: "The greetie's vouchers are shown.", tags: ['greetie:ready'] },
-        failed: { description: "The greetie's vouchers could not be shown.", tags: ['greetie:failed'] },
+        ready: { description: 'Greetiens gåvor visas.', tags: ['greetie:ready'] },
+        failed: { description: 'Greetiens gåvor kunde inte visas.', tags: ['greetie:failed'] },
       },
     },
   },

@@ -154,13 +154,13 @@ journey('flow viewer: a journey across tabs', async (j) => {
     await expectSignedIn(app);
 
     const timeline = journeyView.getByRole('list', { name: 'Stegen i tidsordning' });
-    for (const step of [/auth: user\.submitNumber → unauthenticated\.requestingCode/, /auth: requestCode finished → unauthenticated\.enteringCode/, /auth: user\.submitCode → unauthenticated\.loggingIn/, /auth: login finished → authenticated/]) {
+    for (const step of [/auth: user\.submitNumber → unauthenticated\.requestingCode/, /auth: requestCode klar → unauthenticated\.enteringCode/, /auth: user\.submitCode → unauthenticated\.loggingIn/, /auth: login klar → authenticated/]) {
       await timeline.getByRole('button', { name: step }).waitFor();
     }
     // The tab's label follows it to the start page once signed in.
     await journeyView.getByRole('list', { name: 'Flikar med appen' }).getByText('Flik 1 · /').waitFor();
     // The newest step in view (the timeline follows live).
-    await timeline.getByRole('button', { name: /auth: login finished/ }).scrollIntoViewIfNeeded();
+    await timeline.getByRole('button', { name: /auth: login klar/ }).scrollIntoViewIfNeeded();
     await j.check('journey: the sign-in in another tab on the timeline');
 
     // A step back: the chart shows where the app was then.
@@ -170,7 +170,7 @@ journey('flow viewer: a journey across tabs', async (j) => {
     await expect.poll(() => page.locator('[data-state-id="auth.authenticated.active"]').getAttribute('class')).not.toContain('active');
     // And one more by keyboard.
     await page.keyboard.press('ArrowUp');
-    await expect.poll(() => timeline.locator('[aria-current="step"]').textContent()).toMatch(/requestCode finished/);
+    await expect.poll(() => timeline.locator('[aria-current="step"]').textContent()).toMatch(/requestCode klar/);
     await expect.poll(() => page.locator('[data-state-id="auth.unauthenticated.enteringCode.waitingToResend"]').getAttribute('class')).toContain('active');
     await journeyView.getByRole('status').filter({ hasText: /^Visar steg/ }).waitFor();
     await j.check('journey: a step back');

@@ -45,7 +45,7 @@ describe('model-based test harness', () => {
   it('writes steps testers can read, from the descriptions of states and transitions', () => {
     const texts = model.paths.flatMap((p) => p.steps.map((s) => s.text));
     expect(texts).toContain('Start: Not all four digits yet.');
-    expect(texts.some((t) => t.startsWith('checkCode failed') && t.includes('The request failed.'))).toBe(true);
+    expect(texts.some((t) => t.startsWith('checkCode misslyckades') && t.includes('The request failed.'))).toBe(true);
     const report = toReport([model]);
     expect(Object.keys(report.machines[0]!)).toEqual(['id', 'title', 'states', 'transitions', 'paths']);
   });
@@ -61,9 +61,9 @@ describe('model-based test harness', () => {
     const mermaid = toMermaid(model.chart);
     expect(mermaid.split('\n')[0]).toBe('stateDiagram-v2');
     expect(mermaid).toContain('state editing {');
-    expect(mermaid).toContain('checking --> accepted: checkCode finished [isValid]');
-    expect(mermaid).toContain('locked --> editing: after expiry');
-    expect(mermaid).toContain('rejected --> locked: immediately [tooManyAttempts]');
+    expect(mermaid).toContain('checking --> accepted: checkCode klar [isValid]');
+    expect(mermaid).toContain('locked --> editing: efter expiry');
+    expect(mermaid).toContain('rejected --> locked: direkt [tooManyAttempts]');
     expect(mermaid.split('\n').filter((l) => l.includes(' --> ') && !l.includes('[*]'))).toHaveLength(model.transitions.total);
     const doc = toFlowDoc(model.chart, 'tests/model/fixtures/sample.ts');
     expect(doc).toContain('```mermaid');

@@ -36,7 +36,7 @@ describe('/flows', () => {
   it('draws the machine with its states and labelled transitions; a state describes itself on Enter', async () => {
     renderFlows('/flows?machine=auth');
     const svg = await diagram();
-    const loggingIn = within(svg).getByRole('button', { name: /^Tillstånd loggingIn: Checking the code/ });
+    const loggingIn = within(svg).getByRole('button', { name: /^Tillstånd loggingIn: Koden kontrolleras/ });
     expect(within(svg).getByRole('button', { name: /^Övergång user\.submitCode \[isSixDigitCode\]/ })).toBeInTheDocument();
     loggingIn.focus();
     await userEvent.keyboard('{Enter}');
@@ -86,7 +86,7 @@ describe('/flows', () => {
       } satisfies FlowsMessage);
     });
     await waitFor(() => expect(within(svg).getByRole('button', { name: /^Tillstånd active/ })).toHaveClass('active'));
-    expect(within(svg).getByRole('button', { name: /^Övergång toast\.show, active → stannar kvar: Someone asked to show a message/ })).toHaveClass('taken');
+    expect(within(svg).getByRole('button', { name: /^Övergång toast\.show, active → stannar kvar: Någon bad om att visa ett meddelande/ })).toHaveClass('taken');
     expect(screen.getByText(/senast: toast\.show/)).toHaveTextContent('/merchant');
     app.close();
   }, 20_000);

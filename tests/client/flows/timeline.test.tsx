@@ -84,7 +84,7 @@ describe('/flows journey', () => {
     expect(steps).toHaveLength(signIn.steps.length);
     expect(steps[0]).toHaveTextContent(/Flik 1 · \/auth\/jwt\/login.*auth: startade → loading/);
     expect(steps[2]).toHaveTextContent(/auth: user\.submitNumber → unauthenticated\.requestingCode/);
-    expect(steps.at(-1)).toHaveTextContent(/auth: login finished → authenticated/);
+    expect(steps.at(-1)).toHaveTextContent(/auth: login klar → authenticated/);
     expect(within(journey).getByRole('status')).toHaveTextContent(`Följer appen live (${signIn.steps.length} steg hittills).`);
     // Nothing from a payload ever reaches the page: the messages carry none, and nothing but ids shows.
     expect(journey.textContent).not.toMatch(/\+46|\d{6}/);
@@ -103,7 +103,7 @@ describe('/flows journey', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?machine=auth'));
     let svg = await screen.findByRole('group', { name: 'Diagram över Auth' }, { timeout: 10_000 });
     await waitFor(() => expect(stateBox(svg, leafOf(signIn.steps[n - 1]!.states))).toHaveClass('active'));
-    expect(within(journey).getByRole('status')).toHaveTextContent(`Visar steg ${n} av ${n}: Flik 1 · /auth/jwt/login, auth: login finished → authenticated`);
+    expect(within(journey).getByRole('status')).toHaveTextContent(`Visar steg ${n} av ${n}: Flik 1 · /auth/jwt/login, auth: login klar → authenticated`);
 
     await user.click(within(journey).getByRole('button', { name: 'Ett steg bakåt' }));
     const before = signIn.steps[n - 2]!;

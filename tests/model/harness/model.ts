@@ -113,8 +113,8 @@ function eventsFor(snapshot: AnyMachineSnapshot, hooks: MachineHooks | undefined
 
 function stateText(chart: Chart, snapshot: AnyMachineSnapshot): string {
   const leaves = activeStateNodes(snapshot).filter((n) => n.type === 'atomic' || n.type === 'final');
-  const text = leaves.map((n) => n.description ?? humanize(n.key)).join(' And: ');
-  if (snapshot.status === 'error') return `${text} (the machine stopped with an error)`;
+  const text = leaves.map((n) => n.description ?? humanize(n.key)).join(' Och: ');
+  if (snapshot.status === 'error') return `${text} (maskinen stannade med ett fel)`;
   return text || (chart.description ?? humanize(chart.id));
 }
 
@@ -124,7 +124,7 @@ function payloadText(event: EventObject): string {
   const keys = Object.keys(rest).filter((k) => rest[k] !== undefined);
   if (!keys.length) return '';
   const text = JSON.stringify(rest, (_k, v: unknown) => (v instanceof Error ? v.message : v));
-  return ` with ${text.length > 90 ? `${text.slice(0, 87)}…` : text}`;
+  return ` med ${text.length > 90 ? `${text.slice(0, 87)}…` : text}`;
 }
 
 /** The event as a tester reads it; a named delay shows its length when it is a fixed number. */
@@ -132,16 +132,16 @@ function eventText(machine: AnyStateMachine, chart: Chart, type: string): string
   if (type.startsWith('xstate.after.')) {
     const ref = type.slice('xstate.after.'.length).split('.')[0] ?? '';
     const d = (machine.implementations.delays as Record<string, unknown>)[ref];
-    if (typeof d === 'number') return `after ${d} ms (${ref})`;
+    if (typeof d === 'number') return `efter ${d} ms (${ref})`;
   }
   return eventLabel(type, chart.actorNames);
 }
 
 function stepText(chart: Chart, event: EventObject, taken: ChartTransition[], after: AnyMachineSnapshot, machine: AnyStateMachine): string {
   const what = taken.length
-    ? taken.map((t) => t.description ?? `${eventLabel(t.eventType, chart.actorNames)}${t.guard ? ` (when ${t.guard})` : ''}`).join(' Then: ')
-    : 'Nothing happens: no transition applies.';
-  return `${eventText(machine, chart, event.type)}${payloadText(event)}: ${what.replace(/[.:]?$/, '.')} Now: ${stateText(chart, after)}`;
+    ? taken.map((t) => t.description ?? `${eventLabel(t.eventType, chart.actorNames)}${t.guard ? ` (när ${t.guard})` : ''}`).join(' Sedan: ')
+    : 'Inget händer: ingen övergång gäller.';
+  return `${eventText(machine, chart, event.type)}${payloadText(event)}: ${what.replace(/[.:]?$/, '.')} Nu: ${stateText(chart, after)}`;
 }
 
 export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undefined): MachineModel {
@@ -259,15 +259,15 @@ export function buildModel(found: DiscoveredMachine, hooks: MachineHooks | undef
     c.events.forEach((event, i) => {
       const key = steps[i + 1]!.transitions[0];
       const t = key ? chart.transitions.find((x) => x.key === key) : undefined;
-      const label = (t?.description ?? `${eventLabel(event.type, chart.actorNames)}${key ? '' : ' (ignored)'}`).replace(/[.:]$/, '');
+      const label = (t?.description ?? `${eventLabel(event.type, chart.actorNames)}${key ? '' : ' (ignoreras)'}`).replace(/[.:]$/, '');
       const prev = parts[parts.length - 1];
       if (prev && prev.label === label) prev.count++;
       else parts.push({ label, count: 1 });
     });
     const end = stateText(chart, c.snapshots[c.snapshots.length - 1]!).replace(/[.:]$/, '');
     const description = parts.length
-      ? `${parts.map((p) => (p.count > 1 ? `${p.label} (×${p.count})` : p.label)).join(' → ')}. Ends: ${end}.`
-      : `Starts in: ${end}.`;
+      ? `${parts.map((p) => (p.count > 1 ? `${p.label} (×${p.count})` : p.label)).join(' → ')}. Slutar: ${end}.`
+      : `Startar i: ${end}.`;
     return { description, steps, events: c.events, snapshots: c.snapshots };
   };
 

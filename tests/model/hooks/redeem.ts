@@ -23,14 +23,14 @@ export default defineHooks({
   },
   // What the till can produce: a code that cannot be a merchant code, refused by the phone's own check.
   scenarios: {
-    'a code that cannot be a merchant code': [
+    'En kod som inte kan vara en handlarkod': [
       { type: 'user.submit', merchantCode: 'ab' },
       { type: 'xstate.error.actor.checkCode', error: { reason: 'malformedCode' } },
     ],
     // Each refusal of the server back to idle with its own message (the generated paths take one).
     ...Object.fromEntries(
       refusals.map((error) => [
-        `the server refuses: ${error.code}`,
+        `Servern säger nej: ${error.code}`,
         [
           { type: 'user.submit', merchantCode: 'KANEL1' },
           { type: 'xstate.done.actor.checkCode', output: 'KANEL1' },

@@ -23,11 +23,11 @@ export default defineHooks({
     return JSON.stringify({ v: s.value, visible: names(c.visible), queued: names(c.queued) });
   },
   scenarios: {
-    'A message is shown and the user closes it': [
+    'Ett meddelande visas och personen stänger det': [
       { type: 'toast.show', message: 'Sparat', variant: 'success' },
       { type: 'user.dismiss', id: 'toast-1' },
     ],
-    'Six messages: five are shown, the sixth waits; when one expires the sixth is shown': [
+    'Sex meddelanden: fem visas, det sjätte väntar; när ett går ut visas det sjätte': [
       ...messages.map((message) => ({ type: 'toast.show', message })),
       { type: 'timer.expired', id: 'toast-1' },
     ],

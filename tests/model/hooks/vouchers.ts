@@ -31,20 +31,20 @@ export default defineHooks({
   },
   scenarios: {
     // The Code voucher's page: marked used, and a mark that fails.
-    'a Code voucher marked used': [
+    'En kodgåva markeras som använd': [
       { type: 'user.openVoucher', userId: 'u1', id: ids.code },
       { type: 'xstate.done.actor.loadVoucher', output: code },
       { type: 'user.markUsed' },
       { type: 'xstate.done.actor.markUsed', output: redeemedNow(code) },
     ],
-    'a mark that fails': [
+    'En markering som misslyckas': [
       { type: 'user.openVoucher', userId: 'u1', id: ids.code },
       { type: 'xstate.done.actor.loadVoucher', output: code },
       { type: 'user.markUsed' },
       { type: 'xstate.error.actor.markUsed', error: { status: 503, code: 'DB_UNAVAILABLE', userMessage: 'Databasen svarar inte.', message: 'Databasen svarar inte.' } },
     ],
     // The spec's rule: one redeem at the till shows in the list, the voucher and the greetie's vouchers.
-    'redeemed at the till, shown everywhere': [
+    'Inlöst i kassan, visas överallt': [
       { type: 'user.openList', userId: 'u1' },
       { type: 'xstate.done.actor.loadVouchers', output: listed },
       { type: 'user.openGreetie', userId: 'u1', greetieId: ids.greetie },
