@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
 import type { Greetie } from '../../../contract/greetie.ts';
 import { useLoader } from '../../components/useLoader.ts';
+import { useSessionUser } from '../../components/session.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
 import { deleteGreetie } from '../../api/greetie.ts';
@@ -37,6 +38,7 @@ function Details({ id, reload }: { id: string; reload: () => void }) {
   const { t, i18n } = useTranslation('greetie');
   const navigate = useNavigate();
   const { status, data, error, retry } = useLoader(greetieLoader, { id });
+  const me = useSessionUser();
   usePageTitle(t('details.title'));
   const back = (
     <Link to="/greetie/list" className={css.lead}>
@@ -76,6 +78,8 @@ function Details({ id, reload }: { id: string; reload: () => void }) {
     );
   }
   const g = data;
+  // The payment (and its receipt) is the sender's: GET …/payment answers anyone else 404.
+  const mine = g.sender.id !== null && g.sender.id === me?.id;
   return (
     <article className={css.page} aria-labelledby="page-title">
       {back}
@@ -94,7 +98,7 @@ function Details({ id, reload }: { id: string; reload: () => void }) {
         <dt>{t('review.when')}</dt>
         <dd>{g.deliveredAt ? formatDateTime(g.deliveredAt, i18n.language) : g.deliverAt ? formatDateTime(g.deliverAt, i18n.language) : t('review.now')}</dd>
       </dl>
-      {g.gifts.length > 0 && (
+      {mine && g.gifts.length > 0 && (
         <PaymentPanel
           greetieId={g.id}
           mode="resume"
@@ -103,7 +107,7 @@ function Details({ id, reload }: { id: string; reload: () => void }) {
           receiptLinks={false}
         />
       )}
-      {paid(g) ? null : (
+      {mine && paid(g) ? null : (
         <>
           <h2>{t('review.gifts')}</h2>
           {g.gifts.length === 0 ? (
