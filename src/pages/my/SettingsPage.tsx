@@ -4,6 +4,7 @@ import { usePageTitle } from '../../components/usePageTitle.ts';
 import { MyHeading, ProfileFailed, ProfileLoading } from './MyNav.tsx';
 import { useProfile } from './useProfile.ts';
 import { PushSetting } from './PushSetting.tsx';
+import { SwitchCard } from './SwitchCard.tsx';
 import * as css from './my.css.ts';
 
 /** /my/settings: the marketing consent, a switch saved as soon as it is turned. */
@@ -28,40 +29,22 @@ function Settings({ userId }: { userId: string }) {
   const on = p.profile.allowMarketing;
   const failed = p.error?.field === 'marketing';
   return (
-    <section className={css.card} aria-labelledby="marketing-title">
-      <h2 id="marketing-title" className={css.cardTitle}>
-        {t('settings.marketingTitle')}
-      </h2>
-      <div className={css.switchRow}>
-        <div className={css.field}>
-          <span id="marketing-label" className={css.label}>
-            {t('settings.marketingLabel')}
-          </span>
-          <p id="marketing-text" className={css.hint}>
-            {t('settings.marketingText')}
+    <SwitchCard
+      id="marketing"
+      title={t('settings.marketingTitle')}
+      label={t('settings.marketingLabel')}
+      text={t('settings.marketingText')}
+      on={on}
+      busy={p.savingMarketing}
+      stateText={p.savingMarketing ? t('settings.saving') : on ? t('settings.on') : t('settings.off')}
+      problem={
+        failed ? (
+          <p id="marketing-problem" className={css.error} role="alert">
+            {t('marketingError')}
           </p>
-        </div>
-        <button
-          type="button"
-          role="switch"
-          className={css.switchButton}
-          aria-checked={on}
-          aria-labelledby="marketing-label"
-          aria-describedby={failed ? 'marketing-text marketing-error' : 'marketing-text'}
-          aria-busy={p.savingMarketing || undefined}
-          onClick={() => {
-            if (!p.savingMarketing) p.setMarketing(!on);
-          }}
-        />
-      </div>
-      <p className={css.switchState} aria-live="polite">
-        {p.savingMarketing ? t('settings.saving') : on ? t('settings.on') : t('settings.off')}
-      </p>
-      {failed && (
-        <p id="marketing-error" className={css.error} role="alert">
-          {t('marketingError')}
-        </p>
-      )}
-    </section>
+        ) : undefined
+      }
+      onToggle={() => p.setMarketing(!on)}
+    />
   );
 }
