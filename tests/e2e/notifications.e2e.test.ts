@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, api, expectPath, header, mobileNumberFor, readCodeFromOutbox, signInOnLoginPage } from './harness/app.ts';
+import { LOGIN_PATH, api, expectPath, header, mobileNumberFor, signInOnLoginPage, call, signInByApi } from './harness/app.ts';
 
 /**
  * Notifications (issue 15): the person signs in; somebody sends them a paid greetie (through the
@@ -15,23 +14,6 @@ import { LOGIN_PATH, api, expectPath, header, mobileNumberFor, readCodeFromOutbo
  */
 
 connectBrowser();
-
-async function call<T>(baseURL: string, token: string | null, method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': 'sv' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path, baseURL), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-async function signInByApi(baseURL: string, e164: string): Promise<string> {
-  const since = Date.now();
-  const { token } = await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/verificationcode', { mobileNumber: e164 });
-  const code = await readCodeFromOutbox(baseURL, e164, since);
-  return (await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/login', { token, code, deviceId: randomUUID() })).token;
-}
 
 journey('notifications', async (j) => {
   const { page, baseURL, context } = j;

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { journey, connectBrowser, type Journey } from './harness/journey.ts';
-import { api, expectPath, mobileNumberFor, readCodeFromOutbox, signInOnLoginPage } from './harness/app.ts';
+import { api, expectPath, mobileNumberFor, signInOnLoginPage, call, signInByApi } from './harness/app.ts';
 
 /**
  * Mina gåvor and the till (issue 14): a gift made through the API (a sender signs in, makes a
@@ -12,23 +11,6 @@ import { api, expectPath, mobileNumberFor, readCodeFromOutbox, signInOnLoginPage
  */
 
 connectBrowser();
-
-async function call<T>(baseURL: string, token: string | null, method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': 'sv' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path, baseURL), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-async function signInByApi(baseURL: string, e164: string): Promise<string> {
-  const since = Date.now();
-  const { token } = await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/verificationcode', { mobileNumber: e164 });
-  const code = await readCodeFromOutbox(baseURL, e164, since);
-  return (await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/login', { token, code, deviceId: randomUUID() })).token;
-}
 
 /** A paid greetie with one fixed-price InStore gift to `recipient`: the gift's product and merchant. */
 async function giveGift(baseURL: string, senderE164: string, recipientE164: string) {

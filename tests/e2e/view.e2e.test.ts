@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, api, expectPath, mobileNumberFor, readCodeFromOutbox } from './harness/app.ts';
+import { LOGIN_PATH, api, expectPath, mobileNumberFor, readCodeFromOutbox, call, signInByApi } from './harness/app.ts';
 
 /**
  * The greetie a recipient opens: the sender (through the API) makes a greetie with a photo, a text
@@ -13,31 +12,6 @@ import { LOGIN_PATH, api, expectPath, mobileNumberFor, readCodeFromOutbox } from
  */
 
 connectBrowser();
-
-/** A call as the signed-in sender (JSON, or multipart when the body is FormData). */
-async function call<T>(baseURL: string, token: string | null, method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': 'sv' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(new URL(path, baseURL), { method, headers, body: payload });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-/** Signs in through the API with the code from the sandbox outbox: the access token. */
-async function signInByApi(baseURL: string, e164: string): Promise<string> {
-  const since = Date.now();
-  const { token } = await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/verificationcode', { mobileNumber: e164 });
-  const code = await readCodeFromOutbox(baseURL, e164, since);
-  const session = await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/login', { token, code, deviceId: randomUUID() });
-  return session.token;
-}
 
 /** The link in the newest SMS to `e164` that carries a greetie (the delivery), as a path. */
 async function greetieLinkFromOutbox(baseURL: string, e164: string): Promise<string> {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Journey } from './journey.ts';
@@ -12,6 +12,31 @@ export async function api<T>(baseURL: string, path: string): Promise<T> {
   const res = await fetch(new URL(path, baseURL), { headers: { 'accept-language': 'sv' } });
   if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** A call to the API as `token`'s user (or none): JSON, or multipart when the body is FormData; a non-2xx answer throws. */
+export async function call<T>(baseURL: string, token: string | null, method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': 'sv' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await fetch(new URL(path, baseURL), { method, headers, body: payload });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Signs in through the API with the code from the sandbox outbox: the access token. */
+export async function signInByApi(baseURL: string, e164: string): Promise<string> {
+  const since = Date.now();
+  const { token } = await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/verificationcode', { mobileNumber: e164 });
+  const code = await readCodeFromOutbox(baseURL, e164, since);
+  const session = await call<{ token: string }>(baseURL, null, 'POST', '/api/auth/login', { token, code, deviceId: randomUUID() });
+  return session.token;
 }
 
 /** Waits until the page's path (and query, when given) is the expected one. */
