@@ -95,16 +95,20 @@ export interface RedeemTarget {
   code_hash: string;
 }
 
-/** The caller's voucher and its merchant's code hash, read without a lock (the redeem's first look). */
-export function redeemTarget(db: Executor, userId: string, id: string): Promise<RedeemTarget | undefined> {
+/** The caller's voucher and its merchant's code hash: what a redeem looks at first. */
+function selectRedeemTarget(db: Executor, userId: string, id: string) {
   return db
     .selectFrom('voucher as v')
     .innerJoin('greetie as g', 'g.id', 'v.greetie_id')
     .innerJoin('merchant as m', 'm.id', 'v.merchant_id')
     .select(['v.id', 'v.merchant_id', 'v.is_redeemed', 'v.expires_at', 'm.code_hash'])
     .where('v.id', '=', id)
-    .where(ownedBy(userId))
-    .executeTakeFirst();
+    .where(ownedBy(userId));
+}
+
+/** The caller's voucher and its merchant's code hash, read without a lock (the redeem's first look). */
+export function redeemTarget(db: Executor, userId: string, id: string): Promise<RedeemTarget | undefined> {
+  return selectRedeemTarget(db, userId, id).executeTakeFirst();
 }
 
 /**
@@ -113,15 +117,7 @@ export function redeemTarget(db: Executor, userId: string, id: string): Promise<
  * ever checked in a window, however many arrive at once). Other vouchers are not held up.
  */
 export function lockForRedeem(tx: Tx, userId: string, id: string): Promise<RedeemTarget | undefined> {
-  return tx
-    .selectFrom('voucher as v')
-    .innerJoin('greetie as g', 'g.id', 'v.greetie_id')
-    .innerJoin('merchant as m', 'm.id', 'v.merchant_id')
-    .select(['v.id', 'v.merchant_id', 'v.is_redeemed', 'v.expires_at', 'm.code_hash'])
-    .where('v.id', '=', id)
-    .where(ownedBy(userId))
-    .forUpdate('v')
-    .executeTakeFirst();
+  return selectRedeemTarget(tx, userId, id).forUpdate('v').executeTakeFirst();
 }
 
 /**
