@@ -61,8 +61,16 @@ journey('view', async (j) => {
   // The recipient opens the link from the SMS on their phone, not signed in.
   const link = await greetieLinkFromOutbox(baseURL, recipient.e164);
   expect(link).toBe(`/greetie/view/${draft.refId}`);
-  // The server answered the link with the first frame already in index.html (decision 090).
-  const html = await (await fetch(new URL(link, baseURL))).text();
+  // The server answered the link with the first frame already in index.html (decision 090). The
+  // SMS is sent before the delivery's transaction commits, so the greetie may be delivered a moment
+  // after its link is in the outbox: read the page until it is.
+  let html = '';
+  await expect
+    .poll(async () => {
+      html = await (await fetch(new URL(link, baseURL))).text();
+      return html.includes('id="boot-frame-img"');
+    })
+    .toBe(true);
   const frameUrl = /<link rel="preload" as="image" fetchpriority="high" href="([^"]+)"/.exec(html)?.[1];
   expect(frameUrl).toMatch(/^\/api\/media\//);
   expect(html).toContain(`<img id="boot-frame-img" src="${frameUrl}"`);
