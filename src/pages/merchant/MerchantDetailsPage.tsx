@@ -140,11 +140,16 @@ function ProductCard({ product: p }: { product: Product }) {
       <p className={css.cardMeta}>
         {t(`source.${p.source}`)} · {t('details.validDays', { count: p.validDays })}
       </p>
-      <Link to={`/greetie/new?productId=${encodeURIComponent(p.id)}${ranged && p.minAmount !== undefined ? `&amount=${p.minAmount}` : ''}`} className={buttonSecondary}>
-        {t('details.send')}
-        {/* The product's name tells the links apart for screen readers; the visible text stays in the name. */}
-        <span className={visuallyHidden}>: {p.name}</span>
-      </Link>
+      {p.available === false ? (
+        // A "Code" product whose codes ran out: nothing to send until more are loaded.
+        <p className={css.soldOut}>{t('details.soldOut')}</p>
+      ) : (
+        <Link to={`/greetie/new?productId=${encodeURIComponent(p.id)}${ranged && p.minAmount !== undefined ? `&amount=${p.minAmount}` : ''}`} className={buttonSecondary}>
+          {t('details.send')}
+          {/* The product's name tells the links apart for screen readers; the visible text stays in the name. */}
+          <span className={visuallyHidden}>: {p.name}</span>
+        </Link>
+      )}
     </div>
   );
 }

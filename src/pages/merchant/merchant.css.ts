@@ -128,3 +128,6 @@ export const productName = style({ margin: 0, fontSize: '1.125rem' });
 export const price = style({ margin: 0, fontSize: '1.375rem', fontWeight: 700, color: vars.color.primaryText });
 
 export const productText = style({ margin: 0, color: vars.color.textMuted, flexGrow: 1 });
+
+/** In place of a sold-out product's send link: says why it cannot be chosen. */
+export const soldOut = style({ margin: 0, fontWeight: 700, color: vars.color.textMuted });

@@ -298,6 +298,21 @@ describe('a merchant (/merchant/details/:id)', () => {
     expect(router.state.location.search).toBe(`?productId=${products[1]!.id}&amount=10000`);
   });
 
+  it('says a sold-out product is sold out, with no way to send it, and keeps the others sendable', async () => {
+    stubFetch((url) =>
+      url.pathname === `/api/merchant/${cafe.id}/products`
+        ? { status: 200, body: products.map((p, i) => ({ ...p, available: i !== 1 })) }
+        : catalogue(url),
+    );
+    renderRoute(`/merchant/details/${cafe.id}`);
+    await screen.findByRole('heading', { level: 1, name: 'Café Kanelbullen' });
+    const gifts = screen.getAllByRole('heading', { level: 3 }).map((h) => h.closest('li')!);
+    expect(within(gifts[1]!).getByText('Slut just nu')).toBeInTheDocument();
+    expect(within(gifts[1]!).queryByRole('link')).toBeNull();
+    expect(within(gifts[0]!).getByRole('link', { name: 'Skicka med en greetie: Kaffe och kanelbulle' })).toBeInTheDocument();
+    expect(within(gifts[2]!).getByRole('link', { name: 'Skicka med en greetie: Fika för två' })).toBeInTheDocument();
+  });
+
   it('shows a not-found state for an unknown merchant, and for an id that is not one', async () => {
     const { merchantCalls } = stubFetch((url) =>
       url.pathname.startsWith('/api/merchant/') ? { status: 404, body: { code: 'MERCHANT_NOT_FOUND', message: 'Handlaren finns inte.' } } : undefined,
