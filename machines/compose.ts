@@ -204,7 +204,9 @@ export type ComposeEvent =
   | { type: 'user.changedRecipient'; recipient: RecipientFields; message: string; deliverAt: string | null }
   | { type: 'user.retrySave' }
   | { type: 'user.send' }
-  | { type: 'user.retry' };
+  | { type: 'user.retry' }
+  /** After a failed start from a product: go on with an empty greetie instead. */
+  | { type: 'user.withoutGift' };
 
 export type ComposeTag =
   | 'busy'
@@ -306,6 +308,7 @@ export const composeMachine = setup({
   },
   actions: {
     storeOpened: assign((_, p: OpenedEvent) => ({ draftId: p.draftId, startGift: p.gift })),
+    dropStartGift: assign({ startGift: null, error: null }),
     /** Everything the server has: a loaded draft, or one just created. */
     takeDraft: assign((_, g: Greetie) => ({
       draftId: g.id,
@@ -523,7 +526,14 @@ export const composeMachine = setup({
     createFailed: {
       description: 'Utkastet med gåvan kunde inte skapas: felmeddelandet och Försök igen.',
       tags: ['createFailed'],
-      on: { 'user.retry': { target: 'creatingWithGift', description: 'Personen försöker igen.' } },
+      on: {
+        'user.retry': { target: 'creatingWithGift', description: 'Personen försöker igen.' },
+        'user.withoutGift': {
+          target: 'editing',
+          actions: 'dropStartGift',
+          description: 'Personen fortsätter utan produkten (till exempel när den är slut): en tom greetie, gåvor kan väljas i steget Presenter.',
+        },
+      },
     },
     editing: {
       description: 'Personen går igenom stegen medan utkastet sparas vid sidan om.',

@@ -140,9 +140,21 @@ function Screen({ compose, heading, soldOut }: { compose: ComposeView; heading: 
             {t(screen === 'loadFailed' ? 'new.loadFailed' : 'new.createFailed')}
           </h2>
           <p>{context.error?.message}</p>
-          <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
-            {t('new.retry')}
-          </button>
+          {screen === 'createFailed' ? (
+            // Starting from a product that is gone or sold out: the greetie can go on without it.
+            <div className={css.actions}>
+              <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.withoutGift' })}>
+                {t('new.withoutGift')}
+              </button>
+              <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
+                {t('new.retry')}
+              </button>
+            </div>
+          ) : (
+            <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
+              {t('new.retry')}
+            </button>
+          )}
         </div>
       );
     case 'notFound':

@@ -233,6 +233,9 @@ export default defineUi({
     'user.retry': async () => {
       await user().click(screen.getByRole('button', { name: 'Försök igen' }));
     },
+    'user.withoutGift': async () => {
+      await user().click(screen.getByRole('button', { name: 'Fortsätt utan presenten' }));
+    },
   },
   states: {
     opening: async () => {
@@ -253,6 +256,7 @@ export default defineUi({
       const alert = await screen.findByRole('alert');
       expect(alert).toHaveTextContent('Greetien kunde inte skapas med presenten');
       expect(within(alert).getByRole('button', { name: 'Försök igen' })).toBeEnabled();
+      expect(within(alert).getByRole('button', { name: 'Fortsätt utan presenten' })).toBeEnabled();
     },
     notFound: async () => {
       expect(await stepHeading('Greetien finns inte')).toBeInTheDocument();
