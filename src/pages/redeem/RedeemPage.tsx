@@ -3,10 +3,10 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { Voucher } from '../../../contract/voucher.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
-import { button } from '../../components/ui.css.ts';
 import { VoucherCard } from '../../components/VoucherCard.tsx';
 import { isRedeemableAtTill, sortVouchers, useGreetieVouchers, useVoucherList } from '../../components/vouchers.ts';
 import * as css from './redeem.css.ts';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /**
  * /redeem: the user's vouchers a till can redeem (InStore, still valid), to pick one.
@@ -107,21 +107,5 @@ export function Loading({ text }: { text: string }) {
     <p role="status" aria-busy="true" className={css.muted}>
       {text}
     </p>
-  );
-}
-
-/** A failed load: what failed, the reason, and (when it may help) a way to try again. */
-export function LoadFailed({ title, message, retry }: { title: string; message: string | undefined; retry?: (() => void) | undefined }) {
-  const { t } = useTranslation('voucher');
-  return (
-    <div role="alert" className={css.alert}>
-      <h2 className={css.alertTitle}>{title}</h2>
-      {message && <p>{message}</p>}
-      {retry && (
-        <button type="button" className={button} onClick={retry}>
-          {t('retry')}
-        </button>
-      )}
-    </div>
   );
 }

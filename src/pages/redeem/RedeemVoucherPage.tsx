@@ -8,7 +8,8 @@ import { button } from '../../components/ui.css.ts';
 import { isExpired, useSelectedVoucher } from '../../components/vouchers.ts';
 import { formatDate } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
-import { LoadFailed, Loading } from './RedeemPage.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
+import { Loading } from './RedeemPage.tsx';
 import { useRedeem } from './useRedeem.ts';
 import * as css from './redeem.css.ts';
 

@@ -12,7 +12,8 @@ import { isExpired, useSelectedVoucher } from '../../components/vouchers.ts';
 import { formatDate } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
 import { formatMobileNumber } from '../../format/phone.ts';
-import { LoadFailed, Loading } from './VoucherListPage.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
+import { Loading } from './VoucherListPage.tsx';
 import * as css from './voucher.css.ts';
 
 /**

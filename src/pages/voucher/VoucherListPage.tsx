@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Voucher } from '../../../contract/voucher.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
-import { button } from '../../components/ui.css.ts';
 import { VoucherCard } from '../../components/VoucherCard.tsx';
 import { isActive, sortVouchers, useVoucherList } from '../../components/vouchers.ts';
 import * as css from './voucher.css.ts';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /**
  * /voucher and /voucher/list, "Mina gåvor": the user's vouchers, the ones still to use first, the
@@ -83,22 +83,6 @@ export function Loading({ text }: { text: string }) {
         <li className={css.skeleton} />
         <li className={css.skeleton} />
       </ul>
-    </div>
-  );
-}
-
-/** A failed load: what failed, the reason, and a way to try again. */
-export function LoadFailed({ title, message, retry }: { title: string; message: string | undefined; retry?: () => void }) {
-  const { t } = useTranslation('voucher');
-  return (
-    <div role="alert" className={css.alert}>
-      <h2 className={css.alertTitle}>{title}</h2>
-      {message && <p>{message}</p>}
-      {retry && (
-        <button type="button" className={button} onClick={retry}>
-          {t('retry')}
-        </button>
-      )}
     </div>
   );
 }
