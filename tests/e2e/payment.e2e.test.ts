@@ -55,9 +55,13 @@ async function draftWithGift(page: Page, product: Product, recipient: string): P
 }
 
 /** In the /sandbox tab: the pending payment of this greetie answered as the payer would. */
-async function answerInSandbox(sandbox: Page, j: Journey, greetieId: string, answer: 'Godkänn' | 'Neka', step: string) {
+async function answerInSandbox(sandbox: Page, j: Journey, greetieId: string, answer: 'Godkänn' | 'Neka', step: string, payer?: string) {
   const section = sandbox.getByRole('region', { name: 'Betalningar' });
-  const item = section.getByRole('listitem').filter({ hasText: greetieId.slice(0, 8) });
+  // The list is read every few seconds: a payment the page has since replaced (the QR code's, once
+  // the payer typed a Swish number) can still be listed for a moment. Answering that one fails, so
+  // the payment is told apart by its payer when the journey knows it.
+  const mine = section.getByRole('listitem').filter({ hasText: greetieId.slice(0, 8) });
+  const item = payer ? mine.filter({ hasText: payer }) : mine;
   await item.waitFor({ timeout: 15_000 });
   if (step) {
     await sandbox.bringToFront();
@@ -135,7 +139,7 @@ journey('payment', async (j) => {
     await main.getByText(`Öppna Swish på telefonen med nummer ${payer.e164} och godkänn betalningen där.`).waitFor();
     await j.check('payment: waiting for the payer’s phone');
   }
-  await answerInSandbox(sandbox, j, draft.id, 'Godkänn', '');
+  await answerInSandbox(sandbox, j, draft.id, 'Godkänn', '', j.viewport === 'phone' ? undefined : mobileNumberFor('payment-payer', j.viewport).e164);
   await page.bringToFront();
 
   // Paid: the receipt.
