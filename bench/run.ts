@@ -22,6 +22,7 @@ import { benchMediaUpload, type MediaUploadResult } from './media.ts';
 import { benchRedeem, type RedeemBenchResult } from './redeem.ts';
 import { benchPayments, type PaymentBenchResult, type PaymentSample } from './payment.ts';
 import { deliveredGreetieWithPhoto } from './view.ts';
+import { codeRequest, signIn } from './auth.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -73,31 +74,6 @@ function check(
   });
 }
 
-let counter = 0;
-/** A fresh Swedish mobile number and caller address per request: a crowd, not one client. */
-function freshCaller(): { mobileNumber: string; ip: string } {
-  counter += 1;
-  const n = counter;
-  return { mobileNumber: `+4673${String(n).padStart(7, '0')}`, ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
-}
-
-async function signIn(baseUrl: string): Promise<string> {
-  const { mobileNumber, ip } = freshCaller();
-  const headers = { 'content-type': 'application/json', 'x-forwarded-for': ip };
-  const v = await fetch(`${baseUrl}/api/auth/verificationcode`, { method: 'POST', headers, body: JSON.stringify({ mobileNumber }) });
-  if (v.status !== 200) throw new Error(`verificationcode answered ${v.status}`);
-  const { token } = (await v.json()) as { token: string };
-  const sms = (await (await fetch(`${baseUrl}/api/sandbox/sms?to=${encodeURIComponent(mobileNumber)}`)).json()) as { body: string }[];
-  const code = sms.map((m) => /\b(\d{6})\b/.exec(m.body)?.[1]).find(Boolean);
-  const l = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ token, code, deviceId: '00000000-0000-0000-0000-000000000000' }),
-  });
-  if (l.status !== 200) throw new Error(`login answered ${l.status}`);
-  return ((await l.json()) as { token: string }).token;
-}
-
 async function endpoints(baseUrl: string): Promise<(Endpoint | { name: string; unavailable: string })[]> {
   const out: (Endpoint | { name: string; unavailable: string })[] = [];
   const list = await fetch(`${baseUrl}/api/merchant`);
@@ -125,16 +101,7 @@ async function endpoints(baseUrl: string): Promise<(Endpoint | { name: string; u
   }
   const probe = await fetch(`${baseUrl}/api/auth/verificationcode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   if (probe.status === 400) {
-    out.push({
-      name: 'POST /api/auth/verificationcode',
-      method: 'POST',
-      path: '/api/auth/verificationcode',
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (req) => {
-        const { mobileNumber, ip } = freshCaller();
-        return { ...req, headers: { ...(req.headers ?? {}), 'x-forwarded-for': ip }, body: JSON.stringify({ mobileNumber }) };
-      },
-    });
+    out.push({ name: 'POST /api/auth/verificationcode', ...codeRequest });
   } else out.push({ name: 'POST /api/auth/verificationcode', unavailable: `answered ${probe.status}` });
   return out;
 }

@@ -9,14 +9,15 @@
  *
  * It accepts only `Authorization: Bearer <access token>` with a token this server signed
  * (HS256 only, issuer and audience checked, unexpired by app.services.now()) for a user who still
- * exists, and sets `req.userId`. Anything else is 401 with the error body; the token itself is
- * never logged (the logger redacts the header).
+ * exists, and sets `req.userId` and `req.signedInUser` (that user's row, read by the existence
+ * check itself, so GET /auth/my asks the database once). Anything else is 401 with the error
+ * body; the token itself is never logged (the logger redacts the header).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../contract/common.ts';
 import { unauthorized } from '../errors.ts';
 import { keysFor, verifyAccessToken } from './tokens.ts';
-import { userExists } from './queries.ts';
+import { findUser, type UserRow } from './queries.ts';
 
 export type AuthenticateHook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -28,6 +29,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user's id; set by app.authenticate ('' on routes that do not use it). */
     userId: string;
+    /** The signed-in user's row as app.authenticate found it (null on routes that do not use it). */
+    signedInUser: UserRow | null;
   }
 }
 
@@ -36,14 +39,18 @@ const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
 export function installAuthentication(app: FastifyInstance): void {
   if (app.hasDecorator('authenticate')) return;
   app.decorateRequest('userId', '');
+  app.decorateRequest('signedInUser', null);
   app.decorate('authenticate', async function authenticate(req: FastifyRequest): Promise<void> {
     const header = req.headers.authorization;
     if (!header) throw unauthorized('UNAUTHORIZED');
     const match = BEARER.exec(header.trim());
     if (!match) throw unauthorized('INVALID_TOKEN');
-    const userId = await verifyAccessToken(keysFor(app.config), match[1]!, app.services.now());
+    const userId = verifyAccessToken(keysFor(app.config), match[1]!, app.services.now());
+    if (!userId || !isUuid(userId)) throw unauthorized('INVALID_TOKEN');
     // An account removed since the token was issued signs out at once, not in 15 minutes.
-    if (!userId || !isUuid(userId) || !(await userExists(app.db, userId))) throw unauthorized('INVALID_TOKEN');
+    const user = await findUser(app.db, userId);
+    if (!user) throw unauthorized('INVALID_TOKEN');
     req.userId = userId;
+    req.signedInUser = user;
   });
 }

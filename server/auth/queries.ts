@@ -20,11 +20,6 @@ export function findUser(db: Db | Tx, id: string): Promise<UserRow | undefined> 
     .executeTakeFirst();
 }
 
-export async function userExists(db: Db, id: string): Promise<boolean> {
-  const row = await db.selectFrom('mobile_user').select('id').where('id', '=', id).executeTakeFirst();
-  return row !== undefined;
-}
-
 /** The user with this number, created on first sign-in. */
 export async function upsertUser(tx: Tx, mobileNumber: string): Promise<UserRow> {
   return tx

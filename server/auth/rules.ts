@@ -146,7 +146,7 @@ export async function refresh(
 ): Promise<IssuedSession> {
   const now = deps.services.now();
   const keys = keysFor(deps.config);
-  const userId = await verifyAccessToken(keys, input.token, now, REFRESH_TOKEN_TTL_MS / 1000);
+  const userId = verifyAccessToken(keys, input.token, now, REFRESH_TOKEN_TTL_MS / 1000);
   if (!userId) throw unauthorized('INVALID_TOKEN');
   const outcome = await rotate(deps, sha256(input.refreshToken), userId, presentedCookie, now);
   if (!outcome.ok) throw unauthorized(outcome.code);
