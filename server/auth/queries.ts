@@ -30,36 +30,56 @@ export async function upsertUser(tx: Tx, mobileNumber: string): Promise<UserRow>
     .executeTakeFirstOrThrow();
 }
 
-/** Creation times (oldest first) of this number's codes in the window whose sending did not fail. */
-export async function recentCodeTimes(tx: Tx, mobileNumber: string, limit: Limit, now: Date): Promise<Date[]> {
-  const rows = await tx
-    .selectFrom('auth_verification')
-    .select('created_at')
-    .where('mobile_number', '=', mobileNumber)
-    .where('created_at', '>', new Date(now.getTime() - limit.windowMs))
-    .where('created_at', '<=', now)
-    .where('send_failed_at', 'is', null)
-    .orderBy('created_at', 'asc')
-    .execute();
-  return rows.map((r) => r.created_at);
-}
-
-export async function insertVerification(
+/**
+ * The code request's one statement under its two locks (server/auth/rules.ts `requestCode`,
+ * decision 020): the times of this IP's code requests and of this number's codes in their windows
+ * (oldest first; codes whose sending failed do not count), and only when both are under their
+ * limits: the IP's expired events forgotten, this request recorded against the IP, and the (not
+ * yet usable) verification created. `id` is null when a limit was met and nothing was written.
+ *
+ * One statement instead of five (two reads, a delete and two inserts): it runs after the locks
+ * were taken by a statement of their own, so its snapshot sees every request that held them
+ * before (a statement that took the locks itself would read from before its wait).
+ */
+export async function createVerificationWithinLimits(
   tx: Tx,
-  v: { tokenHash: string; mobileNumber: string; codeHash: string; now: Date; expiresAt: Date },
-): Promise<string> {
-  const row = await tx
-    .insertInto('auth_verification')
-    .values({
-      token_hash: v.tokenHash,
-      mobile_number: v.mobileNumber,
-      code_hash: v.codeHash,
-      created_at: v.now,
-      expires_at: v.expiresAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  v: {
+    ip: string;
+    perIp: Limit;
+    mobileNumber: string;
+    perNumber: Limit;
+    tokenHash: string;
+    codeHash: string;
+    now: Date;
+    expiresAt: Date;
+  },
+): Promise<{ ipTimes: Date[]; numberTimes: Date[]; id: string | null }> {
+  const ipSince = new Date(v.now.getTime() - v.perIp.windowMs);
+  const numberSince = new Date(v.now.getTime() - v.perNumber.windowMs);
+  const now = sql`${v.now}::timestamptz`;
+  const { rows } = await sql<{ ip_times: Date[]; number_times: Date[]; id: string | null }>`
+    WITH ip AS (
+      SELECT coalesce(array_agg(at ORDER BY at), '{}') AS times FROM auth_rate_event
+      WHERE kind = ${v.perIp.kind} AND key = ${v.ip} AND at > ${ipSince}::timestamptz AND at <= ${now}
+    ), num AS (
+      SELECT coalesce(array_agg(created_at ORDER BY created_at), '{}') AS times FROM auth_verification
+      WHERE mobile_number = ${v.mobileNumber} AND created_at > ${numberSince}::timestamptz AND created_at <= ${now}
+        AND send_failed_at IS NULL
+    ), allowed AS (
+      SELECT cardinality(ip.times) < ${v.perIp.max}::int AND cardinality(num.times) < ${v.perNumber.max}::int AS ok FROM ip, num
+    ), forgotten AS (
+      DELETE FROM auth_rate_event
+      WHERE kind = ${v.perIp.kind} AND key = ${v.ip} AND at <= ${ipSince}::timestamptz AND (SELECT ok FROM allowed)
+    ), recorded AS (
+      INSERT INTO auth_rate_event (kind, key, at) SELECT ${v.perIp.kind}::text, ${v.ip}::text, ${now} FROM allowed WHERE ok
+    ), created AS (
+      INSERT INTO auth_verification (token_hash, mobile_number, code_hash, created_at, expires_at)
+      SELECT ${v.tokenHash}::text, ${v.mobileNumber}::text, ${v.codeHash}::text, ${now}, ${v.expiresAt}::timestamptz FROM allowed WHERE ok
+      RETURNING id
+    )
+    SELECT ip.times AS ip_times, num.times AS number_times, (SELECT id FROM created) AS id FROM ip, num`.execute(tx);
+  const row = rows[0]!;
+  return { ipTimes: row.ip_times, numberTimes: row.number_times, id: row.id };
 }
 
 export async function markVerificationSent(db: Db, id: string, now: Date): Promise<void> {

@@ -22,9 +22,14 @@ export const LIMITS = {
   failedLoginsPerNumber: { kind: 'login-failed', max: 10, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, Limit>;
 
-/** Serialises checks on one (kind, key) for the rest of the transaction. */
-export async function lockKey(tx: Tx, kind: string, key: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${kind}), hashtext(${key}))`.execute(tx);
+/**
+ * Serialises checks on each (kind, key) for the rest of the transaction, in the order given (one
+ * statement: the locks are taken left to right, as PostgreSQL evaluates a select list). Keep one
+ * order everywhere (IP before number), so two requests never wait on each other in a cycle.
+ */
+export async function lockKeys(tx: Tx, ...keys: [kind: string, key: string][]): Promise<void> {
+  const locks = keys.map(([kind, key]) => sql`pg_advisory_xact_lock(hashtext(${kind}), hashtext(${key}))`);
+  await sql`SELECT ${sql.join(locks)}`.execute(tx);
 }
 
 /**
