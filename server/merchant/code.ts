@@ -56,11 +56,40 @@ export async function verifyMerchantCode(code: string, stored: string): Promise<
  */
 const MATCHES_MAX = 10_000;
 const known = new Map<string, Promise<boolean>>();
-/** The keys of `known` whose check has settled as a match: answered without waiting. */
-const matched = new Set<string>();
+/** The keys of `known` whose check has settled as a match (answered without waiting), with what they matched. */
+const matched = new Map<string, { digest: string; stored: string }>();
+/**
+ * The same matches by code: a digest of the typed code → the stored hashes it matched. A redeem
+ * with a code found here is tried at once against those hashes (the statement requires the
+ * voucher's merchant's hash to be one of them), before anything is read.
+ */
+const hashesByCode = new Map<string, Set<string>>();
+
+function codeDigest(code: string): string {
+  return createHash('sha256').update(normalizeMerchantCode(code)).digest('base64url');
+}
 
 function checkKey(code: string, stored: string): string {
   return createHash('sha256').update(stored).update('\u0000').update(normalizeMerchantCode(code)).digest('base64url');
+}
+
+function remember(key: string, code: string, stored: string): void {
+  const digest = codeDigest(code);
+  matched.set(key, { digest, stored });
+  const hashes = hashesByCode.get(digest) ?? new Set<string>();
+  hashes.add(stored);
+  hashesByCode.set(digest, hashes);
+  if (known.size > MATCHES_MAX) {
+    const oldest = known.keys().next().value!;
+    known.delete(oldest);
+    const gone = matched.get(oldest);
+    matched.delete(oldest);
+    if (gone) {
+      const left = hashesByCode.get(gone.digest);
+      left?.delete(gone.stored);
+      if (left?.size === 0) hashesByCode.delete(gone.digest);
+    }
+  }
 }
 
 export function verifyMerchantCodeRemembered(code: string, stored: string): Promise<boolean> {
@@ -70,14 +99,7 @@ export function verifyMerchantCodeRemembered(code: string, stored: string): Prom
   const check = verifyMerchantCode(code, stored).then(
     (ok) => {
       if (!ok) known.delete(key);
-      else {
-        matched.add(key);
-        if (known.size > MATCHES_MAX) {
-          const oldest = known.keys().next().value!;
-          known.delete(oldest);
-          matched.delete(oldest);
-        }
-      }
+      else remember(key, code, stored);
       return ok;
     },
     (err: unknown) => {
@@ -87,6 +109,17 @@ export function verifyMerchantCodeRemembered(code: string, stored: string): Prom
   );
   known.set(key, check);
   return check;
+}
+
+/**
+ * The stored hashes this process has found `code` to match (no scrypt, no waiting): empty when
+ * none. A code right for one merchant is in the list for that merchant's hash only, so the redeem
+ * statement that requires the voucher's merchant's hash to be among them redeems nothing with it
+ * elsewhere.
+ */
+export function knownMerchantCodeHashes(code: string): string[] {
+  const hashes = hashesByCode.get(codeDigest(code));
+  return hashes ? [...hashes] : [];
 }
 
 /**
@@ -110,4 +143,5 @@ export function runningMerchantCodeCheck(code: string, stored: string): Promise<
 export function forgetMerchantCodeChecks(): void {
   known.clear();
   matched.clear();
+  hashesByCode.clear();
 }

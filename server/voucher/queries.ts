@@ -176,32 +176,20 @@ export async function redeemOnce(tx: Executor, id: string, userId: string, now: 
 }
 
 /**
- * The redeem of a code this process already knows to be right (decision 034): one statement, no
- * transaction. Besides redeemOnce's conditions, the merchant's code must still be the one checked
- * (`codeHash`) and the voucher must have fewer than `maxWrong` wrong codes since `since`, so a
- * locked voucher stays locked. Only a right code ever comes this way; wrong ones take the locked
- * path, where they are counted in turn. Undefined: nothing changed (the locked path says why).
+ * The redeem of a code this process already knows to be right (decision 034): one call of
+ * `voucher_redeem_known` (migration 012), no transaction, no read before it. Besides redeemOnce's
+ * conditions, the caller must own the voucher, its merchant's stored code hash must be one of
+ * `codeHashes` (those the typed code is known to match) and the voucher must have fewer than
+ * `maxWrong` wrong codes since `since`, so a locked voucher stays locked. A wrong code is never
+ * known to match the voucher's merchant, so it never redeems this way; it takes the locked path,
+ * where it is counted in turn. Undefined: nothing changed (the locked path says why).
  */
 export async function redeemKnownCode(
   db: Executor,
-  a: { id: string; userId: string; codeHash: string; now: Date; since: Date; maxWrong: number },
+  a: { id: string; userId: string; codeHashes: string[]; now: Date; since: Date; maxWrong: number },
 ): Promise<VoucherRow | undefined> {
   const { rows } = await sql<VoucherRow>`
-    WITH r AS (
-      UPDATE voucher v SET is_redeemed = true, redeemed_at = ${a.now}
-       WHERE v.id = ${a.id} AND v.is_redeemed = false AND (v.expires_at IS NULL OR v.expires_at > ${a.now})
-         AND EXISTS (SELECT 1 FROM merchant m WHERE m.id = v.merchant_id AND m.code_hash = ${a.codeHash})
-         AND (SELECT count(*) FROM redeem_attempt w
-               WHERE w.voucher_id = v.id AND w.outcome = 'wrongCode' AND w.at > ${a.since}) < ${a.maxWrong}
-      RETURNING v.*
-    ), attempt AS (
-      INSERT INTO redeem_attempt (voucher_id, merchant_id, user_id, ok, outcome, at)
-      SELECT r.id, r.merchant_id, ${a.userId}, true, 'redeemed', ${a.now} FROM r
-    )
-    SELECT r.id, r.greetie_id, r.merchant_id, m.name AS merchant_name, m.logo_url AS merchant_logo_url,
-           r.product_id, p.name AS product_name, r.source, r.amount, r.code, r.is_redeemed, r.redeemed_at,
-           r.expires_at, r.created_at
-      FROM r JOIN merchant m ON m.id = r.merchant_id JOIN product p ON p.id = r.product_id`.execute(db);
+    SELECT * FROM voucher_redeem_known(${a.id}::uuid, ${a.userId}::uuid, ${a.codeHashes}::text[], ${a.now}, ${a.since}, ${a.maxWrong})`.execute(db);
   return rows[0];
 }
 

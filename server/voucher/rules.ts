@@ -3,7 +3,7 @@ import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, type RedeemBody, type Voucher } 
 import { transaction } from '../db/index.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
-import { isKnownMerchantCode, normalizeMerchantCode, runningMerchantCodeCheck, verifyMerchantCodeRemembered } from '../merchant/code.ts';
+import { isKnownMerchantCode, knownMerchantCodeHashes, normalizeMerchantCode, runningMerchantCodeCheck, verifyMerchantCodeRemembered } from '../merchant/code.ts';
 import {
   lockForRedeem,
   markUsedOnce,
@@ -83,25 +83,28 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
   const now = deps.services.now();
   const windowStart = new Date(now.getTime() - REDEEM_LOCK_MINUTES * 60_000);
 
-  // The common case first: a code this process has already found right for this merchant's
-  // current hash is redeemed by one statement, no lock, no transaction, no scrypt (decision 034).
+  // The common case first: a code this process has already found right is tried at once, by one
+  // call that also checks the owner and that the voucher's merchant's current hash is one the
+  // code matched — nothing read before it, no lock, no transaction, no scrypt (decision 034).
+  const knownHashes = knownMerchantCodeHashes(code);
+  const known = { id: body.voucherId, userId, now, since: windowStart, maxWrong: REDEEM_MAX_WRONG };
+  if (knownHashes.length > 0) {
+    const row = await redeemKnownCode(deps.db, { ...known, codeHashes: knownHashes });
+    if (row) return toVoucher(row, true);
+  }
+
   const target = await redeemTarget(deps.db, userId, body.voucherId);
   if (!target) throw notFound('VOUCHER_NOT_FOUND');
   // A burst at a merchant this process has not checked yet: the first redeem checks the code
-  // (scrypt) holding its voucher's lock; the others wait for that check here, holding nothing.
-  await runningMerchantCodeCheck(code, target.code_hash)?.catch(() => false);
-  if (!target.is_redeemed && isKnownMerchantCode(code, target.code_hash)) {
-    const row = await redeemKnownCode(deps.db, {
-      id: target.id,
-      userId,
-      codeHash: target.code_hash,
-      now,
-      since: windowStart,
-      maxWrong: REDEEM_MAX_WRONG,
-    });
+  // (scrypt) holding its voucher's lock; the others wait for that check here, holding nothing,
+  // and then take the short way.
+  const running = runningMerchantCodeCheck(code, target.code_hash);
+  if (running && (await running.catch(() => false)) && !target.is_redeemed && isKnownMerchantCode(code, target.code_hash)) {
+    const row = await redeemKnownCode(deps.db, { ...known, codeHashes: [target.code_hash] });
     if (row) return toVoucher(row, true);
-    // Nothing changed (redeemed meanwhile, expired, locked, a new code): the locked path says why.
   }
+  // Nothing changed (not the caller's, redeemed, expired, locked, a new code, not known yet, a
+  // wrong code): the locked path says why.
 
   const result = await transaction(deps.db, async (tx): Promise<RedeemResult> => {
     const v = await lockForRedeem(tx, userId, body.voucherId);

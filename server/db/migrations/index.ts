@@ -10,6 +10,7 @@ import * as m008 from './008_delivery.ts';
 import * as m009 from './009_code_pool.ts';
 import * as m010 from './010_redeem.ts';
 import * as m011 from './011_notification.ts';
+import * as m012 from './012_redeem_known_code.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '009_code_pool': m009,
   '010_redeem': m010,
   '011_notification': m011,
+  '012_redeem_known_code': m012,
 };

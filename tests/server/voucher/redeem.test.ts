@@ -211,6 +211,27 @@ describe('POST /api/voucher/redeem', () => {
     await setMerchantCode(t.db.db, shop.merchantId, MERCHANT_CODE);
   });
 
+  it("a code known right at one merchant is a wrong code at another's voucher, and a known code redeems nobody else's voucher", async () => {
+    const [otherShops, ours] = await ownersVouchers(shop.otherInStore, shop.inStore);
+    // The other merchant's code becomes known to this process (its hash only).
+    expect((await redeem(owner, otherShops!, OTHER_MERCHANT_CODE)).statusCode).toBe(200);
+    expect(isKnownMerchantCode(OTHER_MERCHANT_CODE, await codeHash(shop.otherMerchantId))).toBe(true);
+    const wrong = await redeem(owner, ours!, OTHER_MERCHANT_CODE);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ code: 'MERCHANT_CODE_WRONG', details: { attemptsLeft: 4 } });
+    expect((await attempts(t.db.db, ours!)).map((r) => r.outcome)).toEqual(['wrongCode']);
+
+    // The right, known code, typed for a voucher that is not the caller's: 404, nothing changes.
+    expect((await redeem(owner, ours!, MERCHANT_CODE)).statusCode).toBe(200);
+    expect(isKnownMerchantCode(MERCHANT_CODE, await codeHash(shop.merchantId))).toBe(true);
+    const [notTheirs] = await ownersVouchers(shop.inStore);
+    stranger = await person(t.app, stranger.mobileNumber);
+    const before = await voucherTable(t.db.db);
+    expect((await redeem(stranger, notTheirs!, MERCHANT_CODE)).statusCode).toBe(404);
+    expect(await voucherTable(t.db.db)).toBe(before);
+    expect(await attempts(t.db.db, notTheirs!)).toEqual([]);
+  });
+
   it("a scheduled greetie's vouchers are not yet the recipient's: 404", async () => {
     const g = await paidGreetie(t.app, await person(t.app), owner.mobileNumber, [shop.inStore]);
     const [id] = await voucherIds(t.db.db, g.id);
