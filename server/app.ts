@@ -25,6 +25,8 @@ import { startRateEventPurge, type RateEventPurge } from './auth/retention.ts';
 import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, nonFiniteField, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
 import { createViewShell } from './spa/viewShell.ts';
+import { createSpaPages, sendHtml } from './spa/shell.ts';
+import { FIRST_SCREEN_PATHS } from './spa/firstScreens.ts';
 import { ErrorBody } from '../contract/common.ts';
 
 export interface AppDeps {
@@ -330,27 +332,37 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   const indexFile = path.join(config.staticDir, 'index.html');
   const hasSpa = existsSync(indexFile);
-  if (hasSpa) {
+  // index.html with the entry's stylesheets inlined, prepared once (server/spa/shell.ts, decision 094).
+  const pages = hasSpa ? createSpaPages(config.staticDir) : undefined;
+  if (pages) {
     await app.register(fastifyStatic, {
       root: config.staticDir,
       prefix: '/',
       preCompressed: true,
       cacheControl: false,
+      // '/' is index.html as prepared below (its stylesheets inlined, the landing's first screen).
+      index: false,
       setHeaders: (reply, filePath) => {
         reply.header('cache-control', cacheControlFor(path.relative(config.staticDir, filePath).split(path.sep).join('/')));
       },
     });
     // The greetie a recipient opens: index.html with its first frame (server/spa/viewShell.ts,
     // decision 090); an unknown or undelivered ref, or ?byId=true, gets the plain file.
-    const viewShell = createViewShell(indexFile, deps.db);
+    const viewShell = createViewShell(pages.plain.html, deps.db);
     app.get<{ Params: { refId: string }; Querystring: Record<string, string | string[] | undefined> }>(
       '/greetie/view/:refId',
       { schema: { hide: true } },
       async (req, reply) => {
-        if (req.query.byId !== 'true' && (await viewShell.send(req.params.refId, reply))) return reply;
-        return reply.sendFile('index.html');
+        if (req.query.byId !== 'true' && (await viewShell.send(req.params.refId, req, reply))) return reply;
+        return sendHtml(req, reply, pages.plain);
       },
     );
+    // '/', '/merchant' and '/auth/jwt/login' with their first screen painted from the HTML
+    // (server/spa/firstScreens.ts, decision 094).
+    for (const [routePath, screen] of Object.entries(FIRST_SCREEN_PATHS)) {
+      const page = pages.firstScreens[screen] ?? pages.plain;
+      app.get(routePath, { schema: { hide: true } }, (req, reply) => sendHtml(req, reply, page));
+    }
   }
 
   app.setNotFoundHandler((req, reply) => {
@@ -367,7 +379,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         .send('Appen är inte byggd. Kör "npm run build" (eller "npm start").');
     }
     // Client-side routes: the SPA decides (and shows /404 for paths it does not know).
-    return reply.sendFile('index.html');
+    return pages ? sendHtml(req, reply, pages.plain) : reply.sendFile('index.html');
   });
 
   return app;

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import type { FastifyReply } from 'fastify';
+import { gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { mediaPath } from '../media/urls.ts';
 
@@ -79,17 +79,25 @@ export function viewShellTemplate(html: string): ((frameUrl: string) => string) 
 
 export interface ViewShell {
   /** Sends index.html with the frame for a delivered greetie's ref; false (nothing sent) otherwise. */
-  send(refId: string, reply: FastifyReply): Promise<boolean>;
+  send(refId: string, req: FastifyRequest, reply: FastifyReply): Promise<boolean>;
 }
 
-export function createViewShell(indexFile: string, db: Db): ViewShell {
-  const template = viewShellTemplate(readFileSync(indexFile, 'utf8'));
+/** `html`: index.html as the server answers it (server/spa/shell.ts: the entry's CSS inlined). */
+export function createViewShell(html: string, db: Db): ViewShell {
+  const template = viewShellTemplate(html);
   return {
-    async send(refId, reply) {
+    async send(refId, req, reply) {
       if (!template) return false;
       const frame = await firstFrameByRef(db, refId);
       if (!frame) return false;
-      await reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(template(frame));
+      const page = template(frame);
+      reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
+      // One page per greetie: gzip at a cheap level per answer (the shared pages are prepared once).
+      if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+        await reply.header('content-encoding', 'gzip').send(gzipSync(page, { level: 6 }));
+      } else {
+        await reply.send(page);
+      }
       return true;
     },
   };

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
+import { useBootPageHandOver } from '../../components/bootPage.ts';
 import { button } from '../../components/ui.css.ts';
 import { useSignIn } from '../../components/session.ts';
 import type { AuthError } from '../../../machines/auth.ts';
@@ -43,6 +44,8 @@ export function LoginPage() {
   const ids = useId();
   const [number, setNumber] = useState(signIn.mobileNumber);
   const [code, setCode] = useState('');
+  // The server paints this card from the HTML first (decision 094); it goes once this one is in place.
+  const boot = useBootPageHandOver<HTMLElement>();
 
   useWebOtp(signIn.step === 'code', (otp) => {
     setCode(otp);
@@ -63,7 +66,7 @@ export function LoginPage() {
   };
 
   return (
-    <main id="main" className={css.page}>
+    <main id="main" className={css.page} ref={boot} data-boot-page="login">
       <section className={css.card} aria-labelledby={`${ids}-title`}>
         <Link to="/" className={css.home}>
           Greetie

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
+import { useBootPageHandOver } from '../../components/bootPage.ts';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
 import * as css from './landing.css.ts';
 
@@ -10,9 +11,11 @@ const steps = [1, 2, 3] as const;
 export function LandingPage() {
   const { t } = useTranslation('landing');
   usePageTitle(t('landing.documentTitle'));
+  // The server paints this hero from the HTML first (decision 094); it goes once this one is in place.
+  const hero = useBootPageHandOver<HTMLElement>();
   return (
     <>
-      <section className={css.hero} aria-labelledby="page-title">
+      <section ref={hero} className={css.hero} aria-labelledby="page-title" data-boot-page="landing">
         <div className={css.heroInner}>
           <div>
             <p className={css.eyebrow}>{t('landing.eyebrow')}</p>

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
+import { useBootPageHandOver } from '../../components/bootPage.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { formatKr } from '../../format/money.ts';
 import { MERCHANT_CATEGORIES, MERCHANT_SOURCES, type Merchant, type MerchantCategory, type MerchantSource } from '../../../contract/merchant.ts';
@@ -42,6 +43,8 @@ export function MerchantListPage() {
   const search = useMerchantSearch(filtersFrom(searchParams));
   const { status, filters, error } = search;
   const ids = { search: useId(), category: useId(), source: useId() };
+  // The server paints the title and lead from the HTML first (decision 094); they go once these are in place.
+  const boot = useBootPageHandOver<HTMLElement>();
 
   // The address follows the filters once the person changes them (the first ones came from it).
   // Only a change of filters writes it: setSearchParams itself changes with every address.
@@ -62,7 +65,7 @@ export function MerchantListPage() {
   const items = freshLoad ? [] : search.items;
 
   return (
-    <section className={css.page} aria-labelledby="page-title">
+    <section ref={boot} className={css.page} aria-labelledby="page-title" data-boot-page="merchant">
       <h1 id="page-title" className={css.title} tabIndex={-1}>
         {t('list.title')}
       </h1>

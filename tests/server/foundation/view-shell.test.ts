@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../../server/app.ts';
 import { viewShellTemplate } from '../../../server/spa/viewShell.ts';
+import { createSpaPages } from '../../../server/spa/shell.ts';
 import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
 /**
@@ -28,7 +29,8 @@ let plain: string;
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'greetie-dist-'));
   copyFileSync(INDEX, path.join(dir, 'index.html'));
-  plain = readFileSync(INDEX, 'utf8');
+  // The plain page is index.html as the server answers every client route (decision 094).
+  plain = createSpaPages(dir).plain.html;
   t = await createTestApp({ config: { ...testConfig(), staticDir: dir } });
 });
 afterAll(async () => {
@@ -91,7 +93,7 @@ describe('GET /greetie/view/{refId}: the first frame in index.html', () => {
     // The view's layout has no header: the static shell's is left out; the rest of index.html stays.
     expect(res.body).not.toContain('class="boot-header"');
     expect(res.body).toContain('<div id="root">');
-    expect(res.body).toContain('<script type="module" src="/src/main.tsx"></script>');
+    expect(res.body).toContain('<script type="module" fetchpriority="low" src="/src/main.tsx"></script>');
     // Reading the page does not mark it viewed (the page's byRef read does).
     expect(await viewedAt(g.id)).toBeNull();
 

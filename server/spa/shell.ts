@@ -1,0 +1,101 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { firstScreenCss, firstScreenLayer, firstScreenMarkup, quicksandFiles, type FirstScreenRoute } from './firstScreens.ts';
+
+/**
+ * index.html as the server answers it (issue 16, decision 094), prepared once at start.
+ *
+ * - The entry's stylesheets (`<link rel="stylesheet" href="/assets/….css">`, about 13 KB, 4 KB
+ *   compressed) are inlined as `<style>` elements in the same place: the first paint no longer
+ *   waits for two requests that share a slow connection with the app's module scripts, and the
+ *   cascade order is unchanged (a route's stylesheet, appended to <head> later, still comes after
+ *   them). Inline `<style>` elements are allowed by the CSP (decision 004); nothing else changes.
+ * - '/', '/merchant' and '/auth/jwt/login' also get their first screen (server/spa/firstScreens.ts).
+ *
+ * Each variant is kept with its brotli and gzip copies; answers are `no-cache`, like the file.
+ */
+
+export interface PreparedHtml {
+  html: string;
+  raw: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+export function prepare(html: string): PreparedHtml {
+  const raw = Buffer.from(html, 'utf8');
+  return {
+    html,
+    raw,
+    br: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+    gzip: gzipSync(raw, { level: 9 }),
+  };
+}
+
+/**
+ * The `<link rel="stylesheet">` elements of built assets replaced by `<style>` elements with the
+ * files' text. A link whose file is missing, or outside /assets/, is left as it is.
+ */
+export function inlineStylesheets(html: string, staticDir: string): string {
+  return html.replace(/<link\b[^>]*\brel=["']stylesheet["'][^>]*>/g, (tag) => {
+    const href = /\bhref=["'](\/assets\/[^"'?#]+\.css)["']/.exec(tag)?.[1];
+    if (!href || href.includes('..')) return tag;
+    const file = path.join(staticDir, href);
+    if (!existsSync(file)) return tag;
+    // A `</style` inside the text would end the element early; built CSS has none, but be sure.
+    const css = readFileSync(file, 'utf8').replace(/<\/style/gi, '<\\/style');
+    return `<style data-href="${href}">${css}</style>`;
+  });
+}
+
+/**
+ * The app's module scripts and their preloads at low fetch priority: the first screen is in the
+ * HTML and needs no script, so on a slow connection the fonts and the first screen's image (the
+ * greetie's frame, `fetchpriority="high"`) get the bandwidth first and the code follows.
+ */
+export function lowerScriptPriority(html: string): string {
+  return html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g, '<$1 fetchpriority="low"');
+}
+
+/** index.html with a route's first screen: its CSS at the end of <head>, its layer after #root. */
+export function withFirstScreen(html: string, route: FirstScreenRoute, markup: string): string | null {
+  const headEnd = html.indexOf('</head>');
+  const bodyEnd = html.lastIndexOf('</body>');
+  if (headEnd === -1 || bodyEnd === -1) return null;
+  return (
+    html.slice(0, headEnd) +
+    `<style>${firstScreenCss(quicksandFiles(html))}</style>\n  ` +
+    html.slice(headEnd, bodyEnd) +
+    `  ${firstScreenLayer(route, markup)}\n  ` +
+    html.slice(bodyEnd)
+  );
+}
+
+export interface SpaPages {
+  /** The page every client route gets (the entry's CSS inlined); the base of the view's shell. */
+  plain: PreparedHtml;
+  /** By route: the page with that route's first screen. */
+  firstScreens: Partial<Record<FirstScreenRoute, PreparedHtml>>;
+}
+
+export function createSpaPages(staticDir: string): SpaPages {
+  const html = lowerScriptPriority(inlineStylesheets(readFileSync(path.join(staticDir, 'index.html'), 'utf8'), staticDir));
+  const firstScreens: SpaPages['firstScreens'] = {};
+  const markup = firstScreenMarkup();
+  for (const route of Object.keys(markup) as FirstScreenRoute[]) {
+    const page = withFirstScreen(html, route, markup[route]);
+    if (page) firstScreens[route] = prepare(page);
+  }
+  return { plain: prepare(html), firstScreens };
+}
+
+/** Sends a prepared page, brotli or gzip as the browser accepts. */
+export function sendHtml(req: FastifyRequest, reply: FastifyReply, page: PreparedHtml, cacheControl = 'no-cache'): FastifyReply {
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
+  reply.code(200).type('text/html; charset=utf-8').header('cache-control', cacheControl).header('vary', 'accept-encoding');
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.raw);
+}
