@@ -215,6 +215,8 @@ export interface ExpoPushTokenTable {
   user_id: string;
   device_id: string;
   updated_at: Timestamp;
+  /** 013_push_language: the language its pushes are written in. */
+  language: Generated<'sv' | 'en'>;
 }
 
 /** 011_notification: an Expo push ticket whose receipt is still to be fetched. */
@@ -232,6 +234,8 @@ export interface WebpushSubscriptionTable {
   p256dh: string;
   auth: string;
   created_at: Timestamp;
+  /** 013_push_language: the language its pushes are written in. */
+  language: Generated<'sv' | 'en'>;
 }
 
 /** 011_notification: the sandbox push outbox. */

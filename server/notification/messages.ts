@@ -29,8 +29,9 @@ const someone = { sv: 'Någon', en: 'Someone' };
 const gift = { sv: 'ditt presentkort', en: 'your gift card' };
 
 /**
- * Titles and bodies per kind and language. The user's language is not stored (decision 092):
- * pushes go out in Swedish, the list follows the request's Accept-Language (Swedish by default).
+ * Titles and bodies per kind and language. A push is written in the language its device or
+ * browser registered with (migration 013); the list follows the request's Accept-Language
+ * (Swedish by default).
  */
 const texts: Record<Lang, Record<string, Texts>> = {
   sv: {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
+import type { Lang } from '../i18n/index.ts';
 
 type Executor = Db | Tx;
 
@@ -91,22 +92,21 @@ export async function closeStaleSending(db: Executor, before: Date, now: Date): 
   return Number(r.numUpdatedRows);
 }
 
-export async function expoTokensOf(db: Executor, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom('expo_push_token').select('token').where('user_id', '=', userId).orderBy('updated_at').execute();
-  return rows.map((r) => r.token);
+export async function expoTokensOf(db: Executor, userId: string): Promise<{ token: string; language: Lang }[]> {
+  return db.selectFrom('expo_push_token').select(['token', 'language']).where('user_id', '=', userId).orderBy('updated_at').execute();
 }
 
 export async function webpushOf(db: Executor, userId: string) {
-  return db.selectFrom('webpush_subscription').select(['endpoint', 'p256dh', 'auth']).where('user_id', '=', userId).execute();
+  return db.selectFrom('webpush_subscription').select(['endpoint', 'p256dh', 'auth', 'language']).where('user_id', '=', userId).execute();
 }
 
 /** A device's token for `userId`: the device's earlier token goes, and the token leaves whoever had it. */
-export async function saveExpoToken(tx: Tx, userId: string, deviceId: string, token: string, now: Date): Promise<void> {
+export async function saveExpoToken(tx: Tx, userId: string, deviceId: string, token: string, language: Lang, now: Date): Promise<void> {
   await tx.deleteFrom('expo_push_token').where('user_id', '=', userId).where('device_id', '=', deviceId).where('token', '<>', token).execute();
   await tx
     .insertInto('expo_push_token')
-    .values({ token, user_id: userId, device_id: deviceId, updated_at: now })
-    .onConflict((oc) => oc.column('token').doUpdateSet({ user_id: userId, device_id: deviceId, updated_at: now }))
+    .values({ token, user_id: userId, device_id: deviceId, language, updated_at: now })
+    .onConflict((oc) => oc.column('token').doUpdateSet({ user_id: userId, device_id: deviceId, language, updated_at: now }))
     .execute();
 }
 
@@ -136,11 +136,11 @@ export async function deleteTickets(db: Executor, ids: string[]): Promise<void> 
   if (ids.length) await db.deleteFrom('expo_push_ticket').where('id', 'in', ids).execute();
 }
 
-export async function saveWebpush(db: Executor, userId: string, sub: { endpoint: string; p256dh: string; auth: string }, now: Date): Promise<void> {
+export async function saveWebpush(db: Executor, userId: string, sub: { endpoint: string; p256dh: string; auth: string }, language: Lang, now: Date): Promise<void> {
   await db
     .insertInto('webpush_subscription')
-    .values({ endpoint: sub.endpoint, user_id: userId, p256dh: sub.p256dh, auth: sub.auth, created_at: now })
-    .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, created_at: now }))
+    .values({ endpoint: sub.endpoint, user_id: userId, p256dh: sub.p256dh, auth: sub.auth, language, created_at: now })
+    .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, language, created_at: now }))
     .execute();
 }
 

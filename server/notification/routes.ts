@@ -81,13 +81,15 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'setExpoToken',
         tags,
         summary: "Keep this device's Expo push token for the caller",
-        description: 'A token registered by someone else before moves to the caller (the last to register it). 400 EXPO_TOKEN_INVALID, DEVICE_ID_INVALID.',
+        description:
+          'A token registered by someone else before moves to the caller (the last to register it). Its pushes are written in the request\'s language ' +
+          '(Accept-Language, Swedish by default); registering again changes it. 400 EXPO_TOKEN_INVALID, DEVICE_ID_INVALID.',
         querystring: SetExpoTokenQuery,
         response: { 204: Type.Null(), ...errorResponses(400, 401) },
       },
     },
     async (req, reply) => {
-      await setExpoToken(deps, req.userId, req.query.deviceId, req.query.token);
+      await setExpoToken(deps, req.userId, req.query.deviceId, req.query.token, requestLanguage(req));
       return reply.code(204).send(null);
     },
   );
@@ -135,13 +137,15 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'subscribeWebPush',
         tags,
         summary: "Keep this browser's push subscription for the caller",
-        description: 'The PushSubscription as the browser gives it (toJSON). The endpoint must be https. 400 WEBPUSH_SUBSCRIPTION_INVALID.',
+        description:
+          'The PushSubscription as the browser gives it (toJSON). The endpoint must be https. Its pushes are written in the request\'s language ' +
+          '(Accept-Language, Swedish by default); subscribing again changes it. 400 WEBPUSH_SUBSCRIPTION_INVALID.',
         body: WebPushSubscriptionBody,
         response: { 204: Type.Null(), ...errorResponses(400, 401) },
       },
     },
     async (req, reply) => {
-      await subscribeWebpush(deps, req.userId, req.body);
+      await subscribeWebpush(deps, req.userId, req.body, requestLanguage(req));
       return reply.code(204).send(null);
     },
   );

@@ -182,10 +182,16 @@ export async function readNotifications(deps: Pick<Deps, 'db'> & { services: Pic
 
 const DEVICE_ID = /^[\x21-\x7e]{1,200}$/;
 
-export async function setExpoToken(deps: Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'now'> }, userId: string, deviceId: string, token: string): Promise<void> {
+export async function setExpoToken(
+  deps: Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'now'> },
+  userId: string,
+  deviceId: string,
+  token: string,
+  language: Lang = 'sv',
+): Promise<void> {
   if (!DEVICE_ID.test(deviceId)) throw badRequest('DEVICE_ID_INVALID', {}, [{ field: 'querystring.deviceId', problem: 'format' }]);
   if (token.length > 300 || !Expo.isExpoPushToken(token)) throw badRequest('EXPO_TOKEN_INVALID', {}, [{ field: 'querystring.token', problem: 'format' }]);
-  await transaction(deps.db, (tx) => saveExpoToken(tx, userId, deviceId, token, deps.services.now()));
+  await transaction(deps.db, (tx) => saveExpoToken(tx, userId, deviceId, token, language, deps.services.now()));
 }
 
 export async function removeExpoToken(deps: Pick<Deps, 'db'>, userId: string, deviceId: string): Promise<void> {
@@ -199,6 +205,7 @@ export async function subscribeWebpush(
   deps: Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'now'> },
   userId: string,
   sub: { endpoint: string; keys: { p256dh: string; auth: string } },
+  language: Lang = 'sv',
 ): Promise<void> {
   let ok = false;
   try {
@@ -210,7 +217,7 @@ export async function subscribeWebpush(
   if (!ok || !BASE64URL.test(sub.keys.p256dh) || !BASE64URL.test(sub.keys.auth)) {
     throw badRequest('WEBPUSH_SUBSCRIPTION_INVALID', {}, [{ field: 'body.endpoint', problem: 'format' }]);
   }
-  await saveWebpush(deps.db, userId, { endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth }, deps.services.now());
+  await saveWebpush(deps.db, userId, { endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth }, language, deps.services.now());
 }
 
 export async function unsubscribeWebpush(deps: Pick<Deps, 'db'>, userId: string, endpoint: string): Promise<void> {
@@ -228,25 +235,29 @@ export function notificationPath(r: Pick<NotificationRow, 'greetie_id' | 'vouche
 
 export type PushOutcome = 'pushed' | 'skipped';
 
-/** Pushes one notification to every device and browser of its user, once (the claim). */
+/**
+ * Pushes one notification to every device and browser of its user, once (the claim), each in the
+ * language it registered with.
+ */
 export async function pushOne(deps: PushDeps, notificationId: string): Promise<PushOutcome> {
   const row = await claimPush(deps.db, notificationId, deps.services.now());
   if (!row) return 'skipped';
-  const text = notificationText(row.type, row.params as NotificationParams, 'sv');
+  const textIn = (lang: Lang) => notificationText(row.type, row.params as NotificationParams, lang);
   const data = { notificationId: row.id, type: row.type, greetieId: row.greetie_id, voucherId: row.voucher_id, url: notificationPath(row) };
   const [tokens, subs] = await Promise.all([expoTokensOf(deps.db, row.user_id), webpushOf(deps.db, row.user_id)]);
 
   // The sandbox outbox shows every push, also for a user with no app registered (as `user:<id>`).
-  const targets = tokens.length === 0 && deps.services.push.name === 'sandbox' ? [`user:${row.user_id}`] : tokens;
+  const targets: { token: string; language: Lang }[] =
+    tokens.length === 0 && deps.services.push.name === 'sandbox' ? [{ token: `user:${row.user_id}`, language: 'sv' }] : tokens;
   if (targets.length > 0) {
     try {
-      const tickets = await deps.services.push.send(targets.map((to) => ({ to, userId: row.user_id, title: text.title, body: text.body, data })));
+      const tickets = await deps.services.push.send(targets.map((to) => ({ to: to.token, userId: row.user_id, ...textIn(to.language), data })));
       const dead = targets.filter((_, i) => {
         const t = tickets[i];
         return t && !t.ok && t.error === 'DeviceNotRegistered';
       });
-      await deleteExpoTokens(deps.db, dead);
-      const kept = targets.flatMap((token, i) => {
+      await deleteExpoTokens(deps.db, dead.map((d) => d.token));
+      const kept = targets.flatMap(({ token }, i) => {
         const t = tickets[i];
         return t?.ok && t.id ? [{ id: t.id, token, notificationId: row.id }] : [];
       });
@@ -259,7 +270,7 @@ export async function pushOne(deps: PushDeps, notificationId: string): Promise<P
   }
   await Promise.all(
     subs.map(async (s) => {
-      const outcome = await deps.services.webpush.send({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, { title: text.title, body: text.body, ...data });
+      const outcome = await deps.services.webpush.send({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, { ...textIn(s.language), ...data });
       if (outcome === 'gone') await deleteWebpush(deps.db, s.endpoint);
       else if (outcome === 'failed') deps.log?.warn({ notificationId: row.id }, 'web push failed');
     }),

@@ -27,6 +27,23 @@ async function currentSubscription(): Promise<PushSubscription | null> {
   return reg ? reg.pushManager.getSubscription() : null;
 }
 
+/**
+ * Tells the server this browser's subscription again, if it has one, so its pushes follow the
+ * app's language (the request carries it as Accept-Language). Called after a language change;
+ * quiet when there is nothing to tell or the server cannot be told (signed out, offline).
+ */
+export async function resendWebPushSubscription(): Promise<void> {
+  if (!supported() || Notification.permission !== 'granted') return;
+  try {
+    const sub = await currentSubscription();
+    if (!sub) return;
+    const json = sub.toJSON();
+    await api.post<void>('/api/mobileuser/webpush', { endpoint: json.endpoint, keys: json.keys });
+  } catch {
+    // The next change, or turning push off and on, tells it again.
+  }
+}
+
 export function useWebPush(): { state: WebPushState; busy: boolean; failed: boolean; turnOn: () => Promise<void>; turnOff: () => Promise<void> } {
   const [state, setState] = useState<WebPushState>('checking');
   const [busy, setBusy] = useState(false);

@@ -11,6 +11,7 @@ import * as m009 from './009_code_pool.ts';
 import * as m010 from './010_redeem.ts';
 import * as m011 from './011_notification.ts';
 import * as m012 from './012_redeem_known_code.ts';
+import * as m013 from './013_push_language.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '010_redeem': m010,
   '011_notification': m011,
   '012_redeem_known_code': m012,
+  '013_push_language': m013,
 };

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { languages, type Language } from '../../i18n.ts';
 import * as css from './shell.css.ts';
+import { switchLanguage } from './switchLanguage.ts';
 
 /** Swedish or English; i18n keeps the choice in localStorage (`i18nextLng`) and on <html lang>. */
 export function LanguageSwitch() {
@@ -15,7 +16,7 @@ export function LanguageSwitch() {
         id={id}
         className={css.languageSelect}
         value={current}
-        onChange={(e) => void i18n.changeLanguage(e.target.value as Language)}
+        onChange={(e) => void switchLanguage(i18n, e.target.value as Language)}
       >
         {languages.map((l) => (
           <option key={l} value={l} lang={l}>

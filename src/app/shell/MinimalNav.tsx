@@ -5,6 +5,7 @@ import { useSession } from '../../components/session.ts';
 import { MenuIcon } from './icons.tsx';
 import { loginPathFor } from '../guards.tsx';
 import * as css from './shell.css.ts';
+import { switchLanguage } from './switchLanguage.ts';
 
 /**
  * Layout 3's only chrome: a navigation menu in the top-left corner. A signed-in user gets their
@@ -47,7 +48,7 @@ export function MinimalNav() {
             <DropdownMenu.Item
               className={css.menuItem}
               lang={otherLanguage}
-              onSelect={() => void i18n.changeLanguage(otherLanguage)}
+              onSelect={() => void switchLanguage(i18n, otherLanguage)}
             >
               {t('language.switchTo')}
             </DropdownMenu.Item>

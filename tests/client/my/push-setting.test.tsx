@@ -18,6 +18,8 @@ const PUBLIC_KEY = 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u
 const ENDPOINT = 'https://push.example.test/send/abc';
 
 let calls: { method: string; url: string; body: unknown }[];
+/** The Accept-Language of each POST /api/mobileuser/webpush, in order. */
+let subscribedIn: (string | undefined)[];
 let permission: NotificationPermission;
 let answer: NotificationPermission;
 let subscription: { endpoint: string; toJSON: () => unknown; unsubscribe: ReturnType<typeof vi.fn> } | null;
@@ -28,6 +30,7 @@ let requestPermission: ReturnType<typeof vi.fn>;
 beforeEach(() => {
   installDomStubs({ viewport: 'mobile' });
   calls = [];
+  subscribedIn = [];
   permission = 'default';
   answer = 'granted';
   subscription = null;
@@ -59,6 +62,7 @@ beforeEach(() => {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const call = { method: init?.method ?? 'GET', url: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined };
     calls.push(call);
+    if (call.method === 'POST' && call.url === '/api/mobileuser/webpush') subscribedIn.push((init?.headers as Record<string, string> | undefined)?.['Accept-Language']);
     const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     const path = call.url.split('?')[0];
     if (path === '/api/mobileuser/webpush' && call.method === 'GET') return json(200, { publicKey: PUBLIC_KEY });
@@ -104,6 +108,20 @@ describe('/my/settings: notifications in this browser', () => {
     await waitFor(() => expect(toggle).toHaveAttribute('aria-checked', 'false'));
     expect(pushCalls().at(-1)).toEqual({ method: 'DELETE', url: `/api/mobileuser/webpush?endpoint=${encodeURIComponent(ENDPOINT)}`, body: undefined });
     expect(sub.unsubscribe).toHaveBeenCalled();
+  });
+
+  it('with push on, a change of language tells the server again, so pushes come in the new language', async () => {
+    installDomStubs({ viewport: 'desktop' });
+    const { user } = renderRoute('/my/settings', { session: signedIn(me) });
+    const toggle = await screen.findByRole('switch', { name: 'Visa notiser i den här webbläsaren' });
+    await waitFor(() => expect(toggle).toBeEnabled());
+    await user.click(toggle);
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-checked', 'true'));
+    expect(subscribedIn).toEqual(['sv']);
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Språk' }), 'en');
+    await waitFor(() => expect(subscribedIn).toEqual(['sv', 'en']));
+    expect(pushCalls().at(-1)).toEqual({ method: 'POST', url: '/api/mobileuser/webpush', body: { endpoint: ENDPOINT, keys: { p256dh: 'p256', auth: 'auth' } } });
   });
 
   it('a refused permission leaves it off and says how to allow it; nothing is sent', async () => {

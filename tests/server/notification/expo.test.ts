@@ -43,7 +43,9 @@ describe('Expo push adapter', () => {
     sender = await person(t.app);
     senderId = await userIdOf(t.db.db, sender.mobileNumber);
     for (const [i, token] of devices.entries()) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/mobileuser/setExpoToken?deviceId=d${i}&token=${encodeURIComponent(token)}`, headers: sender.auth });
+      // One phone has the app in English: its pushes are written in English.
+      const headers = i === 5 ? { ...sender.auth, 'accept-language': 'en' } : sender.auth;
+      const res = await t.app.inject({ method: 'POST', url: `/api/mobileuser/setExpoToken?deviceId=d${i}&token=${encodeURIComponent(token)}`, headers });
       expect(res.statusCode, res.body).toBe(204);
     }
   });
@@ -58,6 +60,8 @@ describe('Expo push adapter', () => {
     const all = fake.sends.flat();
     expect(all.map((m) => m.to).sort()).toEqual([...devices].sort());
     expect(all[0]).toMatchObject({ title: 'Betalningen är klar', data: { notificationId: n!.id, type: 'paymentSucceeded' } });
+    expect(all.filter((m) => m.title === 'Payment complete').map((m) => m.to)).toEqual([devices[5]]);
+    expect(all.filter((m) => m.title === 'Betalningen är klar')).toHaveLength(149);
     expect(fake.headers[0]!.authorization).toBe('Bearer expo-test-access-token');
 
     const left = await tokens(senderId);

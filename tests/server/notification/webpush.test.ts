@@ -123,4 +123,29 @@ describe('Web Push sender', () => {
     const { rows } = await sql<{ endpoint: string }>`SELECT endpoint FROM webpush_subscription WHERE user_id = ${userId}`.execute(t.db.db);
     expect(rows.map((x) => x.endpoint)).toEqual([`${base}/push/abc`]);
   });
+
+  it("each browser gets the push in the language the app had when it subscribed; subscribing again changes it", async () => {
+    const en = browserKeys();
+    const endpoint = `${base}/push/english`;
+    const subscribe = (lang: string) =>
+      t.app.inject({ method: 'POST', url: '/api/mobileuser/webpush', headers: { ...who.auth, 'accept-language': lang }, payload: { endpoint, keys: en.keys } });
+    expect((await subscribe('en')).statusCode).toBe(204);
+    await sql`UPDATE notification SET push_state = 'pending' WHERE user_id = ${userId}`.execute(t.db.db);
+    const [n] = await notificationsOf(t.db.db, userId);
+    received.length = 0;
+    expect(await pushOne(pushDeps(t.app), n!.id)).toBe('pushed');
+    const read = (path: string, keys: ReturnType<typeof browserKeys>) => {
+      const r = received.find((x) => x.path === path)!;
+      return JSON.parse(ece.decrypt(r.body, { version: 'aes128gcm', privateKey: keys.ecdh, authSecret: keys.auth.toString('base64url') }).toString('utf8')) as { title: string };
+    };
+    expect(read('/push/english', en).title).toBe('Payment complete');
+    // The Swedish browser of the same user still gets Swedish (its row keeps its own language).
+    expect(received.map((x) => x.path).sort()).toEqual(['/push/abc', '/push/english']);
+
+    expect((await subscribe('sv-SE,sv;q=0.9')).statusCode).toBe(204);
+    await sql`UPDATE notification SET push_state = 'pending' WHERE id = ${n!.id}`.execute(t.db.db);
+    received.length = 0;
+    expect(await pushOne(pushDeps(t.app), n!.id)).toBe('pushed');
+    expect(read('/push/english', en).title).toBe('Betalningen är klar');
+  });
 });
