@@ -1,0 +1,195 @@
+/**
+ * `node --import tsx bench/profile-redeem.ts [vouchers] [rate]`: where a redeem's time goes
+ * (issue 14, decision 034). Starts the real server (`node --import tsx server/main.ts`, embedded
+ * PostgreSQL, default settings) on a fresh DATA_DIR, makes `vouchers` distinct vouchers the way
+ * bench/redeem.ts does, then redeems half of them at 50 closed-loop connections (saturation) and
+ * the other half at `rate`/s offered (default 500), and prints for each: throughput, latencies
+ * (also for the first second alone, where each merchant's first code check falls), node CPU and
+ * PostgreSQL CPU per redeem, commits and WAL syncs per redeem (pg_stat_database, pg_stat_io).
+ * PROFILE=1 runs node under --cpu-prof and keeps the profile (its path is printed; open it in Chrome
+ * DevTools → Performance).
+ * PROFILE_ENV='K=V …' passes settings to the server. Not part of `npm run bench`.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { freePort } from '../server/net.ts';
+import { clusterDirOf, readPostmaster, removeDataDir } from '../server/db/datadir.ts';
+import { ROOT, postgresPids } from './server.ts';
+import { prepare } from './redeem.ts';
+
+function cpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function pct(xs: number[], p: number): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+}
+
+async function main(): Promise<void> {
+  const count = Number(process.argv[2] ?? 2000);
+  const rate = Number(process.argv[3] ?? 500);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'greetie-profile-redeem-'));
+  const dataDir = path.join(work, 'data');
+  const profDir = path.join(work, 'prof');
+  const port = await freePort();
+  const extra = Object.fromEntries(
+    (process.env.PROFILE_ENV ?? '')
+      .split(/\s+/)
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  const fd = openSync(path.join(work, 'server.log'), 'a');
+  const args = [...(process.env.PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), '--import', 'tsx', 'server/main.ts'];
+  const base = `http://127.0.0.1:${port}`;
+  const start = async () => {
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      stdio: ['ignore', fd, fd],
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: path.join(work, 'no-spa'), TRUST_PROXY: 'on', ...extra },
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/api/health`)).status === 200) break;
+      } catch {
+        /* not yet */
+      }
+      if (i > 1200) throw new Error('the server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { child, exited };
+  };
+  const connectStats = async () => {
+    const pgPort = readPostmaster(clusterDirOf(dataDir))?.port;
+    const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+    const c = new pg.Client({ connectionString: `postgres://greetie:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/greetie` });
+    await c.connect();
+    return c;
+  };
+  let { child, exited } = await start();
+  let stats: pg.Client | undefined;
+  // PROFILE_SQL=1: restart with pg_stat_statements loaded, to print each statement's time per call.
+  const perStatement = process.env.PROFILE_SQL === '1';
+  try {
+    if (perStatement) {
+      stats = await connectStats();
+      await stats.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+      await stats.query(`ALTER SYSTEM SET pg_stat_statements.track_planning = on`);
+      await stats.end();
+      child.kill('SIGTERM');
+      await exited;
+      ({ child, exited } = await start());
+      stats = await connectStats();
+      await stats.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    } else stats = await connectStats();
+    const counters = async () => {
+      const { rows } = await stats!.query<{ commits: string; syncs: string | null; writes: string | null }>(
+        `SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = 'greetie') AS commits,
+                (SELECT sum(fsyncs) FROM pg_stat_io WHERE object = 'wal') AS syncs,
+                (SELECT sum(writes) FROM pg_stat_io WHERE object = 'wal') AS writes`,
+      );
+      return { commits: Number(rows[0]!.commits), syncs: Number(rows[0]!.syncs ?? 0), writes: Number(rows[0]!.writes ?? 0) };
+    };
+
+    const t0 = performance.now();
+    const prepared = await prepare(base, count);
+    console.log(`${prepared.vouchers.length} vouchers over ${prepared.merchants} merchants made in ${((performance.now() - t0) / 1000).toFixed(1)} s; load average ${os.loadavg()[0]!.toFixed(2)}`);
+    // What PostgreSQL does with no request (workers polling), and what the sign-in check alone
+    // costs (GET /api/auth/my: the token and the user's row), to set beside a redeem's figures.
+    {
+      const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
+      const [n0, p0] = [cpuSeconds(child.pid!), pgCpu()];
+      await new Promise((r) => setTimeout(r, 3000));
+      const [n1, p1] = [cpuSeconds(child.pid!), pgCpu()];
+      console.log(`idle 3 s: node ${(n1 - n0).toFixed(2)} s, PostgreSQL ${(p1 - p0).toFixed(2)} s of CPU`);
+      const token = prepared.vouchers[0]!.token;
+      const r = await autocannon({ url: `${base}/api/auth/my`, connections: 50, amount: 2000, headers: { authorization: `Bearer ${token}` } });
+      const [n2, p2] = [cpuSeconds(child.pid!), pgCpu()];
+      const per = (x: number) => `${((x / r.requests.total) * 1e6).toFixed(0)} µs`;
+      console.log(`GET /api/auth/my ×${r.requests.total}: ${(r.requests.total / r.duration).toFixed(0)}/s, p99 ${r.latency.p99} ms; CPU per request node ${per(n2 - n1)}, PostgreSQL ${per(p2 - p1)}; load average ${os.loadavg()[0]!.toFixed(2)}`);
+    }
+    const queue = prepared.vouchers.map((v) => ({ v, k: Math.random() })).sort((a, b) => a.k - b.k).map((x) => x.v);
+    const half = Math.floor(queue.length / 2);
+    const runs: { name: string; items: typeof queue; opts: Partial<autocannon.Options> }[] = [
+      { name: 'saturation, 50 connections', items: queue.slice(0, half), opts: { connections: 50 } },
+      { name: `offered ${rate}/s, 100 connections`, items: queue.slice(half), opts: { connections: 100, overallRate: rate } },
+    ];
+    for (const run of runs) {
+      let next = 0;
+      const lat: { at: number; ms: number; status: number }[] = [];
+      const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
+      if (perStatement) await stats.query('SELECT pg_stat_statements_reset()');
+      const c0 = await counters();
+      const [node0, pg0] = [cpuSeconds(child.pid!), pgCpu()];
+      const start = performance.now();
+      const inst = autocannon({
+        url: base,
+        pipelining: 1,
+        amount: run.items.length,
+        ...run.opts,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/voucher/redeem',
+            setupRequest: (req) => {
+              const v = run.items[next++ % run.items.length]!;
+              return { ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${v.token}` }, body: JSON.stringify({ voucherId: v.voucherId, merchantCode: v.merchantCode }) };
+            },
+          },
+        ],
+      });
+      (inst as unknown as autocannon.Instance).on('response', (_c: unknown, status: number, _b: number, ms: number) => lat.push({ at: performance.now() - start, ms, status }));
+      const r = await inst;
+      const [node1, pg1] = [cpuSeconds(child.pid!), pgCpu()];
+      const c1 = await counters();
+      const n = r.requests.total;
+      const per = (s: number) => `${((s / n) * 1e6).toFixed(0)} µs`;
+      const first = lat.filter((x) => x.at < 1000).map((x) => x.ms);
+      const rest = lat.filter((x) => x.at >= 1000).map((x) => x.ms);
+      // autocannon's own duration ends on a whole-second tick: the last answer is the end.
+      const seconds = Math.max(...lat.map((x) => x.at)) / 1000;
+      console.log(`\n${run.name}: ${n} redeems in ${seconds.toFixed(2)} s = ${(n / seconds).toFixed(0)}/s; non-2xx ${r.non2xx}, errors ${r.errors}; load average ${os.loadavg()[0]!.toFixed(2)}`);
+      console.log(`  latency ms: p50 ${r.latency.p50}, p90 ${r.latency.p90}, p99 ${r.latency.p99}, max ${r.latency.max}`);
+      console.log(`  first second (${first.length}): p50 ${pct(first, 50)}, p99 ${pct(first, 99)}, max ${pct(first, 100)}; after it (${rest.length}): p50 ${pct(rest, 50)}, p99 ${pct(rest, 99)}, max ${pct(rest, 100)}`);
+      console.log(`  CPU per redeem: node ${per(node1 - node0)}, PostgreSQL ${per(pg1 - pg0)} (wall ${((performance.now() - start) / 1000).toFixed(2)} s, node ${(node1 - node0).toFixed(2)} s, PostgreSQL ${(pg1 - pg0).toFixed(2)} s)`);
+      console.log(`  commits ${c1.commits - c0.commits} (${((c1.commits - c0.commits) / n).toFixed(2)} per redeem), WAL writes ${c1.writes - c0.writes}, WAL fsyncs ${c1.syncs - c0.syncs} (${((c1.syncs - c0.syncs) / n).toFixed(2)} per redeem)`);
+      if (perStatement) {
+        const { rows } = await stats.query<{ calls: string; plan: number; exec: number; query: string }>(
+          `SELECT calls, total_plan_time / calls * 1000 AS plan, total_exec_time / calls * 1000 AS exec, query
+             FROM pg_stat_statements WHERE calls >= ${Math.floor(n / 2)} ORDER BY total_exec_time + total_plan_time DESC LIMIT 8`,
+        );
+        for (const q of rows) console.log(`  ${q.calls}×  plan ${q.plan.toFixed(0)} µs, exec ${q.exec.toFixed(0)} µs  ${q.query.replace(/\s+/g, ' ').slice(0, 110)}`);
+      }
+    }
+  } finally {
+    await stats?.end().catch(() => {});
+    child.kill('SIGTERM');
+    await exited;
+  }
+  if (process.env.PROFILE === '1') {
+    const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+    if (file) {
+      const kept = path.join(os.tmpdir(), `greetie-redeem-${Date.now()}.cpuprofile`);
+      copyFileSync(path.join(profDir, file), kept);
+      console.log(`\nprofile kept at ${kept}`);
+    }
+  }
+  removeDataDir(dataDir);
+  rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  console.error('profile failed:', err);
+  process.exit(1);
+});
