@@ -190,8 +190,13 @@ async function main(): Promise<void> {
     const requests: autocannon.Request[] = post
       ? [{ ...codeRequest, path: url }]
       : [{ method: 'GET', path: url, ...(url === '/api/auth/my' ? { headers: { authorization: `Bearer ${await signIn(base)}` } } : {}) }];
-    await autocannon({ url: base, connections: 50, duration: 1, requests });
     const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
+    // What the processes use with no request at all (workers polling, the profiler itself): at a
+    // few hundred requests a second it is a visible part of the CPU per request.
+    const [idleNode0, idlePg0] = [cpuSeconds(child.pid!), pgCpu()];
+    await new Promise((r) => setTimeout(r, 5000));
+    const idle = { node: (cpuSeconds(child.pid!) - idleNode0) / 5, pg: (pgCpu() - idlePg0) / 5 };
+    await autocannon({ url: base, connections: 50, duration: 1, requests });
     const [node0, pg0] = [cpuSeconds(child.pid!), pgCpu()];
     window = { from: monotonicUs(), to: 0 };
     const r = await autocannon({ url: base, connections: 50, duration: seconds, requests });
@@ -199,7 +204,11 @@ async function main(): Promise<void> {
     const [node1, pg1] = [cpuSeconds(child.pid!), pgCpu()];
     const per = (s: number) => `${((s / r.requests.total) * 1e6).toFixed(0)} µs`;
     console.log(`${url}: ${(r.requests.total / r.duration).toFixed(0)} req/s under the profiler, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, load average ${os.loadavg()[0]!.toFixed(2)}`);
-    console.log(`CPU per request: node ${per(node1 - node0)}, PostgreSQL (all backends) ${per(pg1 - pg0)}\n`);
+    console.log(`CPU per request: node ${per(node1 - node0)}, PostgreSQL (all backends) ${per(pg1 - pg0)}`);
+    const net = (used: number, idlePerS: number) => per(Math.max(0, used - idlePerS * r.duration));
+    console.log(
+      `  idle: node ${(idle.node * 1000).toFixed(0)} ms/s, PostgreSQL ${(idle.pg * 1000).toFixed(0)} ms/s; less idle: node ${net(node1 - node0, idle.node)}, PostgreSQL ${net(pg1 - pg0, idle.pg)}\n`,
+    );
   } finally {
     child.kill('SIGTERM');
     await exited;
