@@ -21,10 +21,18 @@ describe('POST /api/auth/verificationcode: the limits, exactly', () => {
     (await t.db.db.selectFrom('auth_rate_event').select('at').where('kind', '=', 'code-ip').where('key', '=', ip).execute()).length;
   const verifications = async (number: string) =>
     (await t.db.db.selectFrom('auth_verification').select('id').where('mobile_number', '=', number).execute()).length;
+  /** A new IP in a new hour: no window of an earlier test reaches it. */
+  const newIp = () => {
+    t.clock.advance(60 * 60_000);
+    return freshIp();
+  };
+  /** `n` code requests from `ip`, each for a new number, one after another; all must be sent. */
+  const sendFrom = async (ip: string, n: number) => {
+    for (let i = 0; i < n; i++) expect((await requestCode(t.app, freshNumber(), ip)).statusCode).toBe(200);
+  };
 
   it('lets exactly 20 of 30 concurrent requests from one IP through, and counts exactly those', async () => {
-    t.clock.advance(60 * 60_000);
-    const ip = freshIp();
+    const ip = newIp();
     const answers = await Promise.all(Array.from({ length: 30 }, () => requestCode(t.app, freshNumber(), ip)));
     const ok = answers.filter((a) => a.statusCode === 200).length;
     expect(ok).toBe(20);
@@ -33,8 +41,7 @@ describe('POST /api/auth/verificationcode: the limits, exactly', () => {
   });
 
   it('holds both limits when one number is asked for from one IP at once (no deadlock, no extra code)', async () => {
-    t.clock.advance(60 * 60_000);
-    const ip = freshIp();
+    const ip = newIp();
     const number = freshNumber();
     const answers = await Promise.all(Array.from({ length: 8 }, () => requestCode(t.app, number, ip)));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
@@ -45,9 +52,8 @@ describe('POST /api/auth/verificationcode: the limits, exactly', () => {
   });
 
   it('writes nothing for a request the IP limit refuses', async () => {
-    t.clock.advance(60 * 60_000);
-    const ip = freshIp();
-    for (let i = 0; i < 20; i++) expect((await requestCode(t.app, freshNumber(), ip)).statusCode).toBe(200);
+    const ip = newIp();
+    await sendFrom(ip, 20);
     const number = freshNumber();
     const refused = await requestCode(t.app, number, ip);
     expect(refused.statusCode).toBe(429);
@@ -57,12 +63,11 @@ describe('POST /api/auth/verificationcode: the limits, exactly', () => {
   });
 
   it("forgets the IP's events that left the window when it comes back", async () => {
-    t.clock.advance(60 * 60_000);
-    const ip = freshIp();
-    for (let i = 0; i < 5; i++) expect((await requestCode(t.app, freshNumber(), ip)).statusCode).toBe(200);
+    const ip = newIp();
+    await sendFrom(ip, 5);
     expect(await events(ip)).toBe(5);
     t.clock.advance(60_000); // exactly the window: those five are out of it
-    expect((await requestCode(t.app, freshNumber(), ip)).statusCode).toBe(200);
+    await sendFrom(ip, 1);
     expect(await events(ip)).toBe(1);
   });
 });
