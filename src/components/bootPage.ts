@@ -16,12 +16,8 @@ export function useBootPageHandOver<T extends HTMLElement>() {
     const boot = typeof document === 'undefined' ? null : document.getElementById('boot-page');
     const el = ref.current;
     if (!boot || !el) return;
-    const page = el.closest<HTMLElement>('[data-page-transition]');
-    const entering = typeof page?.getAnimations === 'function' ? page.getAnimations().map((a) => a.finished.catch(() => undefined)) : [];
-    // The next frame: the page's own render has been painted under the layer by then.
-    const nextFrame = (fn: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 16));
     let live = true;
-    void Promise.all(entering).then(() => nextFrame(() => live && boot.remove()));
+    afterEntrance(el, [], () => live && boot.remove());
     return () => {
       // Leaving the page before the hand-over: the layer must not stay over the next one.
       live = false;
@@ -29,4 +25,16 @@ export function useBootPageHandOver<T extends HTMLElement>() {
     };
   }, []);
   return ref;
+}
+
+/**
+ * Runs `fn` in the frame after `el`'s page has entered: its page transition's animations have
+ * ended and `also` (say, an image's decode) has settled, so the page's own render has been painted
+ * under whatever lies over it (the server's first screen here, the view's first frame).
+ */
+export function afterEntrance(el: HTMLElement, also: Promise<unknown>[], fn: () => void): void {
+  const page = el.closest<HTMLElement>('[data-page-transition]');
+  const entering = typeof page?.getAnimations === 'function' ? page.getAnimations().map((a) => a.finished.catch(() => undefined)) : [];
+  const nextFrame = (f: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 16));
+  void Promise.all([...also, ...entering]).then(() => nextFrame(fn));
 }

@@ -5,6 +5,8 @@
  * takes it away once its own image of the same file is there, or when there is nothing to show.
  */
 
+import { afterEntrance } from '../../../components/bootPage.ts';
+
 const frame = () => (typeof document === 'undefined' ? null : document.getElementById('boot-frame'));
 
 export function removeBootFrame(): void {
@@ -20,9 +22,5 @@ export function handOverBootFrame(img: HTMLImageElement): void {
   const boot = frame();
   if (!boot) return;
   const decoded = typeof img.decode === 'function' ? img.decode().catch(() => undefined) : Promise.resolve();
-  const page = img.closest<HTMLElement>('[data-page-transition]');
-  const entering = typeof page?.getAnimations === 'function' ? page.getAnimations().map((a) => a.finished.catch(() => undefined)) : [];
-  // The next frame: the page's image has been painted under it by then.
-  const nextFrame = (fn: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 16));
-  void Promise.all([decoded, ...entering]).then(() => nextFrame(() => boot.remove()));
+  afterEntrance(img, [decoded], () => boot.remove());
 }
