@@ -3,7 +3,7 @@
  * (issue 14, decision 034). Starts the real server (`node --import tsx server/main.ts`, embedded
  * PostgreSQL, default settings) on a fresh DATA_DIR, makes `vouchers` distinct vouchers the way
  * bench/redeem.ts does, then redeems half of them at 50 closed-loop connections (saturation) and
- * the other half at `rate`/s offered (default 500), and prints for each: throughput, latencies
+ * the other half at `rate`/s offered, evenly spaced (default 500), and prints for each: throughput, latencies
  * (also for the first second alone, where each merchant's first code check falls), node CPU and
  * PostgreSQL CPU per redeem, commits and WAL syncs per redeem (pg_stat_database, pg_stat_io).
  * PROFILE=1 runs node under --cpu-prof and keeps the profile (its path is printed; open it in Chrome
@@ -19,7 +19,7 @@ import pg from 'pg';
 import { freePort } from '../server/net.ts';
 import { clusterDirOf, readPostmaster, removeDataDir } from '../server/db/datadir.ts';
 import { ROOT, postgresPids } from './server.ts';
-import { prepare } from './redeem.ts';
+import { prepare, redeemAtRate } from './redeem.ts';
 
 function cpuSeconds(pid: number): number {
   try {
@@ -86,6 +86,7 @@ async function main(): Promise<void> {
       stats = await connectStats();
       await stats.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
       await stats.query(`ALTER SYSTEM SET pg_stat_statements.track_planning = on`);
+      await stats.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`); // statements inside functions and triggers too
       await stats.end();
       child.kill('SIGTERM');
       await exited;
@@ -121,53 +122,76 @@ async function main(): Promise<void> {
     }
     const queue = prepared.vouchers.map((v) => ({ v, k: Math.random() })).sort((a, b) => a.k - b.k).map((x) => x.v);
     const half = Math.floor(queue.length / 2);
-    const runs: { name: string; items: typeof queue; opts: Partial<autocannon.Options> }[] = [
-      { name: 'saturation, 50 connections', items: queue.slice(0, half), opts: { connections: 50 } },
-      { name: `offered ${rate}/s, 100 connections`, items: queue.slice(half), opts: { connections: 100, overallRate: rate } },
-    ];
-    for (const run of runs) {
+    /** Closed loop with autocannon; its latencies also split at the first second (the cold checks). */
+    const closedLoop = async (items: typeof queue) => {
       let next = 0;
-      const lat: { at: number; ms: number; status: number }[] = [];
-      const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
-      if (perStatement) await stats.query('SELECT pg_stat_statements_reset()');
-      const c0 = await counters();
-      const [node0, pg0] = [cpuSeconds(child.pid!), pgCpu()];
+      const lat: { at: number; ms: number }[] = [];
       const start = performance.now();
       const inst = autocannon({
         url: base,
         pipelining: 1,
-        amount: run.items.length,
-        ...run.opts,
+        amount: items.length,
+        connections: 50,
         requests: [
           {
             method: 'POST',
             path: '/api/voucher/redeem',
             setupRequest: (req) => {
-              const v = run.items[next++ % run.items.length]!;
+              const v = items[next++ % items.length]!;
               return { ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${v.token}` }, body: JSON.stringify({ voucherId: v.voucherId, merchantCode: v.merchantCode }) };
             },
           },
         ],
       });
-      (inst as unknown as autocannon.Instance).on('response', (_c: unknown, status: number, _b: number, ms: number) => lat.push({ at: performance.now() - start, ms, status }));
+      (inst as unknown as autocannon.Instance).on('response', (_c: unknown, _s: number, _b: number, ms: number) => lat.push({ at: performance.now() - start, ms }));
       const r = await inst;
-      const [node1, pg1] = [cpuSeconds(child.pid!), pgCpu()];
-      const c1 = await counters();
-      const n = r.requests.total;
-      const per = (s: number) => `${((s / n) * 1e6).toFixed(0)} µs`;
       const first = lat.filter((x) => x.at < 1000).map((x) => x.ms);
       const rest = lat.filter((x) => x.at >= 1000).map((x) => x.ms);
       // autocannon's own duration ends on a whole-second tick: the last answer is the end.
       const seconds = Math.max(...lat.map((x) => x.at)) / 1000;
-      console.log(`\n${run.name}: ${n} redeems in ${seconds.toFixed(2)} s = ${(n / seconds).toFixed(0)}/s; non-2xx ${r.non2xx}, errors ${r.errors}; load average ${os.loadavg()[0]!.toFixed(2)}`);
-      console.log(`  latency ms: p50 ${r.latency.p50}, p90 ${r.latency.p90}, p99 ${r.latency.p99}, max ${r.latency.max}`);
-      console.log(`  first second (${first.length}): p50 ${pct(first, 50)}, p99 ${pct(first, 99)}, max ${pct(first, 100)}; after it (${rest.length}): p50 ${pct(rest, 50)}, p99 ${pct(rest, 99)}, max ${pct(rest, 100)}`);
+      return {
+        n: r.requests.total,
+        lines: [
+          `${r.requests.total} redeems in ${seconds.toFixed(2)} s = ${(r.requests.total / seconds).toFixed(0)}/s; non-2xx ${r.non2xx}, errors ${r.errors}`,
+          `latency ms: p50 ${r.latency.p50}, p90 ${r.latency.p90}, p99 ${r.latency.p99}, max ${r.latency.max}`,
+          `first second (${first.length}): p50 ${pct(first, 50).toFixed(0)}, p99 ${pct(first, 99).toFixed(0)}, max ${pct(first, 100).toFixed(0)}; after it (${rest.length}): p50 ${pct(rest, 50).toFixed(0)}, p99 ${pct(rest, 99).toFixed(0)}, max ${pct(rest, 100).toFixed(0)}`,
+        ],
+      };
+    };
+    const runs: { name: string; go: () => Promise<{ n: number; lines: string[] }> }[] = [
+      { name: 'saturation, 50 connections', go: () => closedLoop(queue.slice(0, half)) },
+      {
+        name: `offered ${rate}/s evenly, up to 100 connections (bench/redeem.ts redeemAtRate)`,
+        go: async () => {
+          const r = await redeemAtRate(base, queue.slice(half), { rate, connections: 100 });
+          return {
+            n: r.vouchers,
+            lines: [
+              `${r.vouchers} redeems in ${r.seconds.toFixed(2)} s = ${r.redeemsPerSec.toFixed(0)}/s served; non-2xx ${r.non2xx}, errors ${r.errors}`,
+              `latency ms (from each request's due time): p50 ${r.p50}, p90 ${r.p90}, p99 ${r.p99}, max ${r.max}`,
+            ],
+          };
+        },
+      },
+    ];
+    for (const run of runs) {
+      const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
+      if (perStatement) await stats.query('SELECT pg_stat_statements_reset()');
+      const c0 = await counters();
+      const [node0, pg0] = [cpuSeconds(child.pid!), pgCpu()];
+      const start = performance.now();
+      const { n, lines } = await run.go();
+      const [node1, pg1] = [cpuSeconds(child.pid!), pgCpu()];
+      const c1 = await counters();
+      const per = (s: number) => `${((s / n) * 1e6).toFixed(0)} µs`;
+      console.log(`\n${run.name} (load average ${os.loadavg()[0]!.toFixed(2)}):`);
+      for (const l of lines) console.log(`  ${l}`);
       console.log(`  CPU per redeem: node ${per(node1 - node0)}, PostgreSQL ${per(pg1 - pg0)} (wall ${((performance.now() - start) / 1000).toFixed(2)} s, node ${(node1 - node0).toFixed(2)} s, PostgreSQL ${(pg1 - pg0).toFixed(2)} s)`);
       console.log(`  commits ${c1.commits - c0.commits} (${((c1.commits - c0.commits) / n).toFixed(2)} per redeem), WAL writes ${c1.writes - c0.writes}, WAL fsyncs ${c1.syncs - c0.syncs} (${((c1.syncs - c0.syncs) / n).toFixed(2)} per redeem)`);
       if (perStatement) {
         const { rows } = await stats.query<{ calls: string; plan: number; exec: number; query: string }>(
           `SELECT calls, total_plan_time / calls * 1000 AS plan, total_exec_time / calls * 1000 AS exec, query
-             FROM pg_stat_statements WHERE calls >= ${Math.floor(n / 2)} ORDER BY total_exec_time + total_plan_time DESC LIMIT 8`,
+             FROM pg_stat_statements WHERE calls >= ${Math.floor(n / 2)} ORDER BY total_exec_time + total_plan_time DESC LIMIT 12`,
         );
         for (const q of rows) console.log(`  ${q.calls}×  plan ${q.plan.toFixed(0)} µs, exec ${q.exec.toFixed(0)} µs  ${q.query.replace(/\s+/g, ' ').slice(0, 110)}`);
       }

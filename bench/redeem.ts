@@ -1,3 +1,4 @@
+import http from 'node:http';
 import autocannon from 'autocannon';
 
 /**
@@ -134,8 +135,8 @@ export async function prepare(baseUrl: string, wanted: number): Promise<Prepared
 
 type Voucher = Prepared['vouchers'][number];
 
-/** Redeems each of `items` once: closed loop at `connections`, or `rate` per second offered over them. */
-async function redeemEach(baseUrl: string, items: Voucher[], opts: { connections: number; rate?: number }): Promise<RedeemRun> {
+/** Redeems each of `items` once, closed loop at `connections` (autocannon). */
+async function redeemEach(baseUrl: string, items: Voucher[], opts: { connections: number }): Promise<RedeemRun> {
   let next = 0;
   let first = 0;
   let last = 0;
@@ -144,7 +145,6 @@ async function redeemEach(baseUrl: string, items: Voucher[], opts: { connections
     connections: opts.connections,
     pipelining: 1,
     amount: items.length,
-    ...(opts.rate ? { overallRate: opts.rate } : {}),
     requests: [
       {
         method: 'POST',
@@ -167,7 +167,7 @@ async function redeemEach(baseUrl: string, items: Voucher[], opts: { connections
   return {
     vouchers: items.length,
     connections: opts.connections,
-    offeredPerSec: opts.rate ?? null,
+    offeredPerSec: null,
     seconds,
     redeemsPerSec: res.requests.total / seconds,
     p50: res.latency.p50,
@@ -179,11 +179,88 @@ async function redeemEach(baseUrl: string, items: Voucher[], opts: { connections
   };
 }
 
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+const ms = (x: number) => Math.round(x * 10) / 10;
+
+/**
+ * Redeems each of `items` once, open loop: request i is due at start + i ÷ `rate` seconds, evenly
+ * spaced, whatever the answers before it; up to `connections` at a time (keep-alive), more wait for
+ * a free one. Each latency runs from the request's due time to its answer's end, so waiting for a
+ * connection counts (no coordinated omission). autocannon's `overallRate` is not used: it lets each
+ * connection send its quota back to back at every whole second, all connections together, which
+ * is bursts of `connections` at once rather than a rate.
+ */
+export async function redeemAtRate(baseUrl: string, items: Voucher[], opts: { rate: number; connections: number }): Promise<RedeemRun> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
+  const url = new URL('/api/voucher/redeem', baseUrl);
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const start = performance.now();
+  let last = start;
+  const one = (v: Voucher, due: number) =>
+    new Promise<void>((resolve) => {
+      const body = JSON.stringify({ voucherId: v.voucherId, merchantCode: v.merchantCode });
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${v.token}` },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            last = performance.now();
+            latencies.push(last - due);
+            if (res.statusCode !== 200) non2xx += 1;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors += 1;
+        resolve();
+      });
+      req.end(body);
+    });
+  const inFlight: Promise<void>[] = [];
+  await new Promise<void>((done) => {
+    let i = 0;
+    const tick = () => {
+      const now = performance.now();
+      for (; i < items.length && start + (i * 1000) / opts.rate <= now; i++) inFlight.push(one(items[i]!, start + (i * 1000) / opts.rate));
+      if (i < items.length) setTimeout(tick, 1);
+      else done();
+    };
+    tick();
+  });
+  await Promise.all(inFlight);
+  agent.destroy();
+  const sorted = latencies.sort((a, b) => a - b);
+  const seconds = (last - start) / 1000;
+  return {
+    vouchers: items.length,
+    connections: opts.connections,
+    offeredPerSec: opts.rate,
+    seconds,
+    redeemsPerSec: latencies.length / seconds,
+    p50: ms(percentile(sorted, 50)),
+    p90: ms(percentile(sorted, 90)),
+    p99: ms(percentile(sorted, 99)),
+    max: ms(percentile(sorted, 100)),
+    non2xx,
+    errors,
+  };
+}
+
 /**
  * Prepares 2 × `count` vouchers, then redeems `count` of them once each at `connections`
  * closed-loop connections (saturation: throughput), and right after, on the same server, the
- * other `count` offered at `rate` per second over `rateConnections` connections (enough that the
- * offered rate is never capped by connections waiting for answers): the p99 at the target load.
+ * other `count` offered at `rate` per second, evenly spaced, over up to `rateConnections`
+ * connections (redeemAtRate): the p99 at the target load.
  * The first run meets every merchant's first code check (one scrypt each, decision 034); the
  * second measures the steady state.
  */
@@ -197,6 +274,6 @@ export async function benchRedeem(
   // Shuffled, so recipients and merchants interleave as at many tills at once.
   const queue = prepared.vouchers.map((v) => ({ v, k: Math.random() })).sort((a, b) => a.k - b.k).map((x) => x.v);
   const saturation = await redeemEach(baseUrl, queue.slice(0, opts.count), { connections: opts.connections });
-  const atRate = await redeemEach(baseUrl, queue.slice(opts.count, 2 * opts.count), { connections: opts.rateConnections, rate: opts.rate });
+  const atRate = await redeemAtRate(baseUrl, queue.slice(opts.count, 2 * opts.count), { rate: opts.rate, connections: opts.rateConnections });
   return { available: true, ...saturation, merchants: prepared.merchants, atRate, prepareSeconds };
 }

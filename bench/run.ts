@@ -131,9 +131,14 @@ async function benchApi(server: Served, dataDir: string): Promise<{ results: End
       await load(server.baseUrl, ep, { connections: CONNECTIONS, durationS: 1 });
       await load(ceiling.url, ep, { connections: CONNECTIONS, durationS: 1 });
       for (let r = 0; r < ROUNDS; r++) {
+        // PostgreSQL's processes are listed (`ps`, a child process) between rounds, never during
+        // one: execFileSync blocks this process, autocannon's, for 25–170 ms on a busy machine,
+        // and four times a second that took up to half of every server round and none of the
+        // ceiling's (decision 093). During the round only /proc is read.
+        const pgPids = postgresPids(dataDir);
         const sampler = setInterval(() => {
           if (pid) peakNode = Math.max(peakNode, rss(pid));
-          peakPg = Math.max(peakPg, sumRss(postgresPids(dataDir)));
+          peakPg = Math.max(peakPg, sumRss(pgPids));
         }, 250);
         s.push(await load(server.baseUrl, ep, { connections: CONNECTIONS, durationS: DURATION }));
         clearInterval(sampler);
@@ -350,7 +355,7 @@ async function main(): Promise<void> {
           'vouchers made over HTTP first (senders sign in, greeties of 10 fixed-price InStore gifts across the demo merchants to 4 recipients, paid in the sandbox, delivered by the server\'s worker; within the sending limits), ' +
           'then autocannon sends exactly one POST /api/voucher/redeem per voucher (shuffled, the right merchant code from /api/sandbox/merchants), in two runs on the same server: ' +
           'BENCH_REDEEMS vouchers closed-loop at BENCH_CONNECTIONS (saturation: the throughput target; its p99 is at least connections ÷ throughput by Little\'s law, reported as an aim), ' +
-          'then BENCH_REDEEMS fresh vouchers offered at BENCH_REDEEM_RATE per second (autocannon overallRate) over BENCH_REDEEM_RATE_CONNECTIONS connections, enough that the offered rate is not capped (checked: ≥ 95 % of it served): the p99 target\'s load. ' +
+          'then BENCH_REDEEMS fresh vouchers offered open-loop at BENCH_REDEEM_RATE per second, evenly spaced, over up to BENCH_REDEEM_RATE_CONNECTIONS keep-alive connections (bench/redeem.ts redeemAtRate; each latency from the request\'s due time, so waiting for a connection counts; autocannon\'s overallRate sends each connection\'s quota back to back at every whole second, bursts rather than a rate): the p99 target\'s load, valid when ≥ 95 % of the rate was served. ' +
           'redeems/s: requests ÷ seconds from the first request sent to the last answer (autocannon\'s own duration ends on a whole-second tick); latencies from autocannon. ' +
           'The first redeem at each merchant in the process pays one scrypt check (decision 034): those fall in the saturation run, the rate run measures the steady state.',
         startup: 'spawn of `npm run serve` (npm start after its build) until GET /api/health answers 200, polled every 25 ms; first start (initdb + migrations + seed) and a later start on the same DATA_DIR',
