@@ -172,7 +172,26 @@ export interface LighthouseRun {
   fcpMs: number;
   /** The LCP element as Lighthouse names it (its label and HTML snippet), per run. */
   lcpElements: string[];
+  /**
+   * Per run, Lighthouse's LCP breakdown (TTFB, load delay, load time, render delay, in ms) and the
+   * unthrottled first and largest paints it simulated from: the simulation counts every request
+   * that finished before the observed largest paint (decision 094), so these say why a run is slow.
+   */
+  lcpBreakdowns: string[];
   all: { performance: number; lcpMs: number; tbtMs: number; cls: number }[];
+}
+
+/** The LCP phases of the same audit (its second table), and the observed paints from 'metrics'. */
+function lcpBreakdownOf(lhr: { audits: Record<string, { details?: unknown } | undefined> }): string {
+  type Table = { items?: Array<{ phase?: string; timing?: number }> };
+  const details = lhr.audits['largest-contentful-paint-element']?.details as { type?: string; items?: Table[] } | undefined;
+  const phases = (details?.type === 'list' ? (details.items ?? []) : [])
+    .flatMap((t) => t.items ?? [])
+    .filter((i) => i.phase && typeof i.timing === 'number')
+    .map((i) => `${i.phase} ${Math.round(i.timing!)}`);
+  const observed = (lhr.audits.metrics?.details as { items?: Array<Record<string, number>> } | undefined)?.items?.[0];
+  const paints = observed ? `observed FCP ${observed.observedFirstContentfulPaint} LCP ${observed.observedLargestContentfulPaint}` : '';
+  return [...phases, paints].filter(Boolean).join(', ');
 }
 
 /** Lighthouse's 'largest-contentful-paint-element' audit: the element's label and HTML snippet. */
@@ -212,6 +231,7 @@ export async function lighthouseRuns(urls: string[], runs: number, chromePath: s
       const all: LighthouseRun['all'] = [];
       const fcps: number[] = [];
       const lcpElements: string[] = [];
+      const lcpBreakdowns: string[] = [];
       for (let i = 0; i < runs; i++) {
         // A trace Lighthouse could not record (NO_NAVSTART and its kin, "please run Lighthouse
         // again", seen on a loaded machine) is run again, up to 3 tries.
@@ -233,6 +253,7 @@ export async function lighthouseRuns(urls: string[], runs: number, chromePath: s
         });
         fcps.push(lhr.audits['first-contentful-paint']?.numericValue ?? NaN);
         lcpElements.push(lcpElementOf(lhr.audits['largest-contentful-paint-element']));
+        lcpBreakdowns.push(lcpBreakdownOf(lhr));
       }
       out.push({
         url,
@@ -243,6 +264,7 @@ export async function lighthouseRuns(urls: string[], runs: number, chromePath: s
         cls: median(all.map((a) => a.cls)),
         fcpMs: median(fcps),
         lcpElements,
+        lcpBreakdowns,
         all,
       });
     }
