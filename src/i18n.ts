@@ -8,46 +8,80 @@ export { defaultLanguage, languages, type Language };
  * Every string comes from locales/<lang>/<namespace>.json. Swedish is the default; the choice is
  * kept in localStorage under `i18nextLng` and mirrored on <html lang>.
  *
- * Swedish (the default and the fallback language) is bundled with the app; English is one lazy
- * chunk (src/i18n.en.ts) that i18next loads through the small backend below when English is
- * chosen: `changeLanguage('en')` switches once the strings are there, so nothing shows half in
- * Swedish (decision 011). Before the first render, main.tsx waits for `languageReady`.
+ * The first load carries only what every page's frame shows: Swedish `common` and `legal` (the
+ * footer). Every other namespace, in either language, is a small lazy chunk of its own
+ * (assets/i18n.<lang>-<namespace>-<hash>.js, vite.config.ts) that the backend below loads:
+ * - each route group's `lazy` loads its namespaces beside its page chunk (src/app/routes.tsx,
+ *   `loadNamespaces`), so a page renders with its strings already there: never a raw key, never a
+ *   Suspense fallback for strings;
+ * - `changeLanguage('en')` loads the English of every namespace loaded so far before it switches,
+ *   so nothing shows half in Swedish; main.tsx waits for `languageReady` before the first render.
+ * Unit tests load every file first (`loadAllLocales`, tests/client/setup.ts), so they render any
+ * page in any language synchronously. Decision 011 has the figures.
  */
-// Unit tests (Vitest's mode 'test') render any language synchronously, so they bundle every
-// language; the app's build bundles Swedish only (the other glob is dropped from it).
-const bundled =
-  import.meta.env.MODE === 'test'
-    ? import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json', { eager: true })
-    : import.meta.glob<{ default: Record<string, unknown> }>('../locales/sv/*.json', { eager: true });
+
+/** The frame's strings: in the first load. */
+const frame = import.meta.glob<{ default: Record<string, unknown> }>(['../locales/sv/common.json', '../locales/sv/legal.json'], { eager: true });
+
+/**
+ * Every other language and namespace: one lazy chunk each. Not `api`: the API client's own error
+ * texts, which src/api/errors.ts imports itself (HTTP only, no i18next).
+ */
+const lazy = import.meta.glob<{ default: Record<string, unknown> }>([
+  '../locales/*/*.json',
+  '!../locales/sv/common.json',
+  '!../locales/sv/legal.json',
+  '!../locales/*/api.json',
+]);
 
 export const storageKey = 'i18nextLng';
 
-/** The bundled strings (Swedish in the app), language by language, namespace by namespace. */
-export function buildResources(): Record<string, Record<string, Record<string, unknown>>> {
-  const resources: Record<string, Record<string, Record<string, unknown>>> = {};
-  for (const [file, mod] of Object.entries(bundled)) {
-    const m = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
-    if (m) (resources[m[1]!] ??= {})[m[2]!] = mod.default;
+type Strings = Record<string, unknown>;
+const fileRe = /locales\/([^/]+)\/([^/]+)\.json$/;
+const fileOf = (language: string, namespace: string) => `../locales/${language}/${namespace}.json`;
+
+/** What has been loaded so far, by file: the frame's from the start, the others as they arrive. */
+const loaded = new Map<string, Strings>(Object.entries(frame).map(([file, m]) => [file, m.default]));
+
+function loadFile(file: string): Promise<Strings> {
+  const done = loaded.get(file);
+  if (done) return Promise.resolve(done);
+  const load = lazy[file];
+  if (!load) return Promise.resolve({});
+  return load().then((m) => {
+    loaded.set(file, m.default);
+    return m.default;
+  });
+}
+
+/**
+ * Loads every language's every namespace, so that instances made afterwards have them all bundled
+ * and render any page in any language synchronously: for unit tests (tests/client/setup.ts).
+ */
+export function loadAllLocales(): Promise<void> {
+  return Promise.all(Object.keys(lazy).map(loadFile)).then(() => undefined);
+}
+
+/** The strings loaded so far (in the app: the frame's Swedish), language by language, namespace by namespace. */
+export function buildResources(): Record<string, Record<string, Strings>> {
+  const resources: Record<string, Record<string, Strings>> = {};
+  for (const [file, strings] of loaded) {
+    const m = fileRe.exec(file);
+    if (m) (resources[m[1]!] ??= {})[m[2]!] = strings;
   }
   return resources;
 }
 
-/** Every language has the same namespaces (tests/client/locales.test.ts). */
-export const namespaces = [...new Set(Object.keys(bundled).map((f) => /\/([^/]+)\.json$/.exec(f)?.[1] ?? ''))].filter(Boolean);
+/** The namespaces every page's frame uses (the header, the footer, the loading screen): in the first load. */
+export const frameNamespaces = [...new Set(Object.keys(frame).map((f) => fileRe.exec(f)?.[2] ?? ''))].filter(Boolean);
 
-const lazyLanguages: Partial<Record<Language, () => Promise<{ resources: Record<string, Record<string, unknown>> }>>> = {
-  en: () => import('./i18n.en.ts'),
-};
-
-/** i18next's backend for the languages not bundled: one import per language, every namespace. */
+/** i18next's backend: the lazy chunk of a language's namespace (at once when it is already loaded). */
 const lazyBackend: BackendModule = {
   type: 'backend',
   init: () => {},
   read: (language, namespace, callback) => {
-    const load = lazyLanguages[language as Language];
-    if (!load) return callback(null, {});
-    load().then(
-      (m) => callback(null, m.resources[namespace] ?? {}),
+    loadFile(fileOf(language, namespace)).then(
+      (strings) => callback(null, strings),
       (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
     );
   },
@@ -56,6 +90,28 @@ const lazyBackend: BackendModule = {
 /** Resolves once the strings of `instance`'s language are loaded (at once for Swedish). */
 export function languageReady(instance: I18n): Promise<void> {
   return instance.loadLanguages(instance.language).then(() => undefined);
+}
+
+/** The instances createI18n made (the app makes one per page; unit tests one per render). */
+const instances = new Set<I18n>();
+let latest: I18n | null = null;
+
+/**
+ * A `common` string in the language shown now, for code outside React (a toast an actor sends):
+ * from the app's instance (the one made last).
+ */
+export function translate(key: string): string {
+  return latest ? latest.t(key) : key;
+}
+
+/**
+ * Loads `ns` (in the shown language and Swedish, the fallback) into every instance, so the pages
+ * that use them render with their strings: route groups call it beside their page chunk, lazily
+ * loaded parts of the frame beside theirs. At once when they are already there.
+ */
+export function loadNamespaces(ns: readonly string[]): Promise<void> {
+  if (ns.length === 0) return Promise.resolve();
+  return Promise.all([...instances].map((i) => i.loadNamespaces([...ns]))).then(() => undefined);
 }
 
 function storedLanguage(): Language {
@@ -71,17 +127,20 @@ export function createI18n(lng: Language = storedLanguage()): I18n {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).use(lazyBackend).init({
     resources: buildResources(),
-    // The bundled resources are only part of them: ask the backend for the other language.
+    // The bundled resources are only part of them: ask the backend for the rest.
     partialBundledLanguages: true,
     lng,
     fallbackLng: defaultLanguage,
     supportedLngs: [...languages],
-    ns: namespaces,
+    // Loaded at start: the frame's namespaces. Pages' namespaces are added as their routes load.
+    ns: frameNamespaces,
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,
   });
+  instances.add(instance);
+  latest = instance;
   const apply = (l: string) => {
     if (typeof document !== 'undefined') document.documentElement.lang = l;
     try {

@@ -2,12 +2,10 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 import { createActor, type Actor } from 'xstate';
 import { useSelector } from '@xstate/react';
 import { inspect } from '../inspect.ts';
-import { appMachine } from '../../machines/app.ts';
+import { appMachine, type VoucherStoreLogic } from '../../machines/app.ts';
 import { toastsMachine, type Toast, type ToastsActorRef, type ToastVariant } from '../../machines/toasts.ts';
 import { authMachine } from '../../machines/auth.ts';
 import { provideAuth, sessionEndedMessage } from './auth.ts';
-import { vouchersMachine } from '../../machines/vouchers.ts';
-import { provideVoucherStore } from './vouchers.ts';
 
 /**
  * The app's one actor system. `createAppActor()` gives the root machine its real implementations
@@ -28,12 +26,40 @@ export function createAppActor(machine: typeof appMachine = appMachine): AppActo
       toasts: toastsMachine,
       // The session: fetch-backed calls, sessionStorage, a toast in the shown language (src/app/auth.ts).
       auth: provideAuth(authMachine, { sessionEndedMessage }),
-      // The recipient's gifts, kept for every page that shows them (src/app/vouchers.ts).
-      vouchers: provideVoucherStore(vouchersMachine),
     },
   });
   // `inspect`: the /flows page's live view, and Stately's inspector with ?inspect in development.
   return createActor(provided, { inspect });
+}
+
+/**
+ * The recipient's gifts (machines/vouchers.ts with src/app/vouchers.ts's implementations), kept for
+ * every page that shows them. Their code is not in the first load: the route groups that show gifts
+ * load it beside their pages (src/app/routes.tsx, `loadVoucherStore`), which starts it in every
+ * running root (`app.voucherStoreLoaded`; a root that has it already ignores that), and in a root
+ * that starts after it has loaded.
+ */
+let voucherStore: Promise<VoucherStoreLogic> | null = null;
+let loadedVoucherStore: VoucherStoreLogic | null = null;
+const roots = new Set<AppActor>();
+
+function giveVoucherStore(root: AppActor): void {
+  if (!loadedVoucherStore) return;
+  if (root.getSnapshot().status === 'active') root.send({ type: 'app.voucherStoreLoaded', store: loadedVoucherStore });
+  else roots.delete(root);
+}
+
+/** Loads the voucher store's code (once) and starts it in the app's roots. */
+export function loadVoucherStore(): Promise<void> {
+  voucherStore ??= import('./vouchers.ts').then(
+    (m) => (loadedVoucherStore = m.voucherStore),
+    (err: unknown) => {
+      // A failed download may succeed on the next navigation.
+      voucherStore = null;
+      throw err;
+    },
+  );
+  return voucherStore.then(() => roots.forEach(giveVoucherStore));
 }
 
 const AppActorContext = createContext<AppActor | null>(null);
@@ -44,7 +70,12 @@ const AppActorContext = createContext<AppActor | null>(null);
  * mount-unmount-mount (a stopped xstate actor cannot be started again).
  */
 export function AppActorsProvider({ actor, children }: { actor?: AppActor; children: ReactNode }) {
-  const [root] = useState(() => (actor ?? createAppActor()).start());
+  const [root] = useState(() => {
+    const started = (actor ?? createAppActor()).start();
+    roots.add(started);
+    giveVoucherStore(started);
+    return started;
+  });
   return <AppActorContext.Provider value={root}>{children}</AppActorContext.Provider>;
 }
 

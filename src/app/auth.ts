@@ -4,9 +4,7 @@ import type { MobileUser } from '../../contract/auth.ts';
 import type { AuthUser, SessionData, authMachine } from '../../machines/auth.ts';
 import { api as defaultClient, isApiError, type ApiClient } from '../api/client.ts';
 import { authApi } from '../api/auth.ts';
-import { currentLanguage } from '../format/language.ts';
-import sv from '../../locales/sv/auth.json';
-import en from '../../locales/en/auth.json';
+import { translate } from '../i18n.ts';
 
 /**
  * The auth machine's real implementations (machines/auth.ts): the calls of src/api/auth.ts, the
@@ -36,9 +34,12 @@ export function withCookieLock<T>(fn: () => Promise<T>, locks: LockManager | und
   return locks ? (locks.request(COOKIE_LOCK, fn) as Promise<T>) : fn();
 }
 
-/** The toast text when a session could not be renewed, in the language the page shows now. */
+/**
+ * The toast text when a session could not be renewed, in the language the page shows now (from
+ * `common`, whose strings every page has loaded: decision 011).
+ */
 export function sessionEndedMessage(): string {
-  return currentLanguage() === 'en' ? en.sessionEnded : sv.sessionEnded;
+  return translate('sessionEnded');
 }
 
 /** The access token's `exp` (seconds) as milliseconds, or null when it has none or is not a JWT. */

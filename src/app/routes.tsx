@@ -4,6 +4,8 @@ import { MainLayout } from './layouts/MainLayout.tsx';
 import { PublicLayout } from './layouts/PublicLayout.tsx';
 import { MinimalLayout } from './layouts/MinimalLayout.tsx';
 import { RedirectIfAuthenticated, RequireAuth } from './guards.tsx';
+import { loadNamespaces } from '../i18n.ts';
+import { loadVoucherStore } from './AppActors.tsx';
 
 /**
  * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, merchant,
@@ -14,25 +16,43 @@ import { RedirectIfAuthenticated, RequireAuth } from './guards.tsx';
  *   { element: <RequireSession />, children: [ ...the signed-in routes ] }
  * tests/client/shell/routes.test.tsx checks that every page route stays lazy and that unknown
  * paths go to /404.
+ *
+ * A route group: its chunk (src/pages/<group>/routes.tsx), the locale namespaces its pages use
+ * besides the frame's (src/i18n.ts bundles `common` and `legal`), and whether its pages show the
+ * voucher store (whose code is not in the first load either: src/app/AppActors.tsx). All load side
+ * by side in the route's `lazy`, so a page renders with its strings and its store there
+ * (tests/client/shell/namespaces.test.ts keeps each list in step with the group's code).
  */
+interface Group<M> {
+  load: () => Promise<M>;
+  namespaces: readonly string[];
+  voucherStore: boolean;
+}
+
+const group = <M,>(load: () => Promise<M>, namespaces: string[] = [], { voucherStore = false } = {}): Group<M> => ({ load, namespaces, voucherStore });
+
 const page =
-  <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) =>
+  <M extends Record<string, unknown>>(g: Group<M>, name: keyof M & string) =>
   async () => {
-    const m = await load();
+    const [m] = await Promise.all([g.load(), loadNamespaces(g.namespaces), g.voucherStore ? loadVoucherStore() : undefined]);
     return { Component: m[name] as React.ComponentType };
   };
 
-const landing = () => import('../pages/landing/routes.tsx');
-const auth = () => import('../pages/auth/routes.tsx');
-const my = () => import('../pages/my/routes.tsx');
-const redeem = () => import('../pages/redeem/routes.tsx');
-const voucher = () => import('../pages/voucher/routes.tsx');
-const greetie = () => import('../pages/greetie/routes.tsx');
-const merchant = () => import('../pages/merchant/routes.tsx');
-const sandbox = () => import('../pages/sandbox/routes.tsx');
-const flows = () => import('../pages/flows/routes.tsx');
-const errors = () => import('../pages/errors/routes.tsx');
-const legal = () => import('../pages/legal/routes.tsx');
+export const groups = {
+  landing: group(() => import('../pages/landing/routes.tsx'), ['landing']),
+  auth: group(() => import('../pages/auth/routes.tsx'), ['auth']),
+  my: group(() => import('../pages/my/routes.tsx'), ['my', 'notifications']),
+  redeem: group(() => import('../pages/redeem/routes.tsx'), ['redeem', 'voucher'], { voucherStore: true }),
+  voucher: group(() => import('../pages/voucher/routes.tsx'), ['voucher'], { voucherStore: true }),
+  // The greetie view's gifts come from the voucher store.
+  greetie: group(() => import('../pages/greetie/routes.tsx'), ['greetie', 'editor', 'payment', 'view'], { voucherStore: true }),
+  merchant: group(() => import('../pages/merchant/routes.tsx'), ['merchant']),
+  sandbox: group(() => import('../pages/sandbox/routes.tsx'), ['sandbox', 'merchant', 'payment']),
+  flows: group(() => import('../pages/flows/routes.tsx'), ['flows']),
+  errors: group(() => import('../pages/errors/routes.tsx')),
+  legal: group(() => import('../pages/legal/routes.tsx')),
+};
+const { landing, auth, my, redeem, voucher, greetie, merchant, sandbox, flows, errors, legal } = groups;
 
 export const routes: RouteObject[] = [
   {

@@ -1,12 +1,14 @@
 import { fromPromise } from 'xstate';
 import type { Voucher } from '../../contract/voucher.ts';
-import type { vouchersMachine } from '../../machines/vouchers.ts';
+import { vouchersMachine } from '../../machines/vouchers.ts';
 import { getGreetieVouchers, getVoucher, listVouchers, markVoucherUsed } from '../api/voucher.ts';
 
 /**
  * The voucher store (machines/vouchers.ts) with its real implementations: the calls of
  * src/api/voucher.ts (the API client carries the session's bearer token). The app spawns it once
  * (src/app/AppActors.tsx); tests give it the same implementations over a stubbed fetch.
+ *
+ * This module is a lazy chunk: the pages that show gifts load it (src/app/routes.tsx).
  */
 export function provideVoucherStore(machine: typeof vouchersMachine) {
   return machine.provide({
@@ -18,3 +20,6 @@ export function provideVoucherStore(machine: typeof vouchersMachine) {
     },
   });
 }
+
+/** The store the app runs. */
+export const voucherStore = provideVoucherStore(vouchersMachine);

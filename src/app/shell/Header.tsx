@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../components/session.ts';
+import { loadNamespaces } from '../../i18n.ts';
 import { header as headerSizes } from '../../../styles/tokens.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { LogoMark } from './Logo.tsx';
@@ -15,9 +16,13 @@ import * as css from './shell.css.ts';
 // a visitor's first page stays small.
 const loadNavDrawer = () => import('./NavDrawer.tsx');
 const NavDrawer = lazy(() => loadNavDrawer().then((m) => ({ default: m.NavDrawer })));
-const AccountMenu = lazy(() => import('./AccountMenu.tsx').then((m) => ({ default: m.AccountMenu })));
+// Each loads its strings beside its code (src/i18n.ts): the account menu names 'Mina sidor' and
+// the unread count.
+const AccountMenu = lazy(() =>
+  Promise.all([import('./AccountMenu.tsx'), loadNamespaces(['my', 'notifications'])]).then(([m]) => ({ default: m.AccountMenu })),
+);
 // Asks a signed-in person with no name for one (my pages' chunk, loaded only for them).
-const NamePrompt = lazy(() => import('../../pages/my/routes.tsx').then((m) => ({ default: m.NamePrompt })));
+const NamePrompt = lazy(() => Promise.all([import('../../pages/my/routes.tsx'), loadNamespaces(['my'])]).then(([m]) => ({ default: m.NamePrompt })));
 
 /** The labelled menu button (below the desktop breakpoint) and the drawer it opens. */
 function DrawerMenu({ items, showLogin }: { items: NavItem[]; showLogin: boolean }) {

@@ -4,11 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { vi } from 'vitest';
 import { createActor, fromPromise, type AnyStateMachine } from 'xstate';
-import { appMachine } from '../../../machines/app.ts';
+import { appMachine, type VoucherStoreLogic } from '../../../machines/app.ts';
 import { authMachine, type SessionData } from '../../../machines/auth.ts';
 import { toastsMachine } from '../../../machines/toasts.ts';
-import { vouchersMachine } from '../../../machines/vouchers.ts';
-import { provideVoucherStore } from '../../../src/app/vouchers.ts';
 import { AppProviders } from '../../../src/app/App.tsx';
 import type { AppActor } from '../../../src/app/AppActors.tsx';
 import { routes as appRoutes } from '../../../src/app/routes.tsx';
@@ -74,9 +72,10 @@ export function fakeSessionActor(
       refreshSession: fromPromise<SessionData, { accessToken: string; refreshToken: string | null }>(() => new Promise(() => {})),
     },
   });
-  // The voucher store is the app's own, over whatever fetch the test stubs.
-  const vouchers = stores.vouchers ?? provideVoucherStore(vouchersMachine);
-  const actor = createActor(appMachine.provide({ actors: { toasts: toastsMachine, auth, vouchers } } as never)) as AppActor;
+  const actor = createActor(appMachine.provide({ actors: { toasts: toastsMachine, auth } } as never)) as AppActor;
+  // The voucher store is the app's own, over whatever fetch the test stubs, started as the app
+  // starts it: when a page that shows gifts loads (src/app/routes.tsx). Another one starts here.
+  if (stores.vouchers) actor.start().send({ type: 'app.voucherStoreLoaded', store: stores.vouchers as VoucherStoreLogic });
   return { actor, answer: (s) => answer(s) };
 }
 

@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import type { AnyActorRef } from 'xstate';
 import { expect } from 'vitest';
+import { loadVoucherStore } from '../../../src/app/AppActors.tsx';
 import { defineUi } from '../harness/types.ts';
 import { renderAppShell } from '../support/app-shell.tsx';
 
@@ -11,11 +12,22 @@ export default defineUi({
     env.root = root;
     env.actor = root as unknown as AnyActorRef;
   },
+  events: {
+    // What a route that shows gifts does before its page renders (src/app/routes.tsx).
+    'app.voucherStoreLoaded': async () => {
+      await act(() => loadVoucherStore());
+    },
+  },
   states: {
-    running: (env) => {
+    'running.withoutVoucherStore': (env) => {
       expect(screen.getByText('Greetie')).toBeInTheDocument();
       expect((env.actor as AnyActorRef).getSnapshot().status).toBe('active');
+      expect((env.actor as AnyActorRef).system.get('vouchers')).toBeUndefined();
+    },
+    'running.withVoucherStore': (env) => {
+      expect(screen.getByText('Greetie')).toBeInTheDocument();
+      const store = (env.actor as AnyActorRef).system.get('vouchers') as AnyActorRef | undefined;
+      expect(store?.getSnapshot().status).toBe('active');
     },
   },
 });
-
