@@ -10,25 +10,15 @@
  * DevTools → Performance).
  * PROFILE_ENV='K=V …' passes settings to the server. Not part of `npm run bench`.
  */
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../server/net.ts';
 import { clusterDirOf, readPostmaster, removeDataDir } from '../server/db/datadir.ts';
-import { ROOT, postgresPids } from './server.ts';
+import { cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
 import { prepare, redeemAtRate } from './redeem.ts';
-
-function cpuSeconds(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 function pct(xs: number[], p: number): number {
   if (xs.length === 0) return 0;
@@ -43,33 +33,16 @@ async function main(): Promise<void> {
   const dataDir = path.join(work, 'data');
   const profDir = path.join(work, 'prof');
   const port = await freePort();
-  const extra = Object.fromEntries(
-    (process.env.PROFILE_ENV ?? '')
-      .split(/\s+/)
-      .filter((kv) => kv.includes('='))
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
-  const fd = openSync(path.join(work, 'server.log'), 'a');
-  const args = [...(process.env.PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), '--import', 'tsx', 'server/main.ts'];
-  const base = `http://127.0.0.1:${port}`;
-  const start = async () => {
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      stdio: ['ignore', fd, fd],
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: path.join(work, 'no-spa'), TRUST_PROXY: 'on', ...extra },
+  const extra = envPairs(process.env.PROFILE_ENV);
+  const start = () =>
+    startSource({
+      port,
+      dataDir,
+      staticDir: path.join(work, 'no-spa'),
+      logFile: path.join(work, 'server.log'),
+      nodeArgs: process.env.PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      env: { TRUST_PROXY: 'on', ...extra },
     });
-    const exited = new Promise((r) => child.once('exit', r));
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/api/health`)).status === 200) break;
-      } catch {
-        /* not yet */
-      }
-      if (i > 1200) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return { child, exited };
-  };
   const connectStats = async () => {
     const pgPort = readPostmaster(clusterDirOf(dataDir))?.port;
     const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
@@ -77,7 +50,7 @@ async function main(): Promise<void> {
     await c.connect();
     return c;
   };
-  let { child, exited } = await start();
+  let { child, exited, baseUrl: base } = await start();
   let stats: pg.Client | undefined;
   // PROFILE_SQL=1: restart with pg_stat_statements loaded, to print each statement's time per call.
   const perStatement = process.env.PROFILE_SQL === '1';
@@ -90,7 +63,7 @@ async function main(): Promise<void> {
       await stats.end();
       child.kill('SIGTERM');
       await exited;
-      ({ child, exited } = await start());
+      ({ child, exited, baseUrl: base } = await start());
       stats = await connectStats();
       await stats.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     } else stats = await connectStats();

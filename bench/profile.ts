@@ -10,25 +10,14 @@
  * time of a few frames worth knowing. PROFILE_ENV='LOG_LEVEL=warn' to profile other settings.
  * Not part of `npm run bench` (a profile slows the server); see docs/decisions/064.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../server/net.ts';
 import { removeDataDir } from '../server/db/datadir.ts';
-import { ROOT, postgresPids } from './server.ts';
+import { ROOT, cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
 import { codeRequest, signIn } from './auth.ts';
-
-/** CPU seconds (user + system) a process has used, from /proc; 0 when gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 interface Node {
   id: number;
@@ -149,39 +138,16 @@ async function main(): Promise<void> {
   const dataDir = path.join(work, 'data');
   const profDir = path.join(work, 'prof');
   const port = await freePort();
-  const extra = Object.fromEntries(
-    (process.env.PROFILE_ENV ?? '')
-      .split(/\s+/)
-      .filter((kv) => kv.includes('='))
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
-  const fd = openSync(path.join(work, 'server.log'), 'a');
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', fd, fd],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      STATIC_DIR: path.join(work, 'no-spa'),
-      ...(post ? { TRUST_PROXY: 'on' } : {}),
-      ...extra,
-    },
+  const { child, exited, baseUrl: base } = await startSource({
+    port,
+    dataDir,
+    staticDir: path.join(work, 'no-spa'),
+    logFile: path.join(work, 'server.log'),
+    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`],
+    env: { ...(post ? { TRUST_PROXY: 'on' } : {}), ...envPairs(process.env.PROFILE_ENV) },
   });
-  const exited = new Promise((r) => child.once('exit', r));
-  const base = `http://127.0.0.1:${port}`;
   let window: { from: number; to: number } | undefined;
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/api/health`)).status === 200) break;
-      } catch {
-        /* not yet */
-      }
-      if (i > 1200) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
     let url = post ? target.slice(5) : target;
     if (url.includes('{id}')) {
       const [first] = (await (await fetch(`${base}/api/merchant`)).json()) as { id: string }[];

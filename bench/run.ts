@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { capture, ceilingServer, load, summarise, type Endpoint, type EndpointResult, type Sample } from './api.ts';
 import { bundleReport, lighthouseRuns, type BundleReport, type LighthouseRun } from './frontend.ts';
-import { ROOT, nodePid, postgresPids, rss, serve, stop, sumRss, type Served } from './server.ts';
+import { ROOT, envPairs, nodePid, postgresPids, rss, serve, stop, sumRss, type Served } from './server.ts';
 import { removeDataDir } from '../server/db/datadir.ts';
 import { benchMediaUpload, type MediaUploadResult } from './media.ts';
 import { benchRedeem, type RedeemBenchResult } from './redeem.ts';
@@ -188,12 +188,7 @@ async function main(): Promise<void> {
     // TRUST_PROXY=on: the server as deployed behind a proxy, so the code requests' X-Forwarded-For
     // (a fresh caller each) is honoured; everything else is the production default.
     const serverEnv: Record<string, string> = { TRUST_PROXY: 'on' };
-    Object.assign(serverEnv, Object.fromEntries(
-      (process.env.BENCH_SERVER_ENV ?? '')
-        .split(/\s+/)
-        .filter((kv) => kv.includes('='))
-        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-    ));
+    Object.assign(serverEnv, envPairs(process.env.BENCH_SERVER_ENV));
     const cold = await serve({ dataDir, staticDir: dist, env: serverEnv });
     await stop(cold);
     server = await serve({ dataDir, staticDir: dist, env: serverEnv });

@@ -114,3 +114,58 @@ export function postgresPids(dataDir: string): number[] {
 export function sumRss(pids: number[]): number {
   return pids.reduce((a, p) => a + rss(p), 0);
 }
+
+/** CPU seconds (user + system) a process has used, from /proc; 0 when gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** 'K=V K2=V2' (PROFILE_ENV, BENCH_SERVER_ENV) as an environment. */
+export function envPairs(text: string | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (text ?? '')
+      .split(/\s+/)
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
+
+export interface SourceServer {
+  child: ChildProcess;
+  exited: Promise<unknown>;
+  baseUrl: string;
+}
+
+/**
+ * `node [nodeArgs] --import tsx server/main.ts` (what `npm run serve` runs, without npm between,
+ * so `child.pid` is the server and --cpu-prof can be given), its output appended to `logFile`;
+ * resolves once /api/health answers 200.
+ */
+export async function startSource(opts: { port: number; dataDir: string; staticDir: string; logFile: string; nodeArgs?: string[]; env?: Record<string, string> }): Promise<SourceServer> {
+  const fd = openSync(opts.logFile, 'a');
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, PORT: String(opts.port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, STATIC_DIR: opts.staticDir, ...opts.env },
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  const baseUrl = `http://127.0.0.1:${opts.port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).status === 200) break;
+    } catch {
+      /* not yet */
+    }
+    if (i > 1200 || child.exitCode !== null) {
+      child.kill('SIGTERM');
+      throw new Error(`the server did not start; see ${opts.logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, exited, baseUrl };
+}
