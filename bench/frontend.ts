@@ -22,7 +22,7 @@ export interface RouteLoad {
   route: string;
   /** The route group's lazy chunk (src/pages/<group>/routes.tsx). */
   group: string;
-  /** Everything the route needs before its page shows: the initial files plus its group's chunk and that chunk's static imports. */
+  /** Everything the route needs before its page shows: the initial files, its group's chunk and that chunk's static imports, and the group's Swedish strings and voucher store (loaded beside it). */
   js: Omit<FileSize, 'file'>;
   css: Omit<FileSize, 'file'>;
   /** Of which the route's own (not in the initial load). */
@@ -105,15 +105,39 @@ interface ManifestChunk {
   imports?: string[];
 }
 
+/**
+ * What each route group's `lazy` loads beside its page chunk (src/app/routes.tsx `groups`): its
+ * locale namespaces and, for some, the voucher store. Read from the source's text, so the bench
+ * needs no React to know it; tests/client/shell/firstLoad.test.ts keeps the lists true.
+ */
+function groupExtras(): Map<string, { namespaces: string[]; voucherStore: boolean }> {
+  const src = readFileSync(path.join(process.cwd(), 'src/app/routes.tsx'), 'utf8');
+  const out = new Map<string, { namespaces: string[]; voucherStore: boolean }>();
+  const re = /\bgroup\(\(\) => import\('\.\.\/pages\/([\w-]+)\/routes\.tsx'\)(?:,\s*\[([^\]]*)\])?(,\s*\{\s*voucherStore: true\s*\})?\)/g;
+  for (const m of src.matchAll(re)) {
+    const namespaces = [...(m[2] ?? '').matchAll(/'([\w-]+)'/g)].map((n) => n[1]!);
+    out.set(m[1]!, { namespaces, voucherStore: Boolean(m[3]) });
+  }
+  return out;
+}
+
 function routeLoads(dist: string, initialJs: Set<string>, initialCss: Set<string>): RouteLoad[] {
   const manifestFile = path.join(dist, '.vite', 'manifest.json');
   if (!existsSync(manifestFile)) return [];
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+  const extras = groupExtras();
   const out: RouteLoad[] = [];
   for (const [route, group] of ROUTES) {
     const entry = manifest[`src/pages/${group}/routes.tsx`];
     if (!entry) continue;
-    const js = closure(dist, [...initialJs, entry.file]);
+    // The group's page chunk, its Swedish strings (the default language) and, when it shows gifts,
+    // the voucher store: all loaded before the page renders.
+    const extra = extras.get(group);
+    const alongside = [
+      ...(extra?.namespaces ?? []).map((ns) => manifest[`locales/sv/${ns}.json`]?.file),
+      extra?.voucherStore ? manifest['src/app/vouchers.ts']?.file : undefined,
+    ].filter((f): f is string => Boolean(f));
+    const js = closure(dist, [...initialJs, entry.file, ...alongside]);
     const css = new Set(initialCss);
     // The CSS of the group's chunk and of every chunk it imports.
     const cssOf = (key: string, seen = new Set<string>()) => {
