@@ -4,7 +4,7 @@ import '@fontsource/quicksand/400.css';
 import '@fontsource/quicksand/600.css';
 import '@fontsource/quicksand/700.css';
 import '../styles/global.css.ts';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { createAppActor } from './app/AppActors.tsx';
@@ -18,10 +18,15 @@ startInspection();
 const i18n = createI18n();
 // The app's root actor, started once for the page (not in a render: see App).
 const actor = createAppActor().start();
+// The first render is a transition: React renders in slices and lets the browser paint and take
+// input between them, instead of one long task (the first screen is already painted from the
+// HTML, decision 094).
 const render = () =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App i18n={i18n} actor={actor} />
-    </StrictMode>,
+  startTransition(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App i18n={i18n} actor={actor} />
+      </StrictMode>,
+    ),
   );
 languageReady(i18n).then(render, render);
