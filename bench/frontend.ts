@@ -46,7 +46,7 @@ export const ROUTES: [route: string, group: string][] = [
   ['/merchant', 'merchant'],
   ['/merchant/details/:id', 'merchant'],
   ['/auth/jwt/login', 'auth'],
-  ['/greetie/view/:id', 'greetie'],
+  ['/greetie/view/:id', 'view'],
   ['/greetie/new', 'greetie'],
   ['/my/profile', 'my'],
   ['/redeem', 'redeem'],

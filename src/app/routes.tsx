@@ -8,7 +8,7 @@ import { loadNamespaces } from '../i18n.ts';
 import { loadVoucherStore } from './AppActors.tsx';
 
 /**
- * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, merchant,
+ * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, view, merchant,
  * sandbox, legal, errors) is one lazily loaded chunk: `lazy` imports the group's routes module and picks
  * the page. Layouts are small and load with the app.
  *
@@ -44,15 +44,16 @@ export const groups = {
   my: group(() => import('../pages/my/routes.tsx'), ['my', 'notifications']),
   redeem: group(() => import('../pages/redeem/routes.tsx'), ['redeem', 'voucher'], { voucherStore: true }),
   voucher: group(() => import('../pages/voucher/routes.tsx'), ['voucher'], { voucherStore: true }),
-  // The greetie view's gifts come from the voucher store.
-  greetie: group(() => import('../pages/greetie/routes.tsx'), ['greetie', 'editor', 'payment', 'view'], { voucherStore: true }),
+  greetie: group(() => import('../pages/greetie/routes.tsx'), ['greetie', 'editor', 'payment']),
+  // The greetie a recipient opens: its own chunk; its gifts come from the voucher store.
+  view: group(() => import('../pages/view/routes.tsx'), ['view'], { voucherStore: true }),
   merchant: group(() => import('../pages/merchant/routes.tsx'), ['merchant']),
   sandbox: group(() => import('../pages/sandbox/routes.tsx'), ['sandbox', 'merchant', 'payment']),
   flows: group(() => import('../pages/flows/routes.tsx'), ['flows']),
   errors: group(() => import('../pages/errors/routes.tsx')),
   legal: group(() => import('../pages/legal/routes.tsx')),
 };
-const { landing, auth, my, redeem, voucher, greetie, merchant, sandbox, flows, errors, legal } = groups;
+const { landing, auth, my, redeem, voucher, greetie, view, merchant, sandbox, flows, errors, legal } = groups;
 
 export const routes: RouteObject[] = [
   {
@@ -101,7 +102,7 @@ export const routes: RouteObject[] = [
       {
         // Layout 3: minimal (a top-left menu only), for the greetie a recipient opens.
         element: <MinimalLayout />,
-        children: [{ path: 'greetie/view/:id', lazy: page(greetie, 'GreetieViewPage') }],
+        children: [{ path: 'greetie/view/:id', lazy: page(view, 'GreetieViewPage') }],
       },
       { element: <RedirectIfAuthenticated />, children: [{ path: 'auth/jwt/login', lazy: page(auth, 'LoginPage') }] },
       // Anything else: /404, replacing the history entry.

@@ -1,4 +1,3 @@
 export { GreetieListPage } from './GreetieListPage.tsx';
 export { GreetieNewPage } from './GreetieNewPage.tsx';
 export { GreetieDetailsPage } from './GreetieDetailsPage.tsx';
-export { GreetieViewPage } from './view/GreetieViewPage.tsx';
