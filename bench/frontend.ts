@@ -46,7 +46,7 @@ export const ROUTES: [route: string, group: string][] = [
   ['/merchant', 'merchant'],
   ['/merchant/details/:id', 'merchant'],
   ['/auth/jwt/login', 'auth'],
-  ['/greetie/view/:id', 'view'],
+  ['/greetie/view/:id', 'greetie/view'],
   ['/greetie/new', 'greetie'],
   ['/my/profile', 'my'],
   ['/redeem', 'redeem'],
@@ -113,7 +113,7 @@ interface ManifestChunk {
 function groupExtras(): Map<string, { namespaces: string[]; voucherStore: boolean }> {
   const src = readFileSync(path.join(process.cwd(), 'src/app/routes.tsx'), 'utf8');
   const out = new Map<string, { namespaces: string[]; voucherStore: boolean }>();
-  const re = /\bgroup\(\(\) => import\('\.\.\/pages\/([\w-]+)\/routes\.tsx'\)(?:,\s*\[([^\]]*)\])?(,\s*\{\s*voucherStore: true\s*\})?\)/g;
+  const re = /\bgroup\(\(\) => import\('\.\.\/pages\/([\w/-]+)\/routes\.tsx'\)(?:,\s*\[([^\]]*)\])?(,\s*\{\s*voucherStore: true\s*\})?\)/g;
   for (const m of src.matchAll(re)) {
     const namespaces = [...(m[2] ?? '').matchAll(/'([\w-]+)'/g)].map((n) => n[1]!);
     out.set(m[1]!, { namespaces, voucherStore: Boolean(m[3]) });

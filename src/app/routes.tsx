@@ -8,7 +8,7 @@ import { loadNamespaces } from '../i18n.ts';
 import { loadVoucherStore } from './AppActors.tsx';
 
 /**
- * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, view, merchant,
+ * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, greetie/view, merchant,
  * sandbox, legal, errors) is one lazily loaded chunk: `lazy` imports the group's routes module and picks
  * the page. Layouts are small and load with the app.
  *
@@ -46,14 +46,15 @@ export const groups = {
   voucher: group(() => import('../pages/voucher/routes.tsx'), ['voucher'], { voucherStore: true }),
   greetie: group(() => import('../pages/greetie/routes.tsx'), ['greetie', 'editor', 'payment']),
   // The greetie a recipient opens: its own chunk; its gifts come from the voucher store.
-  view: group(() => import('../pages/view/routes.tsx'), ['view'], { voucherStore: true }),
+  // (A group of its own inside src/pages/greetie/, which it shares the editor's content layer with.)
+  'greetie/view': group(() => import('../pages/greetie/view/routes.tsx'), ['view'], { voucherStore: true }),
   merchant: group(() => import('../pages/merchant/routes.tsx'), ['merchant']),
   sandbox: group(() => import('../pages/sandbox/routes.tsx'), ['sandbox', 'merchant', 'payment']),
   flows: group(() => import('../pages/flows/routes.tsx'), ['flows']),
   errors: group(() => import('../pages/errors/routes.tsx')),
   legal: group(() => import('../pages/legal/routes.tsx')),
 };
-const { landing, auth, my, redeem, voucher, greetie, view, merchant, sandbox, flows, errors, legal } = groups;
+const { landing, auth, my, redeem, voucher, greetie, 'greetie/view': view, merchant, sandbox, flows, errors, legal } = groups;
 
 export const routes: RouteObject[] = [
   {
