@@ -144,6 +144,8 @@ journey('payment', async (j) => {
 
   // Paid: the receipt.
   await main.getByRole('heading', { name: 'Tack! Betalningen är klar' }).waitFor({ timeout: 15_000 });
+  // The page is no longer about making it.
+  await main.getByRole('heading', { level: 1, name: 'Din greetie' }).waitFor();
   const receipt = main.getByRole('article', { name: 'Kvitto' });
   await receipt.getByText(product.name).waitFor();
   await receipt.getByText('Totalt').waitFor();

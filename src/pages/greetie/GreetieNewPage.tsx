@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { isUuid } from '../../../contract/common.ts';
@@ -27,7 +27,11 @@ export function GreetieNewPage() {
   const compose = useCompose(composeWithServer);
   const { screen, context, send } = compose;
   const soldOut = useSoldOut(compose);
-  usePageTitle(t('new.title'));
+  // Once it is paid (the receipt) or sent, the page is no longer about making it.
+  const [paid, setPaid] = useState(false);
+  const onPaid = useCallback(() => setPaid(true), []);
+  const pageTitle = screen === 'sent' || (screen === 'payment' && paid) ? t('new.doneTitle') : t('new.title');
+  usePageTitle(pageTitle);
 
   // The address says what to open, once.
   const opened = useRef(false);
@@ -64,12 +68,12 @@ export function GreetieNewPage() {
   return (
     <section className={css.page} aria-labelledby="page-title">
       <h1 id="page-title" className={css.title}>
-        {t('new.title')}
+        {pageTitle}
       </h1>
       {stepIndex >= 0 && <Stepper current={stepIndex} />}
       {stepIndex >= 0 && <SaveStatus compose={compose} soldOut={soldOut} />}
       {soldOut.probe}
-      <Screen compose={compose} heading={heading} soldOut={soldOut} />
+      <Screen compose={compose} heading={heading} soldOut={soldOut} onPaid={onPaid} />
     </section>
   );
 }
@@ -116,7 +120,17 @@ function SaveStatus({ compose, soldOut }: { compose: ComposeView; soldOut: SoldO
   );
 }
 
-function Screen({ compose, heading, soldOut }: { compose: ComposeView; heading: React.RefObject<HTMLHeadingElement | null>; soldOut: SoldOutView }) {
+function Screen({
+  compose,
+  heading,
+  soldOut,
+  onPaid,
+}: {
+  compose: ComposeView;
+  heading: React.RefObject<HTMLHeadingElement | null>;
+  soldOut: SoldOutView;
+  onPaid: () => void;
+}) {
   const { t } = useTranslation('greetie');
   const { screen, context, send } = compose;
   const title = (key: string) => (
@@ -189,7 +203,7 @@ function Screen({ compose, heading, soldOut }: { compose: ComposeView; heading: 
       return <ReviewStep compose={compose} title={title('review.title')} />;
     case 'payment':
       // The review hands over to the payment machine (src/pages/greetie/payment/).
-      return <PaymentPanel greetieId={context.draftId ?? ''} mode="start" onBack={() => send({ type: 'user.back' })} />;
+      return <PaymentPanel greetieId={context.draftId ?? ''} mode="start" onBack={() => send({ type: 'user.back' })} onPaid={onPaid} />;
     case 'sent':
       return (
         <div className={css.notice}>

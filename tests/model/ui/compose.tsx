@@ -373,6 +373,7 @@ export default defineUi({
     },
     sent: async (_env, s) => {
       expect(await stepHeading('Din greetie är skickad!')).toBeInTheDocument();
+      expect(screen.getByRole('heading', { level: 1, name: 'Din greetie' })).toBeInTheDocument();
       expect(screen.getByText(ctx(s).draft.deliverAt ? /vid den tid du valde/ : /med länken nu/)).toBeInTheDocument();
     },
   },
