@@ -68,11 +68,7 @@ function Group({ title, empty, items, language, who }: { title: string; empty: s
           {items.map((g) => (
             <li key={g.id}>
               <Link className={css.card} to={g.status === 'draft' ? `/greetie/new?draft=${g.id}` : `/greetie/details/${g.id}`}>
-                {g.media?.overlayUrl || g.media?.thumbnailUrl ? (
-                  <img className={css.thumb} src={g.media.overlayUrl ?? g.media.thumbnailUrl ?? ''} alt="" />
-                ) : (
-                  <span className={css.thumb} aria-hidden="true" />
-                )}
+                <Thumb media={g.media} />
                 <span>
                   <span className={css.rowTitle}>{who(g)}</span>
                   <span className={css.rowMeta} style={{ display: 'block' }}>
@@ -86,5 +82,37 @@ function Group({ title, empty, items, language, who }: { title: string; empty: s
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * The greetie's picture in the list: the photo's small copy (a video's poster) with the content
+ * over it — the overlay keeps its transparency, so alone it would be text on nothing — or, with no
+ * picture yet, a gift.
+ */
+function Thumb({ media }: { media: { thumbnailUrl: string | null; overlayUrl: string | null } | null }) {
+  if (!media?.thumbnailUrl && !media?.overlayUrl) {
+    return (
+      <span className={css.thumbEmpty} aria-hidden="true" data-testid="greetie-thumb-empty">
+        <GiftIcon />
+      </span>
+    );
+  }
+  return (
+    <span className={css.thumbStack} aria-hidden="true" data-testid="greetie-thumb">
+      {media.thumbnailUrl && <img className={css.thumbLayer} src={media.thumbnailUrl} alt="" />}
+      {media.overlayUrl && <img className={css.thumbLayer} src={media.overlayUrl} alt="" />}
+    </span>
+  );
+}
+
+/** A small gift: the list's mark for a greetie that has no picture to show. */
+function GiftIcon() {
+  return (
+    <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <rect x="3" y="8" width="18" height="4" rx="1" />
+      <path d="M12 8v13M19 12v7a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2v-7" />
+      <path d="M7.5 8a2.5 2.5 0 0 1 0-5C10 3 12 8 12 8s2-5 4.5-5a2.5 2.5 0 0 1 0 5" />
+    </svg>
   );
 }

@@ -187,6 +187,14 @@ export const card = style([
   },
 ]);
 export const thumb = style({ width: 72, height: 90, borderRadius: vars.radius.base, objectFit: 'cover', background: vars.color.surface });
+/** The list's picture: the photo's small copy (or the video's poster) with the content over it. */
+export const thumbStack = style([thumb, { position: 'relative', display: 'block', overflow: 'hidden' }]);
+export const thumbLayer = style({ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' });
+/** A greetie with no photo or video yet (a draft, or one made with text and gifts only): a card, not a blank. */
+export const thumbEmpty = style([
+  thumb,
+  { display: 'grid', placeItems: 'center', background: `linear-gradient(160deg, ${vars.color.primarySoft}, ${vars.color.primary})`, color: '#fff' },
+]);
 export const status = style({
   display: 'inline-block',
   padding: `2px ${vars.space.sm}`,

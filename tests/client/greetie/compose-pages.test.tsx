@@ -329,3 +329,23 @@ describe('/greetie/details/{id}', () => {
     expect(router.state.location.pathname).toBe(`/greetie/details/${DRAFT_ID}`);
   });
 });
+
+describe('/greetie/list', () => {
+  it("draws each greetie's picture with its content over it, and a gift where there is no picture yet", async () => {
+    const withPhoto = greetie({
+      id: '5d1c0c3e-0000-4000-8000-0000000000a1',
+      status: 'delivered',
+      media: { ...photo, thumbnailUrl: '/api/media/TTTTTTTTTTTTTTTTTTTTTT.webp', overlayUrl: '/api/media/OOOOOOOOOOOOOOOOOOOOOO.webp' },
+    });
+    const noMedia = greetie({ id: '5d1c0c3e-0000-4000-8000-0000000000a2', status: 'delivered', media: null });
+    server = { 'GET /api/greetie': () => ({ status: 200, body: [withPhoto, noMedia] }) };
+    renderRoute('/greetie/list', { session: signedIn() });
+    const links = await screen.findAllByRole('link', { name: /Mormor|Någon|mottagare/i });
+    expect(links.length).toBeGreaterThanOrEqual(2);
+    const [photoThumb] = await screen.findAllByTestId('greetie-thumb');
+    // The photo's small copy first, the (transparent) content over it.
+    expect([...photoThumb!.querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual([withPhoto.media!.thumbnailUrl, withPhoto.media!.overlayUrl]);
+    expect(screen.getAllByTestId('greetie-thumb')).toHaveLength(1);
+    expect(screen.getByTestId('greetie-thumb-empty').querySelector('svg')).not.toBeNull();
+  });
+});
