@@ -4,7 +4,7 @@ import { expect, inject, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Greetie } from '../../contract/greetie.ts';
 import { Journey, connectBrowser, currentBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, api, expectPath, mobileNumberFor, readCodeFromOutbox, signInOnLoginPage } from './harness/app.ts';
+import { LOGIN_PATH, api, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, readCodeFromOutbox, signInOnLoginPage } from './harness/app.ts';
 
 /**
  * The whole gift, with two people (issue 14), each in a browser context of their own, so two
@@ -25,17 +25,6 @@ import { LOGIN_PATH, api, expectPath, mobileNumberFor, readCodeFromOutbox, signI
 connectBrowser();
 
 const RECIPIENT = mobileNumberFor('gift', 'phone');
-
-/** A fixed-price InStore product of the demo catalogue, with its merchant. */
-async function inStoreGift(baseURL: string): Promise<{ productId: string; product: string; merchantId: string; merchant: string }> {
-  const merchants = await api<Array<{ id: string; name: string }>>(baseURL, '/api/merchant');
-  for (const m of merchants) {
-    const products = await api<Array<{ id: string; name: string; source: string; price?: number }>>(baseURL, `/api/merchant/${m.id}/products`);
-    const p = products.find((x) => x.source === 'InStore' && typeof x.price === 'number' && x.price > 0);
-    if (p) return { productId: p.id, product: p.name, merchantId: m.id, merchant: m.name };
-  }
-  throw new Error('the demo catalogue has no fixed-price InStore product');
-}
 
 /** The sender's name, and a draft with a photo, a text over it and the gift, saved with the page's own token. */
 async function draftWithPhoto(page: Page, productId: string, mobileNumber: string): Promise<Greetie> {
@@ -68,18 +57,6 @@ async function draftWithPhoto(page: Page, productId: string, mobileNumber: strin
   );
 }
 
-/** The link in the SMS the sandbox kept for `e164` that carries a greetie, as a path. */
-async function greetieLinkFromOutbox(baseURL: string, e164: string): Promise<string> {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const messages = await api<{ to: string; body: string }[]>(baseURL, `/api/sandbox/sms?to=${encodeURIComponent(e164)}`);
-    const link = messages.map((m) => /https?:\/\/\S+(\/greetie\/view\/[A-Za-z0-9_%-]+)/.exec(m.body)?.[1]).find(Boolean);
-    if (link) return link;
-    if (Date.now() > until) throw new Error(`no greetie link reached ${e164} in the sandbox outbox`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 // Two people in one test (the harness's journey() runs one person at both sizes); 18–28 s here,
 // so its own budget is the ~60 s the issue allows, above the config's 45 s default.
 test('gift: the sender pays on a desktop, the recipient watches, signs in and redeems on a phone, the sender sees "Sedd"', async () => {
@@ -90,7 +67,8 @@ test('gift: the sender pays on a desktop, the recipient watches, signs in and re
   let failed = true;
   try {
     const { baseURL } = sender;
-    const gift = await inStoreGift(baseURL);
+    const { product, merchant } = await fixedPriceProduct(baseURL, 'InStore');
+    const gift = { productId: product.id, product: product.name, merchantId: merchant.id, merchant: merchant.name };
 
     // ---- The sender, on a desktop: sign in, the draft, its review, Swish in the sandbox.
     const s = sender.page;

@@ -3,9 +3,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expect, inject } from 'vitest';
 import type { Greetie } from '../../contract/greetie.ts';
-import type { MerchantPage, Product } from '../../contract/merchant.ts';
+import type { Product } from '../../contract/merchant.ts';
 import { journey, connectBrowser, type Journey } from './harness/journey.ts';
-import { LOGIN_PATH, api, expectPath, mobileNumberFor, signInOnLoginPage } from './harness/app.ts';
+import { LOGIN_PATH, expectPath, fixedPriceProduct, mobileNumberFor, signInOnLoginPage } from './harness/app.ts';
 
 /**
  * Paying for a greetie with Swish in the sandbox, on a phone and on a desktop: a draft with a gift
@@ -19,17 +19,6 @@ import { LOGIN_PATH, api, expectPath, mobileNumberFor, signInOnLoginPage } from 
  */
 
 connectBrowser();
-
-/** A product with a fixed price from the demo catalogue. */
-async function fixedPriceProduct(baseURL: string): Promise<Product> {
-  const merchants = await api<MerchantPage>(baseURL, '/api/merchant/v2?limit=50');
-  for (const m of merchants.items) {
-    const products = await api<Product[]>(baseURL, `/api/merchant/${m.id}/products`);
-    const fixed = products.find((p) => typeof p.price === 'number' && p.price > 0);
-    if (fixed) return fixed;
-  }
-  throw new Error('the demo catalogue has no product with a fixed price');
-}
 
 /** A draft at its review, made with the signed-in person's own token (as the compose steps would save it). */
 async function draftWithGift(page: Page, product: Product, recipient: string): Promise<Greetie> {
@@ -79,7 +68,7 @@ journey('payment', async (j) => {
   await signInOnLoginPage(j, { checkpoints: false });
   await expectPath(page, '/greetie/new');
 
-  const product = await fixedPriceProduct(j.baseURL);
+  const { product } = await fixedPriceProduct(j.baseURL);
   const recipient = mobileNumberFor('payment-recipient', j.viewport);
   const draft = await draftWithGift(page, product, recipient.e164);
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, api, expectPath, mobileNumberFor, readCodeFromOutbox, call, signInByApi } from './harness/app.ts';
+import { LOGIN_PATH, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, readCodeFromOutbox, call, signInByApi } from './harness/app.ts';
 
 /**
  * The greetie a recipient opens: the sender (through the API) makes a greetie with a photo, a text
@@ -13,18 +13,6 @@ import { LOGIN_PATH, api, expectPath, mobileNumberFor, readCodeFromOutbox, call,
 
 connectBrowser();
 
-/** The link in the newest SMS to `e164` that carries a greetie (the delivery), as a path. */
-async function greetieLinkFromOutbox(baseURL: string, e164: string): Promise<string> {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const messages = await api<{ to: string; body: string }[]>(baseURL, `/api/sandbox/sms?to=${encodeURIComponent(e164)}`);
-    const link = messages.map((m) => /https?:\/\/\S+(\/greetie\/view\/[A-Za-z0-9_%-]+)/.exec(m.body)?.[1]).find(Boolean);
-    if (link) return link;
-    if (Date.now() > until) throw new Error(`no greetie link reached ${e164} in the sandbox outbox`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 const photo = () => sharp({ create: { width: 800, height: 1000, channels: 3, background: '#f4a6c8' } }).jpeg({ quality: 80 }).toBuffer();
 
 journey('view', async (j) => {
@@ -35,17 +23,8 @@ journey('view', async (j) => {
   const recipient = mobileNumberFor('view', j.viewport);
   const token = await signInByApi(baseURL, sender.e164);
   await call(baseURL, token, 'POST', '/api/mobileuser', { name: 'Anna' });
-  const merchants = await api<Array<{ id: string; name: string }>>(baseURL, '/api/merchant');
-  let gift: { id: string; name: string; merchant: string } | undefined;
-  for (const m of merchants) {
-    const products = await api<Array<{ id: string; name: string; source: string; price?: number }>>(baseURL, `/api/merchant/${m.id}/products`);
-    const p = products.find((x) => x.source === 'InStore' && typeof x.price === 'number');
-    if (p) {
-      gift = { id: p.id, name: p.name, merchant: m.name };
-      break;
-    }
-  }
-  if (!gift) throw new Error('the demo catalogue has no fixed-price InStore product');
+  const { product, merchant } = await fixedPriceProduct(baseURL, 'InStore');
+  const gift = { id: product.id, name: product.name, merchant: merchant.name };
   const draft = await call<{ id: string; refId: string }>(baseURL, token, 'POST', '/api/greetie/createv2', {
     recipient: { mobileNumber: recipient.e164, name: 'Bo' },
     message: 'Grattis på födelsedagen!',

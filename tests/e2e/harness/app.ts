@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import type { Merchant, MerchantSource, Product } from '../../../contract/merchant.ts';
 import type { Journey } from './journey.ts';
 
 /**
@@ -66,6 +67,28 @@ export async function readCodeFromOutbox(baseURL: string, e164: string, since: n
     if (code) return code;
     if (Date.now() > until) throw new Error(`no SMS with a code reached ${e164} in the sandbox outbox (found ${messages.length} older)`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The first product of the demo catalogue with a fixed price (of `source`, when given), and its merchant. */
+export async function fixedPriceProduct(baseURL: string, source?: MerchantSource): Promise<{ product: Product; merchant: Merchant }> {
+  for (const merchant of await api<Merchant[]>(baseURL, '/api/merchant')) {
+    const products = await api<Product[]>(baseURL, `/api/merchant/${merchant.id}/products`);
+    const product = products.find((p) => (!source || p.source === source) && typeof p.price === 'number' && p.price > 0);
+    if (product) return { product, merchant };
+  }
+  throw new Error(`the demo catalogue has no fixed-price ${source ?? ''} product`);
+}
+
+/** The link (as a path) in the SMS the sandbox outbox holds for `e164` that carries a greetie: the delivery. */
+export async function greetieLinkFromOutbox(baseURL: string, e164: string): Promise<string> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const messages = await api<{ to: string; body: string }[]>(baseURL, `/api/sandbox/sms?to=${encodeURIComponent(e164)}`);
+    const link = messages.map((m) => /https?:\/\/\S+(\/greetie\/view\/[A-Za-z0-9_%-]+)/.exec(m.body)?.[1]).find(Boolean);
+    if (link) return link;
+    if (Date.now() > until) throw new Error(`no greetie link reached ${e164} in the sandbox outbox`);
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
 
