@@ -92,3 +92,17 @@ export const linkCard = style({
   color: vars.color.text,
   textDecoration: 'none',
 });
+
+/** A Radix dialog's backdrop and its box, centred on the page (pages widen or lay out the box). */
+export const dialogOverlay = style({ position: 'fixed', inset: 0, background: vars.color.overlay });
+export const dialogBox = style({
+  position: 'fixed',
+  top: '50%',
+  left: '50%',
+  transform: 'translate(-50%, -50%)',
+  width: 'min(90vw, 420px)',
+  padding: vars.space.lg,
+  borderRadius: vars.radius.large,
+  background: vars.color.background,
+  boxShadow: vars.shadow.menu,
+});

@@ -1,7 +1,7 @@
 import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
-import { button, buttonSecondary, container, formHint, formInput, formLabel, linkCard } from '../../components/ui.css.ts';
+import { button, buttonSecondary, container, dialogBox, dialogOverlay, formHint, formInput, formLabel, linkCard } from '../../components/ui.css.ts';
 
 // Phone first (390 px): one column, the actions at the bottom of each step; wider screens get a
 // narrow centred column, as a phone-shaped card.
@@ -207,18 +207,7 @@ export const status = style({
 export const message = style({ whiteSpace: 'pre-wrap', fontSize: '1.0625rem', margin: `${vars.space.md} 0` });
 export const skeleton = style({ height: 96, borderRadius: vars.radius.large, background: vars.color.surface });
 
-export const dialogOverlay = style({ position: 'fixed', inset: 0, background: vars.color.overlay });
-export const dialog = style({
-  position: 'fixed',
-  top: '50%',
-  left: '50%',
-  transform: 'translate(-50%, -50%)',
-  width: 'min(90vw, 420px)',
-  padding: vars.space.lg,
-  borderRadius: vars.radius.large,
-  background: vars.color.background,
-  boxShadow: vars.shadow.menu,
-});
+export { dialogOverlay, dialogBox as dialog };
 export const dialogTitle = style({ margin: `0 0 ${vars.space.sm}`, fontSize: '1.25rem' });
 export const danger = style({ background: vars.color.danger, selectors: { '&:hover': { background: vars.color.danger } } });
 export const pickButton = style({ width: '100%', border: 'none', textAlign: 'left', font: 'inherit', cursor: 'pointer', color: vars.color.text });

@@ -1,7 +1,7 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
-import { errorText, formField } from '../../components/ui.css.ts';
+import { dialogBox, dialogOverlay, errorText, formField } from '../../components/ui.css.ts';
 
 /** My pages: a narrow column of cards (the layout gives the container and its padding). */
 
@@ -175,23 +175,9 @@ export const dangerButton = style({
   selectors: { '&:disabled': { opacity: 0.5, cursor: 'not-allowed' }, '&:focus-visible': { outline: `3px solid ${vars.color.primary}`, outlineOffset: 2 } },
 });
 
-export const dialogOverlay = style({ position: 'fixed', inset: 0, background: vars.color.overlay });
+export { dialogOverlay };
 
-export const dialog = style({
-  position: 'fixed',
-  top: '50%',
-  left: '50%',
-  transform: 'translate(-50%, -50%)',
-  width: 'min(92vw, 480px)',
-  maxHeight: '90vh',
-  overflowY: 'auto',
-  padding: vars.space.lg,
-  borderRadius: vars.radius.large,
-  background: vars.color.background,
-  boxShadow: vars.shadow.menu,
-  display: 'grid',
-  gap: vars.space.md,
-});
+export const dialog = style([dialogBox, { width: 'min(92vw, 480px)', maxHeight: '90vh', overflowY: 'auto', display: 'grid', gap: vars.space.md }]);
 
 export const losses = style({ display: 'grid', gap: vars.space.sm });
 

@@ -1,7 +1,7 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
-import { errorBox, errorBoxTitle } from '../../components/ui.css.ts';
+import { dialogBox, dialogOverlay, errorBox, errorBoxTitle } from '../../components/ui.css.ts';
 
 /** "Mina gåvor" and a voucher's page: one narrow column (the layout gives the container). */
 
@@ -86,19 +86,7 @@ export const facts = style({ display: 'grid', gridTemplateColumns: 'auto 1fr', g
 export const factName = style({ color: vars.color.textMuted, fontWeight: 600 });
 export const factValue = style({ margin: 0, fontWeight: 700 });
 
-export const dialogOverlay = style({ position: 'fixed', inset: 0, background: vars.color.overlay });
-export const dialog = style({
-  position: 'fixed',
-  top: '50%',
-  left: '50%',
-  transform: 'translate(-50%, -50%)',
-  width: 'min(90vw, 420px)',
-  padding: vars.space.lg,
-  borderRadius: vars.radius.large,
-  background: vars.color.background,
-  boxShadow: vars.shadow.menu,
-  display: 'grid',
-  gap: vars.space.md,
-});
+export { dialogOverlay };
+export const dialog = style([dialogBox, { display: 'grid', gap: vars.space.md }]);
 export const dialogTitle = style({ margin: 0, fontSize: '1.25rem' });
 export const dialogText = style({ margin: 0 });
