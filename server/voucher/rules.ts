@@ -3,7 +3,7 @@ import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, type RedeemBody, type Voucher } 
 import { transaction } from '../db/index.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
-import { isKnownMerchantCode, knownMerchantCodeHashes, normalizeMerchantCode, runningMerchantCodeCheck, verifyMerchantCodeRemembered } from '../merchant/code.ts';
+import { knownMerchantCodeHashes, normalizeMerchantCode, runningMerchantCodeCheck, verifyMerchantCodeRemembered } from '../merchant/code.ts';
 import {
   lockForRedeem,
   markUsedOnce,
@@ -99,7 +99,7 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
   // (scrypt) holding its voucher's lock; the others wait for that check here, holding nothing,
   // and then take the short way.
   const running = runningMerchantCodeCheck(code, target.code_hash);
-  if (running && (await running.catch(() => false)) && !target.is_redeemed && isKnownMerchantCode(code, target.code_hash)) {
+  if (running && (await running.catch(() => false)) && !target.is_redeemed) {
     const row = await redeemKnownCode(deps.db, { ...known, codeHashes: [target.code_hash] });
     if (row) return toVoucher(row, true);
   }
