@@ -330,10 +330,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     { prefix: '/api' },
   );
 
-  const indexFile = path.join(config.staticDir, 'index.html');
-  const hasSpa = existsSync(indexFile);
   // index.html with the entry's stylesheets inlined, prepared once (server/spa/shell.ts, decision 094).
-  const pages = hasSpa ? createSpaPages(config.staticDir) : undefined;
+  const pages = existsSync(path.join(config.staticDir, 'index.html')) ? createSpaPages(config.staticDir) : undefined;
   if (pages) {
     await app.register(fastifyStatic, {
       root: config.staticDir,
@@ -371,7 +369,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(req, reply, 404, 'ROUTE_NOT_FOUND');
     // A missing hashed asset must be a 404, not index.html served as JavaScript.
     if (pathname.startsWith('/assets/')) return sendError(req, reply, 404, 'NOT_FOUND');
-    if (!hasSpa) {
+    if (!pages) {
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
@@ -379,7 +377,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         .send('Appen är inte byggd. Kör "npm run build" (eller "npm start").');
     }
     // Client-side routes: the SPA decides (and shows /404 for paths it does not know).
-    return pages ? sendHtml(req, reply, pages.plain) : reply.sendFile('index.html');
+    return sendHtml(req, reply, pages.plain);
   });
 
   return app;
