@@ -174,7 +174,7 @@ export const mobileUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: MobileUser, ...errorResponses(400, 401, 404) },
       },
     },
-    async (req) => profile(deps, req.userId, req.params.id),
+    async (req) => profile(req.signedInUser!, req.params.id),
   );
 
   app.post(

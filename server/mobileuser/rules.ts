@@ -1,6 +1,7 @@
 import type { MobileUser } from '../../contract/auth.ts';
 import { NAME_MAX_LENGTH, checkName, type ProfileBody } from '../../contract/mobileuser.ts';
 import { signedInUser, toMobileUser } from '../auth/rules.ts';
+import type { UserRow } from '../auth/queries.ts';
 import type { AccountExport } from '../../contract/account.ts';
 import { transaction } from '../db/index.ts';
 import { badRequest, conflict, notFound, unauthorized } from '../errors.ts';
@@ -15,10 +16,10 @@ import * as q from './queries.ts';
  * themselves; naming anybody else's id is 404, never a hint that the id exists.
  */
 
-/** The caller's own profile, or 404 for any other id. */
-export async function profile(deps: Pick<Deps, 'db'>, callerId: string, id: string): Promise<MobileUser> {
-  if (id.toLowerCase() !== callerId) throw notFound();
-  return signedInUser(deps.db, callerId);
+/** The caller's own profile (the row app.authenticate read), or 404 for any other id. */
+export function profile(caller: UserRow, id: string): MobileUser {
+  if (id.toLowerCase() !== caller.id) throw notFound();
+  return toMobileUser(caller);
 }
 
 /** Completes or changes the caller's profile: a name (checked by contract's checkName) and/or the marketing consent. */
