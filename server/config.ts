@@ -14,6 +14,11 @@ export interface Config {
   dataDir: string;
   /** External PostgreSQL; when undefined the embedded server under dataDir is used. */
   databaseUrl: string | undefined;
+  /**
+   * Connections in this process's pool (DATABASE_POOL_SIZE, 10; 1–200). The catalogue listener
+   * holds one more of its own (LISTEN), so a process opens at most this + 1.
+   */
+  databasePoolSize: number;
   /** Sandbox adapters (SMS outbox, payment simulator…) and /api/sandbox. */
   sandbox: boolean;
   /** The address users reach the app at, used in links we send (SMS) and for HSTS. */
@@ -132,6 +137,13 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
     }
   }
 
+  let databasePoolSize = 10;
+  if (env.DATABASE_POOL_SIZE !== undefined && env.DATABASE_POOL_SIZE !== '') {
+    const n = Number(env.DATABASE_POOL_SIZE);
+    if (!Number.isInteger(n) || n < 1 || n > 200) errors.push(`DATABASE_POOL_SIZE must be a whole number from 1 to 200 (got "${env.DATABASE_POOL_SIZE}")`);
+    else databasePoolSize = n;
+  }
+
   let sandbox = true;
   if (env.SANDBOX !== undefined && env.SANDBOX !== '') {
     const v = env.SANDBOX.toLowerCase();
@@ -150,6 +162,19 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
   if (env.TOKEN_SIGNING_KEY !== undefined && env.TOKEN_SIGNING_KEY !== '') {
     if (env.TOKEN_SIGNING_KEY.length < 32) errors.push('TOKEN_SIGNING_KEY must be at least 32 characters');
     else tokenSigningKey = env.TOKEN_SIGNING_KEY;
+  }
+
+  // In production the defaults are wrong as soon as there is more than one process: a key
+  // generated per DATA_DIR makes one process's tokens 401 on another, and the default address
+  // (localhost and this process's port) goes out in SMS links and payment callbacks. So both are
+  // asked for explicitly (README, "Running on several servers").
+  if (!sandbox) {
+    if (env.TOKEN_SIGNING_KEY === undefined || env.TOKEN_SIGNING_KEY === '') {
+      errors.push('TOKEN_SIGNING_KEY must be set when SANDBOX=off (at least 32 characters, the same on every server process)');
+    }
+    if (env.PUBLIC_URL === undefined || env.PUBLIC_URL === '') {
+      errors.push('PUBLIC_URL must be set when SANDBOX=off (the address people reach the app at, the same on every server process)');
+    }
   }
 
   let logLevel: Config['logLevel'] = 'info';
@@ -200,6 +225,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
       host,
       dataDir,
       databaseUrl,
+      databasePoolSize,
       sandbox,
       publicUrl,
       tokenSigningKey,

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       embedded = await startEmbeddedPostgres(config.dataDir, (msg) => log.info(msg));
       url = await ensureDatabase(embedded.url, 'greetie');
     }
-    handle = connect(url);
+    handle = connect(url, { max: config.databasePoolSize });
     const applied = await migrateToLatest(handle.db);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
     await seed(handle.db);

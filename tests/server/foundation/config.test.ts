@@ -85,6 +85,43 @@ describe('settings from the environment', () => {
     expect(r.errors.join('\n')).toMatch(/ELKS_USERNAME and ELKS_PASSWORD/);
   });
 
+  it('sizes the database pool from DATABASE_POOL_SIZE: 10 by default, a whole number from 1 to 200', () => {
+    const size = (v?: string) => {
+      const r = parseConfig(v === undefined ? {} : { DATABASE_POOL_SIZE: v });
+      return r.ok ? r.config.databasePoolSize : r.errors;
+    };
+    expect(size()).toBe(10);
+    expect(size('')).toBe(10);
+    expect(size('1')).toBe(1);
+    expect(size('200')).toBe(200);
+    for (const bad of ['0', '201', '2.5', 'ten', '-3']) {
+      expect(size(bad)).toEqual([`DATABASE_POOL_SIZE must be a whole number from 1 to 200 (got "${bad}")`]);
+    }
+  });
+
+  it('with the sandbox off, needs TOKEN_SIGNING_KEY and PUBLIC_URL set explicitly (one line each)', async () => {
+    const complete = { ...(await swishTestEnv()), SANDBOX: 'off', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p', TOKEN_SIGNING_KEY: 'k'.repeat(40) };
+    expect(parseConfig(complete).ok).toBe(true);
+    const without = (...names: string[]) => {
+      const env: Record<string, string> = { ...complete };
+      for (const n of names) delete env[n];
+      const r = parseConfig(env);
+      return r.ok ? [] : r.errors;
+    };
+    expect(without('TOKEN_SIGNING_KEY')).toEqual([
+      'TOKEN_SIGNING_KEY must be set when SANDBOX=off (at least 32 characters, the same on every server process)',
+    ]);
+    // PUBLIC_URL's default (http://localhost:3000) also fails Swish's https check: both lines name it.
+    const noUrl = without('PUBLIC_URL');
+    expect(noUrl).toContain('PUBLIC_URL must be set when SANDBOX=off (the address people reach the app at, the same on every server process)');
+    expect(noUrl.every((e) => e.startsWith('PUBLIC_URL '))).toBe(true);
+    expect(without('TOKEN_SIGNING_KEY', 'PUBLIC_URL').filter((e) => /must be set when SANDBOX=off/.test(e))).toHaveLength(2);
+    // An empty value is not a setting.
+    expect(parseConfig({ ...complete, TOKEN_SIGNING_KEY: '' }).ok).toBe(false);
+    // With the sandbox on, the defaults stay (a generated key under DATA_DIR, localhost).
+    expect(parseConfig({}).ok).toBe(true);
+  });
+
   it('generates a signing key once, keeps it private under DATA_DIR, and reuses it', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'greetie-cfg-'));
     const r = parseConfig({ DATA_DIR: dir });

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.ts';
 import { createTestDb, testConfig } from '../helpers.ts';
+import { swishTestEnv } from '../payment/test-ca.ts';
 import { freePort } from '../../../server/net.ts';
 import { isAlive } from '../../../server/process.ts';
 import { clusterDirOf, readPostmaster, removeDataDir } from '../../../server/db/datadir.ts';
@@ -79,6 +80,18 @@ describe('the server process', { timeout: 180_000 }, () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^config: PORT /);
     expect(lines[1]).toMatch(/^config: LOG_LEVEL /);
+  });
+
+  it('with SANDBOX=off, refuses to start without TOKEN_SIGNING_KEY and PUBLIC_URL (exit 2, config: lines)', async () => {
+    const production = { SANDBOX: 'off', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p', ...(await swishTestEnv()), DATA_DIR: dataDir };
+    const s = serve({ ...production, TOKEN_SIGNING_KEY: '', PUBLIC_URL: '' });
+    expect(await s.exited).toBe(2);
+    const lines = s.output().trim().split('\n');
+    for (const l of lines) expect(l).toMatch(/^config: /);
+    expect(lines).toContain('config: TOKEN_SIGNING_KEY must be set when SANDBOX=off (at least 32 characters, the same on every server process)');
+    expect(lines).toContain('config: PUBLIC_URL must be set when SANDBOX=off (the address people reach the app at, the same on every server process)');
+    // Nothing was started or written: no signing key generated under DATA_DIR.
+    expect(existsSync(path.join(dataDir, 'token-signing.key'))).toBe(false);
   });
 
   it('starts, refuses a second server on the same DATA_DIR, stops cleanly on SIGTERM', async () => {

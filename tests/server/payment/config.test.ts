@@ -29,7 +29,7 @@ describe('payment settings', () => {
   it('uses the sandbox by default, and Swish when the sandbox is off', () => {
     const r = parseConfig({});
     expect(r.ok && r.config.payment.provider).toBe('sandbox');
-    const off = parseConfig({ SANDBOX: 'off', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p', ...swish, PAYMENT_PROVIDER: '' });
+    const off = parseConfig({ SANDBOX: 'off', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p', TOKEN_SIGNING_KEY: 'k'.repeat(40), ...swish, PAYMENT_PROVIDER: '' });
     expect(off.ok && off.config.payment.provider).toBe('swish');
   });
 
@@ -55,7 +55,9 @@ describe('payment settings', () => {
 
   it('refuses an unknown provider, and the sandbox provider without the sandbox', () => {
     expect(errorsOf({ PAYMENT_PROVIDER: 'klarna' })).toEqual(['PAYMENT_PROVIDER must be "sandbox" or "swish" (got "klarna")']);
-    expect(errorsOf({ SANDBOX: 'off', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p', PAYMENT_PROVIDER: 'sandbox' })).toEqual(['PAYMENT_PROVIDER=sandbox needs SANDBOX on']);
+    expect(
+      errorsOf({ SANDBOX: 'off', ELKS_USERNAME: 'u', ELKS_PASSWORD: 'p', TOKEN_SIGNING_KEY: 'k'.repeat(40), PUBLIC_URL: 'https://greetie.test', PAYMENT_PROVIDER: 'sandbox' }),
+    ).toEqual(['PAYMENT_PROVIDER=sandbox needs SANDBOX on']);
   });
 
   it('needs PUBLIC_URL on HTTPS port 443, where Swish calls back', () => {
