@@ -24,8 +24,8 @@ export interface Balancer {
 
 /**
  * The configuration the test writes (and the README's example follows): round robin over the
- * backends, /api/health checked every 300 ms (two failures take a server out, two answers bring
- * it back), short timeouts, and a request whose connection was refused is sent to another
+ * backends, /api/health checked every 500 ms (two failures take a server out, two answers bring
+ * it back; an answer may take 2 s), short timeouts, and a request whose connection was refused is sent to another
  * server (`retries` + `option redispatch`: nothing was sent, so nothing can happen twice).
  * `option forwardfor` appends the caller's address to X-Forwarded-For; the servers trust the
  * proxy hops in front of them (TRUST_PROXY).
@@ -54,7 +54,10 @@ export function haproxyConfig(port: number, backends: { name: string; port: numb
     '  balance roundrobin',
     '  option httpchk GET /api/health',
     '  http-check expect status 200',
-    '  default-server inter 300ms fall 2 rise 2',
+    // A dead server refuses the check at once: out after two, about a second. A slow answer
+    // (a loaded machine) has 2 s before it counts as a failure.
+    '  timeout check 2s',
+    '  default-server inter 500ms fall 2 rise 2',
     ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`),
     '',
   ].join('\n');
