@@ -18,7 +18,7 @@ import { createStorage } from './providers/storage/index.ts';
 import { createMediaCleanup } from './media/rules.ts';
 import { createDeliveryQueue } from './delivery/queue.ts';
 import { createPushProvider } from './providers/push/index.ts';
-import { createWebPushSender, loadVapidKeys } from './providers/push/webpush.ts';
+import { createWebPushSender, resolveVapidKeys, type WebPushSenderOptions } from './providers/push/webpush.ts';
 import { createNotificationQueue } from './notification/queue.ts';
 import { CatalogueCache } from './merchant/cache.ts';
 import { startRateEventPurge, type RateEventPurge } from './auth/retention.ts';
@@ -33,6 +33,11 @@ export interface AppDeps {
   db: Db;
   /** Replace services (clock, SMS gateway…) in tests. */
   services?: Partial<Services>;
+  /**
+   * Tests only: how the Web Push sender reaches the tests' fake push service (its CA, a resolver,
+   * its local address let through), keeping the app's own key pair and allowed hosts.
+   */
+  webpush?: Pick<WebPushSenderOptions, 'ca' | 'resolve' | 'reachable'>;
   /** Extra pino options; tests pass a stream to read what was logged. */
   logger?: FastifyServerOptions['logger'];
   /**
@@ -215,7 +220,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   services.payments ??= createPaymentProvider(config, deps.db, () => services.now());
   services.delivery ??= createDeliveryQueue({ db: deps.db, config, services, log: app.log });
   services.push ??= createPushProvider(config, deps.db, () => services.now());
-  services.webpush ??= createWebPushSender({ keys: loadVapidKeys(config.dataDir), subject: config.push.vapidSubject });
+  // One VAPID key pair for every process: the settings' or the database's (decision 095).
+  services.webpush ??= createWebPushSender({
+    keys: await resolveVapidKeys(deps.db, { keys: config.push.vapidKeys, dataDir: config.dataDir }),
+    subject: config.push.vapidSubject,
+    allowedHosts: config.push.webpushAllowedHosts,
+    ...deps.webpush,
+  });
   services.notifications ??= createNotificationQueue({ db: deps.db, config, services, log: app.log });
   app.decorate('services', services);
   // The delivery worker (DELIVERY_WORKER, on by default; decision 081) runs with the app: started

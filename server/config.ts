@@ -1,8 +1,9 @@
-import { X509Certificate, createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
+import { X509Certificate, createECDH, createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { dataDirFrom } from './db/datadir.ts';
 import type { S3Options } from './providers/storage/s3.ts';
+import { DEFAULT_WEBPUSH_HOSTS, HOST_PATTERN, type AllowedHosts } from './providers/push/endpoint.ts';
 
 /**
  * Settings come from the environment and are validated once at start. Every problem is reported
@@ -61,7 +62,10 @@ export interface Config {
    * SELLER_NAME, SELLER_ORG_NUMBER (NNNNNN-NNNN), SELLER_EMAIL. Demo values by default.
    */
   seller: { name: string; orgNumber: string; email: string };
-  /** Push (server/providers/push, decision 092): PUSH_PROVIDER, EXPO_ACCESS_TOKEN, EXPO_BASE_URL, VAPID_SUBJECT. */
+  /**
+   * Push (server/providers/push, decisions 092 and 095): PUSH_PROVIDER, EXPO_ACCESS_TOKEN,
+   * EXPO_BASE_URL, VAPID_SUBJECT, VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY, WEBPUSH_ALLOWED_HOSTS.
+   */
   push: PushConfig;
 }
 
@@ -74,6 +78,13 @@ export interface PushConfig {
   expoBaseUrl: string | undefined;
   /** Web Push's VAPID contact (mailto: or https:); the seller's e-mail by default. */
   vapidSubject: string;
+  /**
+   * The VAPID key pair from VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (both or neither, checked to be a
+   * P-256 pair); undefined: the pair kept in the database (decision 095). The private key is never logged.
+   */
+  vapidKeys: { publicKey: string; privateKey: string } | undefined;
+  /** WEBPUSH_ALLOWED_HOSTS: the push services' hosts Web Push posts to (`*`: any public host). */
+  webpushAllowedHosts: AllowedHosts;
 }
 
 export interface DeliveryConfig {
@@ -388,7 +399,67 @@ function parsePush(env: Env, at: { sandbox: boolean; email: string }, errors: st
   }
   const vapidSubject = env.VAPID_SUBJECT?.trim() || `mailto:${at.email}`;
   if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(vapidSubject)) errors.push('VAPID_SUBJECT must be a mailto: address or an https:// URL');
-  return { provider, expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined, expoBaseUrl, vapidSubject };
+  return {
+    provider,
+    expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
+    expoBaseUrl,
+    vapidSubject,
+    vapidKeys: parseVapidKeys(env, errors),
+    webpushAllowedHosts: parseAllowedHosts(env, errors),
+  };
+}
+
+/**
+ * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: both or neither; base64url as `npx web-push
+ * generate-vapid-keys` prints them (an uncompressed P-256 point of 65 bytes, a 32-byte scalar),
+ * and the public key must be the private key's.
+ */
+function parseVapidKeys(env: Env, errors: string[]): PushConfig['vapidKeys'] {
+  const publicKey = env.VAPID_PUBLIC_KEY?.trim() ?? '';
+  const privateKey = env.VAPID_PRIVATE_KEY?.trim() ?? '';
+  if (publicKey === '' && privateKey === '') return undefined;
+  if (publicKey === '' || privateKey === '') {
+    errors.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither to keep a generated pair in the database');
+    return undefined;
+  }
+  const b64url = /^[A-Za-z0-9_-]+$/;
+  const pub = b64url.test(publicKey) ? Buffer.from(publicKey, 'base64url') : Buffer.alloc(0);
+  const priv = b64url.test(privateKey) ? Buffer.from(privateKey, 'base64url') : Buffer.alloc(0);
+  if (pub.length !== 65 || pub[0] !== 4) {
+    errors.push('VAPID_PUBLIC_KEY must be a P-256 public key in base64url (65 bytes, as `npx web-push generate-vapid-keys` prints it)');
+    return undefined;
+  }
+  if (priv.length !== 32) {
+    errors.push('VAPID_PRIVATE_KEY must be a P-256 private key in base64url (32 bytes, as `npx web-push generate-vapid-keys` prints it)');
+    return undefined;
+  }
+  let derived: Buffer | undefined;
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(priv);
+    derived = ecdh.getPublicKey();
+  } catch {
+    derived = undefined;
+  }
+  if (!derived?.equals(pub)) {
+    errors.push('VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY');
+    return undefined;
+  }
+  return { publicKey, privateKey };
+}
+
+/** WEBPUSH_ALLOWED_HOSTS: `*`, or comma-separated host names (`*.` in front for any sub-domain). */
+function parseAllowedHosts(env: Env, errors: string[]): AllowedHosts {
+  const v = env.WEBPUSH_ALLOWED_HOSTS?.trim() ?? '';
+  if (v === '') return DEFAULT_WEBPUSH_HOSTS;
+  if (v === '*') return '*';
+  const hosts = v.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, ''));
+  const bad = hosts.filter((h) => !HOST_PATTERN.test(h));
+  if (bad.length > 0) {
+    errors.push(`WEBPUSH_ALLOWED_HOSTS must be "*" or comma-separated host names such as fcm.googleapis.com or *.notify.windows.com (not "${bad.join('", "')}")`);
+    return DEFAULT_WEBPUSH_HOSTS;
+  }
+  return hosts;
 }
 
 /** SELLER_* settings: the company that sells the vouchers, as the terms and the receipt name it. */

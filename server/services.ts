@@ -29,7 +29,7 @@ export interface Services {
   delivery: DeliveryQueue;
   /** Push to the mobile app: the sandbox outbox or Expo, chosen by config.push (server/providers/push). */
   push: PushProvider;
-  /** Web Push to browsers, with the VAPID keys in DATA_DIR (server/providers/push/webpush.ts). */
+  /** Web Push to browsers: one VAPID key pair for every process, allowed push services only (server/providers/push/webpush.ts). */
   webpush: WebPushSender;
   /** The notification jobs (server/notification/queue.ts): pushes and expiry reminders. */
   notifications: NotificationQueue;

@@ -238,6 +238,14 @@ export interface WebpushSubscriptionTable {
   language: Generated<'sv' | 'en'>;
 }
 
+/** 014_push_vapid: the one VAPID key pair of every process (when not given by settings). */
+export interface WebpushVapidTable {
+  id: Generated<boolean>;
+  public_key: string;
+  private_key: string;
+  created_at: Generated<Timestamp>;
+}
+
 /** 011_notification: the sandbox push outbox. */
 export interface SandboxPushTable {
   id: Generated<number>;
@@ -315,5 +323,6 @@ export interface Database {
   expo_push_token: ExpoPushTokenTable;
   expo_push_ticket: ExpoPushTicketTable;
   webpush_subscription: WebpushSubscriptionTable;
+  webpush_vapid: WebpushVapidTable;
   sandbox_push: SandboxPushTable;
 }

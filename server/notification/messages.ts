@@ -11,6 +11,10 @@ export const messages: Record<string, Message> = {
     sv: 'Prenumerationen för webbnotiser är ogiltig (endpoint måste vara en https-adress).',
     en: 'The web push subscription is not valid (its endpoint must be an https address).',
   },
+  WEBPUSH_ENDPOINT_REFUSED: {
+    sv: 'Prenumerationen för webbnotiser pekar inte på en webbläsares push-tjänst som Greetie skickar till.',
+    en: "The web push subscription does not point to a browser's push service that Greetie sends to.",
+  },
   WEBPUSH_OFF: { sv: 'Webbnotiser är inte påslagna på den här servern.', en: 'Web push is not turned on on this server.' },
 };
 

@@ -138,8 +138,9 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "Keep this browser's push subscription for the caller",
         description:
-          'The PushSubscription as the browser gives it (toJSON). The endpoint must be https. Its pushes are written in the request\'s language ' +
-          '(Accept-Language, Swedish by default); subscribing again changes it. 400 WEBPUSH_SUBSCRIPTION_INVALID.',
+          'The PushSubscription as the browser gives it (toJSON). The endpoint must be https, on a browser push service\'s host (WEBPUSH_ALLOWED_HOSTS) ' +
+          'and never an address inside the network. Its pushes are written in the request\'s language ' +
+          '(Accept-Language, Swedish by default); subscribing again changes it. 400 WEBPUSH_SUBSCRIPTION_INVALID, WEBPUSH_ENDPOINT_REFUSED.',
         body: WebPushSubscriptionBody,
         response: { 204: Type.Null(), ...errorResponses(400, 401) },
       },

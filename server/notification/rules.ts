@@ -201,22 +201,22 @@ export async function removeExpoToken(deps: Pick<Deps, 'db'>, userId: string, de
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
+/**
+ * Keeps a browser's subscription. Its endpoint must be an allowed push service's (decision 095):
+ * an https URL on WEBPUSH_ALLOWED_HOSTS, never an address inside the network; the same is checked
+ * again at each send.
+ */
 export async function subscribeWebpush(
-  deps: Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'now'> },
+  deps: Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'now' | 'webpush'> },
   userId: string,
   sub: { endpoint: string; keys: { p256dh: string; auth: string } },
   language: Lang = 'sv',
 ): Promise<void> {
-  let ok = false;
-  try {
-    const url = new URL(sub.endpoint);
-    ok = url.protocol === 'https:' && url.username === '' && url.password === '';
-  } catch {
-    ok = false;
+  const problem = await deps.services.webpush.check(sub.endpoint);
+  if (problem === 'format' || !BASE64URL.test(sub.keys.p256dh) || !BASE64URL.test(sub.keys.auth)) {
+    throw badRequest('WEBPUSH_SUBSCRIPTION_INVALID', {}, [{ field: problem === 'format' ? 'body.endpoint' : 'body.keys', problem: 'format' }]);
   }
-  if (!ok || !BASE64URL.test(sub.keys.p256dh) || !BASE64URL.test(sub.keys.auth)) {
-    throw badRequest('WEBPUSH_SUBSCRIPTION_INVALID', {}, [{ field: 'body.endpoint', problem: 'format' }]);
-  }
+  if (problem !== null) throw badRequest('WEBPUSH_ENDPOINT_REFUSED', {}, [{ field: 'body.endpoint', problem: problem === 'host' ? 'host' : 'address' }]);
   await saveWebpush(deps.db, userId, { endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth }, language, deps.services.now());
 }
 
@@ -271,7 +271,9 @@ export async function pushOne(deps: PushDeps, notificationId: string): Promise<P
   await Promise.all(
     subs.map(async (s) => {
       const outcome = await deps.services.webpush.send({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, { ...textIn(s.language), ...data });
-      if (outcome === 'gone') await deleteWebpush(deps.db, s.endpoint);
+      // Gone (404/410) or no longer a push service we post to: the subscription is deleted.
+      if (outcome === 'gone' || outcome === 'refused') await deleteWebpush(deps.db, s.endpoint);
+      else if (outcome === 'blocked') deps.log?.warn({ notificationId: row.id }, 'web push not sent: the push service resolved to an address that is not public');
       else if (outcome === 'failed') deps.log?.warn({ notificationId: row.id }, 'web push failed');
     }),
   );

@@ -274,11 +274,11 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /api/mobileuser/webpush': async () => ({ method: 'GET', url: '/api/mobileuser/webpush', remoteAddress: freshIp() }),
   'POST /api/mobileuser/webpush': async () =>
     jsonPost('/api/mobileuser/webpush', {
-      endpoint: `https://push.example.test/send/${freshIp().replace(/\D/g, '')}`,
+      endpoint: `https://fcm.googleapis.com/fcm/send/${freshIp().replace(/\D/g, '')}`,
       expirationTime: null,
       keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' },
     }),
-  'DELETE /api/mobileuser/webpush': async () => ({ method: 'DELETE', url: `/api/mobileuser/webpush?endpoint=${encodeURIComponent('https://push.example.test/send/gone')}`, remoteAddress: freshIp() }),
+  'DELETE /api/mobileuser/webpush': async () => ({ method: 'DELETE', url: `/api/mobileuser/webpush?endpoint=${encodeURIComponent('https://fcm.googleapis.com/fcm/send/gone')}`, remoteAddress: freshIp() }),
   'GET /api/sandbox/push': async ({ owner }) => ({ method: 'GET', url: `/api/sandbox/push?userId=${owner.userId}`, remoteAddress: freshIp() }),
 };
 

@@ -275,9 +275,9 @@ describe('Expo tokens and web push subscriptions', () => {
     const key = await call(t.app, a.sender, 'GET', '/api/mobileuser/webpush');
     expect(key.statusCode).toBe(200);
     expect((key.json() as { publicKey: string }).publicKey).toMatch(/^[A-Za-z0-9_-]{80,}$/);
-    const sub = { endpoint: 'https://push.example.test/send/abc', expirationTime: null, keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' } };
+    const sub = { endpoint: 'https://fcm.googleapis.com/fcm/send/abc', expirationTime: null, keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' } };
     expect((await call(t.app, a.sender, 'POST', '/api/mobileuser/webpush', sub)).statusCode).toBe(204);
-    for (const bad of [{ ...sub, endpoint: 'http://push.example.test/x' }, { ...sub, endpoint: 'nope' }, { ...sub, keys: { p256dh: 'a b', auth: 'x' } }, { endpoint: sub.endpoint }]) {
+    for (const bad of [{ ...sub, endpoint: 'http://fcm.googleapis.com/fcm/send/x' }, { ...sub, endpoint: 'nope' }, { ...sub, keys: { p256dh: 'a b', auth: 'x' } }, { endpoint: sub.endpoint }]) {
       expect((await call(t.app, a.sender, 'POST', '/api/mobileuser/webpush', bad)).statusCode, JSON.stringify(bad)).toBe(400);
     }
     // The same endpoint moves to whoever subscribed last; another user's DELETE does nothing.

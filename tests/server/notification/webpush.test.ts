@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createECDH, randomBytes } from 'node:crypto';
-import { mkdtempSync, statSync } from 'node:fs';
-import { Agent, createServer, type Server } from 'node:https';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { createRequire } from 'node:module';
+import webpushLib from 'web-push';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { TestClock } from '../auth/support.ts';
 import { person, type Person } from '../greetie/support.ts';
 import { paidGreetie, voucherCatalogue } from '../voucher/support.ts';
-import { createWebPushSender, loadVapidKeys } from '../../../server/providers/push/webpush.ts';
+import { createWebPushSender } from '../../../server/providers/push/webpush.ts';
 import { pushOne } from '../../../server/notification/rules.ts';
 import { testPki } from '../payment/test-ca.ts';
 import { notificationsOf, pushDeps, userIdOf } from './support.ts';
@@ -20,7 +18,9 @@ import { notificationsOf, pushDeps, userIdOf } from './support.ts';
  * Web Push (web-push 3.6.7) against a local HTTPS server standing in as a browser's push service
  * (web-push posts to whatever endpoint the subscription names): VAPID-signed, aes128gcm-encrypted
  * for the subscription's keys (the test decrypts it as the browser would), a 410 answer deletes
- * the subscription. The VAPID keys are made once into DATA_DIR and kept.
+ * the subscription. The fake is on 127.0.0.1, which the sender refuses unless told (decision 095):
+ * here it is let through by name (localhost, allowed as WEBPUSH_ALLOWED_HOSTS would) and address.
+ * Endpoints inside the network are tested in endpoint.test.ts; the keys in vapid.test.ts.
  */
 
 /** web-push's own encryption library (its pinned dependency), to read the message as a browser would. */
@@ -38,7 +38,7 @@ let server: Server;
 let base: string;
 const received: Received[] = [];
 let t: TestApp;
-let dataDir: string;
+const vapid = webpushLib.generateVAPIDKeys();
 
 beforeAll(async () => {
   const pki = await testPki();
@@ -53,9 +53,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `https://localhost:${(server.address() as AddressInfo).port}`;
-  dataDir = mkdtempSync(path.join(tmpdir(), 'greetie-vapid-'));
   const clock = new TestClock();
-  const webpush = createWebPushSender({ keys: loadVapidKeys(dataDir), subject: 'mailto:kundservice@greetie.example', agent: new Agent({ ca: pki.caPem }) });
+  const webpush = createWebPushSender({
+    keys: vapid,
+    subject: 'mailto:kundservice@greetie.example',
+    allowedHosts: ['localhost'],
+    ca: pki.caPem,
+    resolve: async (host) => (host === 'localhost' ? ['127.0.0.1'] : []),
+    reachable: (address) => address === '127.0.0.1',
+  });
   t = await createTestApp({ services: { now: clock.now, webpush } });
 });
 afterAll(async () => {
@@ -70,16 +76,6 @@ function browserKeys() {
   return { ecdh, auth, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } };
 }
 
-describe('VAPID keys', () => {
-  it('are made once into DATA_DIR/vapid.json (0600) and read back the same', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'greetie-vapid-'));
-    const first = loadVapidKeys(dir);
-    expect(first.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
-    expect(loadVapidKeys(dir)).toEqual(first);
-    expect(statSync(path.join(dir, 'vapid.json')).mode & 0o777).toBe(0o600);
-  });
-});
-
 describe('Web Push sender', () => {
   let who: Person;
   let userId: string;
@@ -92,7 +88,7 @@ describe('Web Push sender', () => {
     const browser = browserKeys();
     const key = await t.app.inject({ method: 'GET', url: '/api/mobileuser/webpush', headers: who.auth });
     const publicKey = (key.json() as { publicKey: string }).publicKey;
-    expect(publicKey).toBe(loadVapidKeys(dataDir).publicKey);
+    expect(publicKey).toBe(vapid.publicKey);
     const sub = await t.app.inject({ method: 'POST', url: '/api/mobileuser/webpush', headers: who.auth, payload: { endpoint: `${base}/push/abc`, keys: browser.keys } });
     expect(sub.statusCode, sub.body).toBe(204);
 
