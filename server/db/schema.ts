@@ -290,6 +290,9 @@ export interface DeliveryTable {
   last_error: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 016: the SMS fixed at the claim (number and exact text), kept only while in sending. */
+  sms_to: string | null;
+  sms_body: string | null;
 }
 
 export interface Database {
