@@ -295,6 +295,16 @@ export interface DeliveryTable {
   sms_body: string | null;
 }
 
+/** 016_delivery_idempotency_key: one person's Idempotency-Key and its first answer (server/idempotency). */
+export interface IdempotencyKeyTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   app_meta: AppMetaTable;
   mobile_user: MobileUserTable;
@@ -311,6 +321,7 @@ export interface Database {
   sandbox_payment_request: SandboxPaymentRequestTable;
   voucher: VoucherTable;
   delivery: DeliveryTable;
+  idempotency_key: IdempotencyKeyTable;
   product_code: ProductCodeTable;
   code_pool: CodePoolTable;
   redeem_attempt: RedeemAttemptTable;

@@ -13,6 +13,7 @@ import * as m011 from './011_notification.ts';
 import * as m012 from './012_redeem_known_code.ts';
 import * as m013 from './013_push_language.ts';
 import * as m016DeliveryClaimedSms from './016_delivery_claimed_sms.ts';
+import * as m016DeliveryIdempotencyKey from './016_delivery_idempotency_key.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '012_redeem_known_code': m012,
   '013_push_language': m013,
   '016_delivery_claimed_sms': m016DeliveryClaimedSms,
+  '016_delivery_idempotency_key': m016DeliveryIdempotencyKey,
 };
