@@ -24,6 +24,25 @@ export function isUuid(value: string): boolean {
   return UUID_RE.test(value);
 }
 
+/**
+ * The `Idempotency-Key` header of a create or redeem (API.md; server/idempotency): 1–100
+ * characters. A repeat with the same key by the same person within 24 hours answers the first
+ * answer (status and body, with `Idempotent-Replayed: true`) and changes nothing more; the same key
+ * with another body is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, a repeat waits
+ * for its answer (409 IDEMPOTENCY_KEY_IN_PROGRESS after 10 s).
+ */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Optional. A key the client makes for one intended request (a UUID, say) and sends again on a retry: within 24 hours the same ' +
+        'key from the same person answers the first answer and changes nothing more; with a different body, 422 IDEMPOTENCY_KEY_REUSED.',
+    }),
+  ),
+});
+
 export const Uuid = Type.String({ format: 'uuid', pattern: UUID_PATTERN, description: 'UUID' });
 export const IdParams = Type.Object({ id: Uuid });
 export type IdParams = Static<typeof IdParams>;
@@ -44,6 +63,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   410: 'Gone',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  422: 'The Idempotency-Key was used before for a different request (IDEMPOTENCY_KEY_REUSED)',
   429: 'Too many requests: wait Retry-After seconds',
   500: 'Internal error',
   502: 'A provider refused the request',

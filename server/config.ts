@@ -102,6 +102,12 @@ export interface DeliveryConfig {
   retryMs: number;
   /** How often rows left in `sending` and overdue deliveries are looked for (DELIVERY_RECONCILE_MS, 30000). */
   reconcileMs: number;
+  /**
+   * How long a row may stay in `sending` before the sweep takes its worker for dead and asks the
+   * SMS provider what became of it (DELIVERY_LEASE_MS, 30000; at least 15000, so it is longer than
+   * the slowest send: 46elks's 3 attempts of 3 s with their backoff take about 10 s).
+   */
+  leaseMs: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -286,6 +292,7 @@ function parseDelivery(env: Env, errors: string[]): DeliveryConfig {
     attempts: whole('DELIVERY_ATTEMPTS', 5, 1, 20),
     retryMs: whole('DELIVERY_RETRY_MS', 30_000, 100, 3_600_000),
     reconcileMs: whole('DELIVERY_RECONCILE_MS', 30_000, 200, 3_600_000),
+    leaseMs: whole('DELIVERY_LEASE_MS', 30_000, 15_000, 3_600_000),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
+import { purgeExpiredIdempotencyKeys } from '../idempotency/index.ts';
 
 /**
  * The privacy policy (src/pages/legal/documents.ts) promises that IP addresses kept to stop
@@ -47,8 +48,11 @@ export function startRateEventPurge(opts: {
   const run = (): Promise<number> => {
     if (running) return running;
     running = purgeOldRateEvents(db, now())
-      .then((n) => {
+      .then(async (n) => {
         if (n > 0) log.info({ deleted: n }, 'old rate-limit events deleted');
+        // The same hourly sweep deletes Idempotency-Keys past their 24 hours (decision 084).
+        const keys = await purgeExpiredIdempotencyKeys(db, now());
+        if (keys > 0) log.info({ deleted: keys }, 'expired idempotency keys deleted');
         return n;
       })
       .catch((err: unknown) => {

@@ -298,6 +298,19 @@ export interface DeliveryTable {
   last_error: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 016: the SMS fixed at the claim (number and exact text), kept only while in sending. */
+  sms_to: string | null;
+  sms_body: string | null;
+}
+
+/** 017_idempotency_key: one person's Idempotency-Key and its first answer (server/idempotency). */
+export interface IdempotencyKeyTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response: string | null;
+  created_at: Timestamp;
 }
 
 export interface Database {
@@ -316,6 +329,7 @@ export interface Database {
   sandbox_payment_request: SandboxPaymentRequestTable;
   voucher: VoucherTable;
   delivery: DeliveryTable;
+  idempotency_key: IdempotencyKeyTable;
   product_code: ProductCodeTable;
   code_pool: CodePoolTable;
   redeem_attempt: RedeemAttemptTable;

@@ -13,6 +13,9 @@ export interface Claimed {
   ref_id: string;
   status: string;
   sender_name: string | null;
+  /** The SMS fixed at the claim (migration 016); null only on a row claimed before it. */
+  sms_to: string | null;
+  sms_body: string | null;
 }
 
 /**
@@ -55,7 +58,8 @@ export async function insertDelivery(
 
 /**
  * pending → sending, once: the conditional UPDATE that makes one worker (of any process) the one
- * that calls the SMS provider. Committed before the call. `dueBy`: only when due by then.
+ * that calls the SMS provider. Committed (with `storeClaimedSms`) before the call. `dueBy`: only
+ * when due by then.
  */
 export async function claim(db: Executor, greetieId: string, now: Date, dueBy: Date): Promise<Claimed | undefined> {
   const { rows } = await sql<Claimed>`
@@ -67,8 +71,22 @@ export async function claim(db: Executor, greetieId: string, now: Date, dueBy: D
        AND d.state = 'pending'
        AND d.due_at <= ${dueBy}
        AND g.id = d.greetie_id
-    RETURNING d.greetie_id, d.attempts, d.sending_since, g.recipient_number, g.ref_id, g.status, u.name AS sender_name`.execute(db);
+    RETURNING d.greetie_id, d.attempts, d.sending_since, g.recipient_number, g.ref_id, g.status, u.name AS sender_name, d.sms_to, d.sms_body`.execute(db);
   return rows[0];
+}
+
+/**
+ * The SMS a claim sends, written in the claim's transaction: what the sweep confirms with the
+ * provider if the claim's process dies before it finishes (never a text built again).
+ */
+export async function storeClaimedSms(tx: Tx, greetieId: string, claimedAt: Date, sms: { to: string; body: string }): Promise<void> {
+  await tx
+    .updateTable('delivery')
+    .set({ sms_to: sms.to, sms_body: sms.body })
+    .where('greetie_id', '=', greetieId)
+    .where('state', '=', 'sending')
+    .where(claimedBy(claimedAt))
+    .execute();
 }
 
 /** The row as it stands (for a claim that found nothing to do). */
@@ -85,7 +103,7 @@ export async function lockForFinish(tx: Tx, greetieId: string): Promise<void> {
 export async function markSent(tx: Tx, greetieId: string, claimedAt: Date, now: Date): Promise<boolean> {
   const result = await tx
     .updateTable('delivery')
-    .set({ state: 'sent', last_error: null, updated_at: now })
+    .set({ state: 'sent', last_error: null, updated_at: now, sms_to: null, sms_body: null })
     .where('greetie_id', '=', greetieId)
     .where('state', '=', 'sending')
     .where(claimedBy(claimedAt))
@@ -112,7 +130,7 @@ export async function markGreetieDelivered(tx: Tx, greetieId: string, deliveredA
 export async function markRetry(tx: Tx, greetieId: string, claimedAt: Date, dueAt: Date, error: string, now: Date): Promise<boolean> {
   const result = await tx
     .updateTable('delivery')
-    .set({ state: 'pending', sending_since: null, due_at: dueAt, last_error: error, updated_at: now })
+    .set({ state: 'pending', sending_since: null, due_at: dueAt, last_error: error, updated_at: now, sms_to: null, sms_body: null })
     .where('greetie_id', '=', greetieId)
     .where('state', '=', 'sending')
     .where(claimedBy(claimedAt))
@@ -124,7 +142,7 @@ export async function markRetry(tx: Tx, greetieId: string, claimedAt: Date, dueA
 export async function markFailed(tx: Tx, greetieId: string, claimedAt: Date, error: string, now: Date): Promise<boolean> {
   const result = await tx
     .updateTable('delivery')
-    .set({ state: 'failed', last_error: error, updated_at: now })
+    .set({ state: 'failed', last_error: error, updated_at: now, sms_to: null, sms_body: null })
     .where('greetie_id', '=', greetieId)
     .where('state', '=', 'sending')
     .where(claimedBy(claimedAt))
@@ -142,7 +160,7 @@ export async function markFailed(tx: Tx, greetieId: string, claimedAt: Date, err
 /** Rows a worker switched to sending before `before` and never finished (it stopped or crashed). */
 export async function staleSending(db: Executor, before: Date, limit = 100): Promise<Claimed[]> {
   const { rows } = await sql<Claimed>`
-    SELECT d.greetie_id, d.attempts, d.sending_since, g.recipient_number, g.ref_id, g.status, u.name AS sender_name
+    SELECT d.greetie_id, d.attempts, d.sending_since, g.recipient_number, g.ref_id, g.status, u.name AS sender_name, d.sms_to, d.sms_body
       FROM delivery d
       JOIN greetie g ON g.id = d.greetie_id
       LEFT JOIN mobile_user u ON u.id = g.sender_id

@@ -20,6 +20,7 @@ import {
   overduePending,
   scheduledSince,
   staleSending,
+  storeClaimedSms,
   type Claimed,
 } from './queries.ts';
 
@@ -35,10 +36,14 @@ import {
  *   called; only the claim's holder finishes it (sent, and the greetie delivered with its vouchers'
  *   expiry, in one transaction; or back to pending with backoff; or failed after the last attempt,
  *   the greetie deliveryFailed).
+ * - The SMS (number and exact text) is fixed in the claim's transaction and stored on the row
+ *   (migration 016); that stored text is what is sent.
  * - A row left in sending (the worker's process died between the claim and the finish) is
- *   reconciled: the provider is asked whether the message went out (the sandbox outbox can say;
- *   a gateway that cannot is taken at its word that it was called: delivered, with a warning),
- *   never sent again blindly. Pending rows overdue (a job lost) are delivered by the same sweep.
+ *   reconciled once it has been in sending for DELIVERY_LEASE_MS: the provider is asked whether
+ *   the stored message went out (the sandbox outbox and 46elks's history can say; a gateway that
+ *   cannot is taken at its word that it was called: delivered, with a warning), never against a
+ *   text built again and never sent again blindly. Pending rows overdue (a job lost) are delivered
+ *   by the same sweep.
  */
 
 export type DeliveryDeps = Pick<Deps, 'db' | 'config'> & {
@@ -46,8 +51,6 @@ export type DeliveryDeps = Pick<Deps, 'db' | 'config'> & {
   log?: FastifyBaseLogger;
 };
 
-/** A row in sending longer than this was left by a worker that stopped (an SMS send takes seconds). */
-export const SENDING_LEASE_MS = 120_000;
 /** A pending row this long past its time has lost its job (a worker delivers within about a second). */
 export const OVERDUE_MS = 10_000;
 /** A job may run this early (the database's clock and ours differ a little). */
@@ -127,8 +130,23 @@ function limitError(code: string, limit: number, seconds: number): HttpError {
 
 // ---- The worker's side ----
 
-function smsFor(deps: DeliveryDeps, row: Claimed) {
-  return { to: row.recipient_number, body: deliverySms({ senderName: row.sender_name, publicUrl: deps.config.publicUrl, refId: row.ref_id }) };
+type ClaimedWithSms = Claimed & { sms_to: string; sms_body: string };
+
+/**
+ * pending → sending (when due by `dueBy`), with the SMS it sends fixed and stored on the row, in
+ * one committed transaction before the provider is called. Undefined when there is nothing to claim.
+ */
+async function claimDelivery(deps: DeliveryDeps, greetieId: string, now: Date, dueBy: Date): Promise<Claimed | ClaimedWithSms | undefined> {
+  return transaction(deps.db, async (tx) => {
+    const claimed = await claim(tx, greetieId, now, dueBy);
+    if (!claimed || claimed.status !== 'scheduled') return claimed;
+    const sms = {
+      to: claimed.recipient_number,
+      body: deliverySms({ senderName: claimed.sender_name, publicUrl: deps.config.publicUrl, refId: claimed.ref_id }),
+    };
+    await storeClaimedSms(tx, greetieId, claimed.sending_since, sms);
+    return { ...claimed, sms_to: sms.to, sms_body: sms.body };
+  });
 }
 
 /** The wait before attempt n+1: DELIVERY_RETRY_MS doubled for each attempt made after the first. */
@@ -144,7 +162,7 @@ export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'skipped';
  */
 export async function deliverOne(deps: DeliveryDeps, greetieId: string, opts: { dueBy?: Date } = {}): Promise<DeliveryOutcome> {
   const now = deps.services.now();
-  const claimed = await claim(deps.db, greetieId, now, opts.dueBy ?? new Date(now.getTime() + EARLY_MS));
+  const claimed = await claimDelivery(deps, greetieId, now, opts.dueBy ?? new Date(now.getTime() + EARLY_MS));
   if (!claimed) {
     // A job that ran before its time (the clocks differ): run it again at its time.
     const row = await deliveryRow(deps.db, greetieId);
@@ -153,14 +171,14 @@ export async function deliverOne(deps: DeliveryDeps, greetieId: string, opts: { 
     }
     return 'skipped';
   }
-  if (claimed.status !== 'scheduled') {
+  if (claimed.status !== 'scheduled' || claimed.sms_to === null || claimed.sms_body === null) {
     // Cannot happen through our rules (only a scheduled greetie gets a row); never send for it.
     await transaction(deps.db, (tx) => markFailed(tx, greetieId, claimed.sending_since, 'notScheduled', deps.services.now()));
     return 'failed';
   }
 
   try {
-    await deps.services.sms.send(smsFor(deps, claimed));
+    await deps.services.sms.send({ to: claimed.sms_to, body: claimed.sms_body });
   } catch (err) {
     const reason = err instanceof SmsError ? err.kind : 'error';
     deps.log?.warn({ err: err instanceof SmsError ? { kind: err.kind, status: err.status } : err, greetieId, attempt: claimed.attempts }, 'delivery SMS failed');
@@ -195,23 +213,28 @@ async function failedAttempt(deps: DeliveryDeps, claimed: Claimed, reason: strin
 }
 
 /**
- * A row left in sending: ask the provider whether the SMS went out. Sent → delivered (at the time
- * of the claim); not sent → a new attempt (or failed, when that was the last); the provider cannot
- * tell → delivered, with a warning: the provider was called or about to be, and sending twice is
- * what the row exists to prevent.
+ * A row left in sending: ask the provider whether the SMS stored at the claim went out. Sent →
+ * delivered (at the time of the claim); not sent → a new attempt (or failed, when that was the
+ * last); the provider cannot tell, or the row has no stored SMS (claimed before migration 016) →
+ * delivered, with a warning: the provider was called or about to be, and sending twice is what the
+ * row exists to prevent. The text is never built again: the sender's name, the account or
+ * PUBLIC_URL may have changed since, and a rebuilt text would not be found.
  */
 async function resolveSending(deps: DeliveryDeps, row: Claimed): Promise<DeliveryOutcome> {
   let sent: boolean | undefined;
-  if (deps.services.sms.confirmSent) {
+  const stored = row.sms_to !== null && row.sms_body !== null ? { to: row.sms_to, body: row.sms_body } : undefined;
+  if (stored && deps.services.sms.confirmSent) {
     try {
-      sent = await deps.services.sms.confirmSent(smsFor(deps, row));
+      sent = await deps.services.sms.confirmSent(stored);
     } catch (err) {
       deps.log?.warn({ err, greetieId: row.greetie_id }, 'delivery: the SMS provider could not say whether it sent; asking again later');
       return 'skipped';
     }
   }
   if (sent === false) return failedAttempt(deps, row, 'interrupted');
-  if (sent === undefined) deps.log?.warn({ greetieId: row.greetie_id }, 'delivery: SMS outcome unknown after an interrupted send; taken as delivered');
+  if (sent === undefined) {
+    deps.log?.warn({ greetieId: row.greetie_id, storedSms: stored !== undefined }, 'delivery: SMS outcome unknown after an interrupted send; taken as delivered');
+  }
   const now = deps.services.now();
   return transaction(deps.db, async (tx) => {
     await lockForFinish(tx, row.greetie_id);
@@ -223,13 +246,15 @@ async function resolveSending(deps: DeliveryDeps, row: Claimed): Promise<Deliver
 }
 
 /**
- * The sweep (at start-up and every DELIVERY_RECONCILE_MS): rows left in sending, then pending
- * rows whose job was lost. Safe in every process at once: each change is conditional.
+ * The sweep (at start-up and every DELIVERY_RECONCILE_MS): rows in sending for longer than
+ * DELIVERY_LEASE_MS, then pending rows whose job was lost. Safe in every process at once: each
+ * change is conditional. A crashed worker's claim is thus resolved between one lease and one lease
+ * plus one reconcile interval after it was made.
  */
 export async function reconcile(deps: DeliveryDeps): Promise<{ resolved: number; delivered: number }> {
   const now = deps.services.now();
   let resolved = 0;
-  for (const row of await staleSending(deps.db, new Date(now.getTime() - SENDING_LEASE_MS))) {
+  for (const row of await staleSending(deps.db, new Date(now.getTime() - deps.config.delivery.leaseMs))) {
     if ((await resolveSending(deps, row)) !== 'skipped') resolved++;
   }
   let delivered = 0;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, errorResponses } from '../../contract/common.ts';
+import { IdParams, IdempotencyHeaders, errorResponses } from '../../contract/common.ts';
 import {
   Greetie,
   GreetieCreate,
@@ -16,6 +16,7 @@ import { Voucher } from '../../contract/voucher.ts';
 import { access, publicAccess } from '../access.ts';
 import { keysFor, verifyAccessToken } from '../auth/tokens.ts';
 import { cancelBeforeDelete } from '../payment/rules.ts';
+import { idempotency } from '../idempotency/index.ts';
 import {
   createDraft,
   deleteOwn,
@@ -42,13 +43,16 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return token ? verifyAccessToken(keysFor(app.config), token, app.services.now()) : null;
   };
   const signedIn = access({ visitor: 401, owner: 200, other: 200, note: "The caller's own: nothing of anybody else is named" });
+  // POST /greetie and /createv2 take an Idempotency-Key (server/idempotency, decision 084).
+  const idem = idempotency({ db: app.db, now: () => app.services.now() });
   const senders = (owner: 200 | 204) =>
     access({ visitor: 401, owner, other: 404, note: "The sender's own greetie; anybody else's is 404, never a hint that it exists" });
 
   app.post(
     '/greetie',
     {
-      preHandler: app.authenticate,
+      preHandler: [app.authenticate, idem.preHandler],
+      onSend: idem.onSend,
       schema: {
         ...signedIn,
         operationId: 'createGreetie',
@@ -58,9 +62,11 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Nothing is required: the media step comes first and the upload needs the draft\'s id. ' +
           '`recipient.mobileNumber` is a Swedish mobile number in any common form (400 INVALID_MOBILE_NUMBER); ' +
           '`deliverAt` is in the future and at most one year ahead (400 DELIVER_AT_PAST, DELIVER_AT_TOO_FAR); ' +
-          'sticker and lottie elements name the app\'s own catalogue, a picture element one uploaded to this greetie.',
+          'sticker and lottie elements name the app\'s own catalogue, a picture element one uploaded to this greetie. ' +
+          'With an `Idempotency-Key`, a retry within 24 hours answers the first answer and makes no second draft.',
+        headers: IdempotencyHeaders,
         body: GreetieCreate,
-        response: { 200: Greetie, ...errorResponses(400, 401) },
+        response: { 200: Greetie, ...errorResponses(400, 401, 409, 422) },
       },
     },
     async (req) => createDraft(deps, req.userId, req.body),
@@ -69,7 +75,8 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/greetie/createv2',
     {
-      preHandler: app.authenticate,
+      preHandler: [app.authenticate, idem.preHandler],
+      onSend: idem.onSend,
       schema: {
         ...signedIn,
         operationId: 'createGreetieWithGifts',
@@ -80,9 +87,10 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '400 GIFT_AMOUNT_FIXED); a value voucher needs an `amount` inside its min/max (400 GIFT_AMOUNT_REQUIRED, ' +
           'GIFT_AMOUNT_OUT_OF_RANGE); a product that is inactive, or whose merchant is, is 400 GIFT_PRODUCT_UNAVAILABLE; ' +
           'a "Code" product named more often than its pool has free codes is 409 GIFT_CODE_POOL_EMPTY. ' +
-          '`total` is computed by the server.',
+          '`total` is computed by the server. Takes an `Idempotency-Key` as POST /greetie does.',
+        headers: IdempotencyHeaders,
         body: GreetieCreateV2,
-        response: { 200: Greetie, ...errorResponses(400, 401, 409) },
+        response: { 200: Greetie, ...errorResponses(400, 401, 409, 422) },
       },
     },
     async (req) => createDraft(deps, req.userId, req.body),

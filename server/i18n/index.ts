@@ -10,6 +10,7 @@ import { messages as paymentCalls } from '../payment/messages.ts';
 import { messages as delivery } from '../delivery/messages.ts';
 import { messages as voucher } from '../voucher/messages.ts';
 import { messages as notification } from '../notification/messages.ts';
+import { messages as idempotency } from '../idempotency/messages.ts';
 
 export type Lang = 'sv' | 'en';
 
@@ -23,7 +24,7 @@ export interface Message {
  * The error-message catalogue. Each resource keeps its own messages in a `messages.ts`
  * beside its routes and adds it here, so a code always has both languages.
  */
-const catalogue: Readonly<Record<string, Message>> = { ...common, ...auth, ...merchant, ...greetie, ...media, ...mobileuser, ...payment, ...paymentCalls, ...voucher, ...delivery, ...notification };
+const catalogue: Readonly<Record<string, Message>> = { ...common, ...auth, ...merchant, ...greetie, ...media, ...mobileuser, ...payment, ...paymentCalls, ...voucher, ...delivery, ...notification, ...idempotency };
 
 export function hasMessage(code: string): boolean {
   return code in catalogue;

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, errorResponses } from '../../contract/common.ts';
+import { IdParams, IdempotencyHeaders, errorResponses } from '../../contract/common.ts';
 import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, RedeemBody, RedeemedQuery, Voucher } from '../../contract/voucher.ts';
 import { access } from '../access.ts';
+import { idempotency } from '../idempotency/index.ts';
 import { listOwn, markUsed, readOwn, redeem } from './rules.ts';
 
 /**
@@ -12,6 +13,7 @@ import { listOwn, markUsed, readOwn, redeem } from './rules.ts';
  */
 export const voucherRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, config: app.config, services: app.services };
+  const idem = idempotency({ db: app.db, now: () => app.services.now() });
   const owners = (note: string) => access({ visitor: 401, owner: 200, other: 404, note });
 
   app.get(
@@ -51,7 +53,9 @@ export const voucherRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/voucher/redeem',
     {
-      preHandler: app.authenticate,
+      // Idempotency-Key (decision 084) around the redeem, at the route: the redeem's rules are unchanged.
+      preHandler: [app.authenticate, idem.preHandler],
+      onSend: idem.onSend,
       schema: {
         ...owners("The voucher's owner redeems it (the till staff type the code on the owner's phone); anybody else gets 404"),
         operationId: 'redeemVoucher',
@@ -61,9 +65,12 @@ export const voucherRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Exactly once, however many arrive at the same time. Empty code 400 MERCHANT_CODE_REQUIRED; a code that is not the ' +
           `voucher's merchant's 400 MERCHANT_CODE_WRONG (\`details.attemptsLeft\`); already redeemed 409 VOUCHER_ALREADY_REDEEMED; ` +
           `expired 410 VOUCHER_EXPIRED; after ${REDEEM_MAX_WRONG} wrong codes for the voucher within ${REDEEM_LOCK_MINUTES} minutes ` +
-          'every code is 429 VOUCHER_LOCKED with Retry-After until the oldest of them is that old. Every attempt is recorded for the merchant.',
+          'every code is 429 VOUCHER_LOCKED with Retry-After until the oldest of them is that old. Every attempt is recorded for the merchant. ' +
+          'With an `Idempotency-Key`, a repeat by the same person within 24 hours answers the first answer and redeems nothing more ' +
+          '(the same key with a different body: 422 IDEMPOTENCY_KEY_REUSED).',
+        headers: IdempotencyHeaders,
         body: RedeemBody,
-        response: { 200: Voucher, ...errorResponses(400, 401, 404, 409, 410, 429) },
+        response: { 200: Voucher, ...errorResponses(400, 401, 404, 409, 410, 422, 429) },
       },
     },
     async (req) => redeem(deps, req.userId, req.body),

@@ -13,6 +13,8 @@ import * as m011 from './011_notification.ts';
 import * as m012 from './012_redeem_known_code.ts';
 import * as m013 from './013_push_language.ts';
 import * as m014 from './014_push_vapid.ts';
+import * as m016 from './016_delivery_claimed_sms.ts';
+import * as m017 from './017_idempotency_key.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -33,4 +35,6 @@ export const migrations: Record<string, Migration> = {
   '012_redeem_known_code': m012,
   '013_push_language': m013,
   '014_push_vapid': m014,
+  '016_delivery_claimed_sms': m016,
+  '017_idempotency_key': m017,
 };

@@ -40,12 +40,18 @@ async function deliveries(): Promise<number> {
 
 it('the settings default to 20 a day and 3 to one number', () => {
   const parsed = parseConfig({ SANDBOX: 'on' });
-  expect(parsed.ok && parsed.config.delivery).toMatchObject({ limitPerDay: 20, limitPerRecipient: 3, worker: true });
+  expect(parsed.ok && parsed.config.delivery).toMatchObject({ limitPerDay: 20, limitPerRecipient: 3, worker: true, leaseMs: 30_000 });
   const bad = parseConfig({ SANDBOX: 'on', SEND_LIMIT_PER_DAY: 'many', DELIVERY_WORKER: 'maybe' });
   expect(bad.ok ? [] : bad.errors).toEqual([
     'DELIVERY_WORKER must be "on" or "off" (got "maybe")',
     'SEND_LIMIT_PER_DAY must be a whole number from 1 to 100000 (got "many")',
   ]);
+  for (const v of ['14999', '30s', '-1', '3600001']) {
+    const lease = parseConfig({ SANDBOX: 'on', DELIVERY_LEASE_MS: v });
+    expect(lease.ok ? [] : lease.errors).toEqual([`DELIVERY_LEASE_MS must be a whole number from 15000 to 3600000 (got "${v}")`]);
+  }
+  const set = parseConfig({ SANDBOX: 'on', DELIVERY_LEASE_MS: '45000' });
+  expect(set.ok && set.config.delivery.leaseMs).toBe(45_000);
 });
 
 it('Retry-After counts until enough of the day’s greeties have left the window', () => {

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import { transaction } from '../../../server/db/index.ts';
-import { deliverOne, scheduleDelivery, type DeliveryDeps } from '../../../server/delivery/rules.ts';
+import { deliverOne, reconcile, scheduleDelivery, type DeliveryDeps } from '../../../server/delivery/rules.ts';
 import { QUEUE } from '../../../server/db/migrations/008_delivery.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
 import { freshNumber } from '../auth/support.ts';
 import { call, catalogue, type Catalogue, type Person } from '../greetie/support.ts';
-import { draft, flakySms, outbox, row, send, sender, type FlakySms } from './support.ts';
+import { crashedDelivery, draft, flakySms, outbox, row, send, sender, type FlakySms } from './support.ts';
 
 /**
  * Delivery's rules without the worker (DELIVERY_WORKER off), each step called by hand: a paid
@@ -34,9 +34,9 @@ afterAll(async () => {
   await t.close();
 });
 
-async function scheduled(to = freshNumber()): Promise<{ g: Greetie; to: string }> {
-  const g = await draft(t.app, alice, to);
-  expect((await send(t.app, alice, g.id)).statusCode).toBe(200);
+async function scheduled(to = freshNumber(), who = alice): Promise<{ g: Greetie; to: string }> {
+  const g = await draft(t.app, who, to);
+  expect((await send(t.app, who, g.id)).statusCode).toBe(200);
   return { g, to };
 }
 
@@ -115,13 +115,10 @@ describe('never twice', () => {
 
 describe('a row left in sending (the worker’s process died between its claim and its finish)', () => {
   /** A scheduled greetie whose worker claimed it 10 minutes ago and never came back. */
-  async function crashed(opts: { smsWentOut: boolean }) {
-    const { g, to } = await scheduled();
-    const since = new Date(Date.now() - 10 * 60_000);
-    await sql`UPDATE delivery SET state = 'sending', sending_since = ${since}, attempts = 1 WHERE greetie_id = ${g.id}`.execute(t.db.db);
-    if (opts.smsWentOut) {
-      await t.app.services.sms.send({ to, body: `Alice har skickat en greetie till dig! Öppna: http://localhost:3000/greetie/view/${g.refId}` });
-    }
+  async function crashed(opts: { smsWentOut: boolean; who?: Person }) {
+    const { g, to } = await scheduled(freshNumber(), opts.who);
+    const since = await crashedDelivery(deps, g.id, opts);
+    expect(await outbox(t.db.db, to)).toHaveLength(opts.smsWentOut ? 1 : 0);
     return { g, to, since };
   }
 
@@ -164,6 +161,77 @@ describe('a row left in sending (the worker’s process died between its claim a
     await sql`UPDATE delivery SET state = 'sending', sending_since = now(), attempts = 1 WHERE greetie_id = ${g.id}`.execute(t.db.db);
     await t.app.services.delivery.reconcile();
     expect(await row(t.db.db, g.id)).toMatchObject({ status: 'scheduled', state: 'sending' });
+  });
+
+  it('the SMS fixed at the claim is kept only while the outcome is unknown', async () => {
+    const { g, to } = await crashed({ smsWentOut: true });
+    const { rows } = await sql<{ sms_to: string; sms_body: string }>`SELECT sms_to, sms_body FROM delivery WHERE greetie_id = ${g.id}`.execute(t.db.db);
+    expect(rows[0]).toEqual({ sms_to: to, sms_body: (await outbox(t.db.db, to))[0] });
+    await t.app.services.delivery.reconcile();
+    const after = await sql<{ sms_to: string | null; sms_body: string | null }>`SELECT sms_to, sms_body FROM delivery WHERE greetie_id = ${g.id}`.execute(t.db.db);
+    expect(after.rows[0]).toEqual({ sms_to: null, sms_body: null });
+  });
+
+  // Issue 22 item 9: the sweep confirmed a text built again from today's data, which a rename, a
+  // removed account or another process's PUBLIC_URL changes: not found, so sent a second time.
+  describe('what changed between the crash and the sweep does not send it again', () => {
+    const changes: { what: string; change: (who: Person) => Promise<DeliveryDeps> }[] = [
+      {
+        what: 'the sender renamed themselves',
+        change: async (who) => {
+          expect((await call(t.app, who, 'POST', '/api/mobileuser', { name: 'Bertil' })).statusCode).toBe(200);
+          return deps;
+        },
+      },
+      {
+        what: 'the sender removed their account',
+        change: async (who) => {
+          expect((await call(t.app, who, 'DELETE', '/api/mobileuser/remove')).statusCode).toBe(204);
+          return deps;
+        },
+      },
+      {
+        what: 'the sweeping process has another PUBLIC_URL',
+        change: async () => ({ ...deps, config: { ...deps.config, publicUrl: 'https://annan.greetie.example' } }),
+      },
+    ];
+    for (const { what, change } of changes) {
+      it(`${what}: delivered, exactly one SMS`, async () => {
+        const who = await sender(t.app, 'Alice');
+        const { g, to, since } = await crashed({ smsWentOut: true, who });
+        const sweeper = await change(who);
+        await reconcile(sweeper);
+        // Whatever a later job or sweep does, nothing goes out again.
+        await deliverOne(sweeper, g.id, { dueBy: new Date(Date.now() + 24 * 3600_000) });
+        await reconcile(sweeper);
+        expect(await outbox(t.db.db, to)).toHaveLength(1);
+        expect(await row(t.db.db, g.id)).toMatchObject({ status: 'delivered', state: 'sent', delivered_at: since, attempts: 1 });
+      });
+    }
+
+    it('and when the SMS never went out, the new attempt is one SMS', async () => {
+      const who = await sender(t.app, 'Alice');
+      const { g, to } = await crashed({ smsWentOut: false, who });
+      expect((await call(t.app, who, 'POST', '/api/mobileuser', { name: 'Bertil' })).statusCode).toBe(200);
+      await reconcile(deps);
+      expect(await deliverOne(deps, g.id, { dueBy: new Date(Date.now() + 24 * 3600_000) })).toBe('delivered');
+      expect(await outbox(t.db.db, to)).toEqual([expect.stringMatching(/^Bertil har skickat/)]);
+    });
+  });
+
+  // Issue 22 item 12: the lease was a fixed 120 s.
+  it('a claimed-but-abandoned delivery is picked up once DELIVERY_LEASE_MS has passed, not before', async () => {
+    const config = testConfig({ DELIVERY_LEASE_MS: '20000' });
+    expect(config.delivery.leaseMs).toBe(20_000);
+    const { g, to } = await scheduled();
+    const since = await crashedDelivery(deps, g.id, { smsWentOut: false, agedMs: 0 });
+    const at = (ms: number): DeliveryDeps => ({ ...deps, config, services: { ...deps.services, now: () => new Date(since.getTime() + ms) } });
+    await reconcile(at(19_000));
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'scheduled', state: 'sending' });
+    await reconcile(at(21_000));
+    expect(await row(t.db.db, g.id)).toMatchObject({ status: 'scheduled', state: 'pending', last_error: 'interrupted' });
+    expect(await deliverOne(deps, g.id, { dueBy: new Date(Date.now() + 24 * 3600_000) })).toBe('delivered');
+    expect(await outbox(t.db.db, to)).toHaveLength(1);
   });
 
   it('a pending row long overdue (its job lost) is delivered by the sweep', async () => {

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { Db } from '../../../server/db/index.ts';
 import { SmsError, type SmsMessage, type SmsSender } from '../../../server/providers/sms/index.ts';
+import { deliverOne, type DeliveryDeps } from '../../../server/delivery/rules.ts';
 import { call, person, type Person } from '../greetie/support.ts';
 
 /**
@@ -87,4 +88,35 @@ export async function until<T>(read: () => Promise<T>, check: (v: T) => boolean,
     v = await read();
   }
   return v;
+}
+
+/**
+ * A worker whose process dies during its delivery of `greetieId`: it claims the row for real
+ * (deliverOne, with the SMS fixed and stored as the code does it), then dies right after the SMS
+ * provider took the message (`smsWentOut`) or right before it was called. Its deliverOne never
+ * finishes, as a killed process's never does; the row stays in sending, claimed `agedMs` ago (so
+ * the sweep's lease has run out unless a test says otherwise). Answers the claim's time.
+ */
+export async function crashedDelivery(
+  deps: DeliveryDeps,
+  greetieId: string,
+  opts: { smsWentOut: boolean; agedMs?: number },
+): Promise<Date> {
+  let reached!: () => void;
+  const atProvider = new Promise<void>((resolve) => (reached = resolve));
+  const dying: SmsSender = {
+    async send(message) {
+      if (opts.smsWentOut) await deps.services.sms.send(message);
+      reached();
+      return new Promise<void>(() => {}); // the process is gone: no answer, no "sent"
+    },
+  };
+  void deliverOne({ ...deps, services: { ...deps.services, sms: dying } }, greetieId, { dueBy: new Date(Date.now() + 24 * 3600_000) });
+  await atProvider;
+  const aged = opts.agedMs ?? 10 * 60_000;
+  const { rows } = await sql<{ sending_since: Date }>`
+    UPDATE delivery SET sending_since = sending_since - make_interval(secs => ${aged / 1000})
+     WHERE greetie_id = ${greetieId} AND state = 'sending' RETURNING sending_since`.execute(deps.db);
+  expect(rows, 'the dying worker’s claim').toHaveLength(1);
+  return rows[0]!.sending_since;
 }
