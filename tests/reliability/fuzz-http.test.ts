@@ -59,7 +59,7 @@ describe.skipIf(!LONG)(`fuzzing the spawned server over HTTP (seed ${SEED})`, ()
     removeDataDir(dataDir);
   });
 
-  it('no 5xx, errors in shape, refused requests change nothing, and the process survives', { timeout: 3_600_000 }, async () => {
+  it('no 5xx, errors in shape, refused requests change nothing, and the process survives', { timeout: 7_200_000 }, async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'greetie-fuzz-http-'));
     // Behind a proxy (TRUST_PROXY=on): each fuzz request's X-Forwarded-For is its caller.
     server = await startServer({ dataDir, env: { TRUST_PROXY: 'on' }, timeoutMs: 240_000 });
