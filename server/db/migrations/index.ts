@@ -12,6 +12,7 @@ import * as m010 from './010_redeem.ts';
 import * as m011 from './011_notification.ts';
 import * as m012 from './012_redeem_known_code.ts';
 import * as m013 from './013_push_language.ts';
+import * as m015 from './015_limits_exact.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '011_notification': m011,
   '012_redeem_known_code': m012,
   '013_push_language': m013,
+  '015_limits_exact': m015,
 };
