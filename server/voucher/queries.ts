@@ -156,8 +156,8 @@ export async function lockPersonAtMerchant(tx: Tx, userId: string, merchantId: s
  * first (the partial index `redeem_attempt_person_wrong`, migration 015). A statement of its own
  * after `lockPersonAtMerchant`, for the same reason as recentWrongCodesQuery's.
  */
-export async function recentWrongCodesAtMerchant(tx: Executor, userId: string, merchantId: string, since: Date, limit: number): Promise<Date[]> {
-  const rows = await tx
+export function recentWrongCodesAtMerchantQuery(db: Executor, userId: string, merchantId: string, since: Date, limit: number) {
+  return db
     .selectFrom('redeem_attempt')
     .select('at')
     .where('user_id', '=', userId)
@@ -165,9 +165,11 @@ export async function recentWrongCodesAtMerchant(tx: Executor, userId: string, m
     .where('outcome', '=', 'wrongCode')
     .where('at', '>', since)
     .orderBy('at', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.at);
+    .limit(limit);
+}
+
+export async function recentWrongCodesAtMerchant(tx: Executor, userId: string, merchantId: string, since: Date, limit: number): Promise<Date[]> {
+  return (await recentWrongCodesAtMerchantQuery(tx, userId, merchantId, since, limit).execute()).map((r) => r.at);
 }
 
 export type RedeemOutcome = 'redeemed' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked';
