@@ -50,4 +50,6 @@ export type RedeemedQuery = Static<typeof RedeemedQuery>;
 
 /** After this many wrong merchant codes for one voucher within REDEEM_LOCK_MINUTES, 429. */
 export const REDEEM_MAX_WRONG = 5;
+/** After this many wrong merchant codes by one person at one merchant (any of its vouchers) within REDEEM_LOCK_MINUTES, 429. */
+export const REDEEM_MAX_WRONG_AT_MERCHANT = 10;
 export const REDEEM_LOCK_MINUTES = 15;

@@ -32,10 +32,15 @@ export async function upsertUser(tx: Tx, mobileNumber: string): Promise<UserRow>
 
 /**
  * The code request's one statement under its two locks (server/auth/rules.ts `requestCode`,
- * decision 020): the times of this IP's code requests and of this number's codes in their windows
- * (oldest first; codes whose sending failed do not count), and only when both are under their
- * limits: the IP's expired events forgotten, this request recorded against the IP, and the (not
- * yet usable) verification created. `id` is null when a limit was met and nothing was written.
+ * decisions 020 and 023): the times of this IP's code requests and of this number's codes in their
+ * windows (oldest first; codes whose sending failed do not count), and only when both are under
+ * their limits: the IP's expired events forgotten, this request recorded against the IP, and the
+ * (not yet usable) verification created. `id` is null when a limit was met and nothing was written.
+ *
+ * The number's codes are its verifications and, once an account is removed and its verifications
+ * with it, the `code-number` events that stand for them (`keepLimitsOfNumber`), under the number's
+ * keyed hash (decision 024). Nothing after `now` is left out: `now` is read after the locks, and a
+ * later time can only be a request ahead of this one whose process's clock runs a little ahead.
  *
  * One statement instead of five (two reads, a delete and two inserts): it runs after the locks
  * were taken by a statement of their own, so its snapshot sees every request that held them
@@ -44,9 +49,12 @@ export async function upsertUser(tx: Tx, mobileNumber: string): Promise<UserRow>
 export async function createVerificationWithinLimits(
   tx: Tx,
   v: {
-    ip: string;
+    /** rateKey of the IP address. */
+    ipKey: string;
     perIp: Limit;
     mobileNumber: string;
+    /** rateKey of the mobile number. */
+    numberKey: string;
     perNumber: Limit;
     tokenHash: string;
     codeHash: string;
@@ -60,18 +68,22 @@ export async function createVerificationWithinLimits(
   const { rows } = await sql<{ ip_times: Date[]; number_times: Date[]; id: string | null }>`
     WITH ip AS (
       SELECT coalesce(array_agg(at ORDER BY at), '{}') AS times FROM auth_rate_event
-      WHERE kind = ${v.perIp.kind} AND key = ${v.ip} AND at > ${ipSince}::timestamptz AND at <= ${now}
+      WHERE kind = ${v.perIp.kind} AND key = ${v.ipKey} AND at > ${ipSince}::timestamptz
     ), num AS (
-      SELECT coalesce(array_agg(created_at ORDER BY created_at), '{}') AS times FROM auth_verification
-      WHERE mobile_number = ${v.mobileNumber} AND created_at > ${numberSince}::timestamptz AND created_at <= ${now}
-        AND send_failed_at IS NULL
+      SELECT coalesce(array_agg(at ORDER BY at), '{}') AS times FROM (
+        SELECT created_at AS at FROM auth_verification
+        WHERE mobile_number = ${v.mobileNumber} AND created_at > ${numberSince}::timestamptz AND send_failed_at IS NULL
+        UNION ALL
+        SELECT at FROM auth_rate_event
+        WHERE kind = ${v.perNumber.kind} AND key = ${v.numberKey} AND at > ${numberSince}::timestamptz
+      ) AS codes
     ), allowed AS (
       SELECT cardinality(ip.times) < ${v.perIp.max}::int AND cardinality(num.times) < ${v.perNumber.max}::int AS ok FROM ip, num
     ), forgotten AS (
       DELETE FROM auth_rate_event
-      WHERE kind = ${v.perIp.kind} AND key = ${v.ip} AND at <= ${ipSince}::timestamptz AND (SELECT ok FROM allowed)
+      WHERE kind = ${v.perIp.kind} AND key = ${v.ipKey} AND at <= ${ipSince}::timestamptz AND (SELECT ok FROM allowed)
     ), recorded AS (
-      INSERT INTO auth_rate_event (kind, key, at) SELECT ${v.perIp.kind}::text, ${v.ip}::text, ${now} FROM allowed WHERE ok
+      INSERT INTO auth_rate_event (kind, key, at) SELECT ${v.perIp.kind}::text, ${v.ipKey}::text, ${now} FROM allowed WHERE ok
     ), created AS (
       INSERT INTO auth_verification (token_hash, mobile_number, code_hash, created_at, expires_at)
       SELECT ${v.tokenHash}::text, ${v.mobileNumber}::text, ${v.codeHash}::text, ${now}, ${v.expiresAt}::timestamptz FROM allowed WHERE ok
@@ -80,6 +92,21 @@ export async function createVerificationWithinLimits(
     SELECT ip.times AS ip_times, num.times AS number_times, (SELECT id FROM created) AS id FROM ip, num`.execute(tx);
   const row = rows[0]!;
   return { ipTimes: row.ip_times, numberTimes: row.number_times, id: row.id };
+}
+
+/**
+ * Before a removed account's verifications go (server/mobileuser `forgetNumber`): each that still
+ * counts against the number's codes (created within `perNumber`'s window before `now`, not failed
+ * to send) is kept as a `code-number` event under the number's keyed hash, at the time it was made,
+ * so signing in again right after the removal meets the same limit (decision 024). The wrong-code
+ * events are already kept under that hash and stay. Call it holding the number's code lock.
+ */
+export async function keepLimitsOfNumber(tx: Tx, v: { mobileNumber: string; numberKey: string; perNumber: Limit; now: Date }): Promise<void> {
+  const since = new Date(v.now.getTime() - v.perNumber.windowMs);
+  await sql`
+    INSERT INTO auth_rate_event (kind, key, at)
+    SELECT ${v.perNumber.kind}::text, ${v.numberKey}::text, created_at FROM auth_verification
+    WHERE mobile_number = ${v.mobileNumber} AND created_at > ${since}::timestamptz AND send_failed_at IS NULL`.execute(tx);
 }
 
 export async function markVerificationSent(db: Db, id: string, now: Date): Promise<void> {

@@ -5,7 +5,8 @@ import { purgeExpiredIdempotencyKeys } from '../idempotency/index.ts';
 /**
  * The privacy policy (src/pages/legal/documents.ts) promises that IP addresses kept to stop
  * misuse are kept at most 30 days. They live in auth_rate_event (the `code-ip` kind; the other
- * kinds hold mobile numbers). recordEvent forgets a key's old events only when that key comes
+ * kinds count mobile numbers), as an HMAC of the value since decision 024, never the value itself,
+ * but kept no longer for that. recordEvent forgets a key's old events only when that key comes
  * back, so an address or a number seen once would stay for ever: this sweep deletes every event
  * older than the retention, at start-up and then every hour, in whichever process runs it (each
  * API process does; the DELETE is idempotent, so several at once do no harm).

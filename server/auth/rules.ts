@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MobileUser, TokenPair } from '../../contract/auth.ts';
-import { transaction, type Db } from '../db/index.ts';
+import { transaction, type Db, type Tx } from '../db/index.ts';
 import { HttpError, badRequest, notFound, tooManyRequests, unauthorized } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { SmsError } from '../providers/sms/index.ts';
 import { normaliseSwedishMobile } from './phone.ts';
-import { LIMITS, checkEvents, lockKeys, recordEvent, retryAfterSeconds } from './rateLimit.ts';
+import { LIMITS, checkEvents, lockKeys, rateKey, recordEvent, retryAfterSeconds } from './rateLimit.ts';
 import * as q from './queries.ts';
 import {
   CODE_TTL_MS,
@@ -39,27 +39,33 @@ export async function requestCode(
 ): Promise<{ token: string }> {
   const mobileNumber = normaliseSwedishMobile(input.mobileNumber);
   if (!mobileNumber) throw badRequest('INVALID_MOBILE_NUMBER');
-  const now = deps.services.now();
   const keys = keysFor(deps.config);
   const token = randomToken();
   const tokenHash = sha256(token);
   const code = newCode();
+  // The limits count under keyed hashes of the IP and the number, never the values (decision 024).
+  const ipKey = rateKey(deps.config, input.ip);
+  const numberKey = rateKey(deps.config, mobileNumber);
 
   // Check both limits and create the (not yet usable) verification in one transaction, under the
-  // IP's and the number's locks (IP first, always): the locks, then one statement that reads both
-  // windows and writes only when both have room (decision 093: four round trips, not nine).
-  const created = await transaction(deps.db, async (tx) => {
-    await lockKeys(tx, [LIMITS.codesPerIp.kind, input.ip], [LIMITS.codesPerNumber.kind, mobileNumber]);
-    return q.createVerificationWithinLimits(tx, {
-      ip: input.ip,
+  // IP's and the number's locks (IP first, always): the locks, then the time (read after them, so
+  // every request that held them before is in the past, decision 023), then one statement that
+  // reads both windows and writes only when both have room (decision 093).
+  const { created, now } = await transaction(deps.db, async (tx) => {
+    await lockKeys(tx, [LIMITS.codesPerIp.kind, ipKey], [LIMITS.codesPerNumber.kind, numberKey]);
+    const now = deps.services.now();
+    const created = await q.createVerificationWithinLimits(tx, {
+      ipKey,
       perIp: LIMITS.codesPerIp,
       mobileNumber,
+      numberKey,
       perNumber: LIMITS.codesPerNumber,
       tokenHash,
       codeHash: codeHash(keys, tokenHash, code),
       now,
       expiresAt: new Date(now.getTime() + CODE_TTL_MS),
     });
+    return { created, now };
   });
   // The IP's limit first: a request refused by either is not counted against the IP.
   const ipWait = retryAfterSeconds(created.ipTimes, LIMITS.codesPerIp, now);
@@ -104,37 +110,42 @@ export interface IssuedSession {
 }
 
 export async function login(deps: Deps, input: { token: string; code: string; deviceId: string }): Promise<IssuedSession> {
-  const now = deps.services.now();
   const keys = keysFor(deps.config);
   const tokenHash = sha256(input.token);
   const verification = await q.findVerificationByTokenHash(deps.db, tokenHash);
   if (!verification) throw badRequest('VERIFICATION_INVALID');
-
-  const wait = await checkEvents(deps.db, LIMITS.failedLoginsPerNumber, verification.mobile_number, now);
-  if (wait > 0) throw tooManyRequests(wait, 'LOGIN_RATE_LIMITED');
+  const numberKey = rateKey(deps.config, verification.mobile_number);
 
   const hash = codeHash(keys, tokenHash, input.code);
+  // The number's wrong codes are counted and checked under its lock, with the time read after the
+  // lock: a wrong code is checked only when the ones ahead of it (any process) are counted, so at
+  // most LIMITS.failedLoginsPerNumber.max are ever checked in a window (decision 023).
   const outcome = await transaction(deps.db, async (tx) => {
+    await lockKeys(tx, [LIMITS.failedLoginsPerNumber.kind, numberKey]);
+    const now = deps.services.now();
+    const wait = await checkEvents(tx, LIMITS.failedLoginsPerNumber, numberKey, now);
+    if (wait > 0) return { ok: false, code: 'LOGIN_RATE_LIMITED', wait } as const;
     const mobileNumber = await q.consumeVerification(tx, verification.id, hash, now);
     if (mobileNumber) {
       const user = await q.upsertUser(tx, mobileNumber);
       const family = { familyId: randomUUID(), userId: user.id, deviceId: input.deviceId, now };
       const refreshToken = await newRefreshToken(tx, family);
       const cookieToken = await newRefreshToken(tx, family);
-      return { ok: true, userId: user.id, refreshToken, cookieToken } as const;
+      return { ok: true, userId: user.id, refreshToken, cookieToken, now } as const;
     }
     const attempts = await q.countWrongCode(tx, verification.id, hash, now, MAX_CODE_ATTEMPTS);
     if (attempts === undefined) return { ok: false, code: 'VERIFICATION_INVALID' } as const;
-    await recordEvent(tx, LIMITS.failedLoginsPerNumber, verification.mobile_number, now);
+    await recordEvent(tx, LIMITS.failedLoginsPerNumber, numberKey, now);
     if (attempts >= MAX_CODE_ATTEMPTS) return { ok: false, code: 'CODE_VOIDED', triesLeft: 0 } as const;
     return { ok: false, code: 'WRONG_CODE', triesLeft: MAX_CODE_ATTEMPTS - attempts } as const;
   });
+  if (!outcome.ok && outcome.code === 'LOGIN_RATE_LIMITED') throw tooManyRequests(outcome.wait, outcome.code);
   if (!outcome.ok) {
     if (outcome.code === 'VERIFICATION_INVALID') throw badRequest(outcome.code);
     throw badRequest(outcome.code, { triesLeft: outcome.triesLeft }, { triesLeft: outcome.triesLeft });
   }
   return {
-    pair: { token: await issueAccessToken(keys, outcome.userId, now), refreshToken: outcome.refreshToken },
+    pair: { token: await issueAccessToken(keys, outcome.userId, outcome.now), refreshToken: outcome.refreshToken },
     cookieToken: outcome.cookieToken,
   };
 }
@@ -208,6 +219,18 @@ export async function logout(deps: Pick<Deps, 'db' | 'services'>, tokens: (strin
     const known = await q.findRefreshToken(deps.db, sha256(token));
     if (known) await q.revokeFamily(deps.db, known.family_id, now);
   }
+}
+
+/**
+ * An account's removal (server/mobileuser `removeAccount`), before its number's verifications are
+ * deleted: what the number's limits need for their windows is kept under the number's keyed hash,
+ * so signing in again right after the removal faces the same limits (decision 024). Under the
+ * number's code lock, with the time read after it, as a code request counts (decision 023).
+ */
+export async function keepNumberLimits(tx: Tx, deps: Pick<Deps, 'config'> & { services: Pick<Deps['services'], 'now'> }, mobileNumber: string): Promise<void> {
+  const numberKey = rateKey(deps.config, mobileNumber);
+  await lockKeys(tx, [LIMITS.codesPerNumber.kind, numberKey]);
+  await q.keepLimitsOfNumber(tx, { mobileNumber, numberKey, perNumber: LIMITS.codesPerNumber, now: deps.services.now() });
 }
 
 /** A person as every answer shows them (MobileUser): GET /auth/my and the mobileuser calls. */

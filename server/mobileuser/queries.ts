@@ -120,7 +120,9 @@ export async function deleteGreeties(tx: Tx, ids: string[]): Promise<Map<string,
  * Forgets the person's number wherever it is held outside their own row: as the payer of any
  * payment, on greeties delivered to it (they stay with their senders, addressed to nobody; their
  * vouchers are given up), on deliveries already done (kept for the senders' sending limits),
- * sign-in codes, rate-limit events keyed by it, and the sandbox's outboxes. Greeties still on their
+ * sign-in codes and the sandbox's outboxes. Rate-limit events are keyed by a keyed hash of the
+ * number, never the number, and stay for their windows (`keepNumberLimits` in server/auth/rules.ts
+ * turns the sign-in codes that still count into such events first; decision 024). Greeties still on their
  * way to the number (scheduled by somebody else) keep it: they are their senders' and must reach it.
  */
 export async function forgetNumber(tx: Tx, number: string): Promise<void> {
@@ -128,7 +130,6 @@ export async function forgetNumber(tx: Tx, number: string): Promise<void> {
   await tx.updateTable('greetie').set({ recipient_number: null }).where('recipient_number', '=', number).where('status', '=', 'delivered').execute();
   await tx.updateTable('delivery').set({ recipient_number: '' }).where('recipient_number', '=', number).where('state', 'in', ['sent', 'failed']).execute();
   await tx.deleteFrom('auth_verification').where('mobile_number', '=', number).execute();
-  await tx.deleteFrom('auth_rate_event').where('key', '=', number).execute();
   await tx.deleteFrom('sandbox_sms').where('to_number', '=', number).execute();
   // Swish's alias form: the number without "+".
   await tx.updateTable('sandbox_payment_request').set({ payer_alias: null }).where('payer_alias', '=', number.slice(1)).execute();

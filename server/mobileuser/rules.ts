@@ -1,6 +1,6 @@
 import type { MobileUser } from '../../contract/auth.ts';
 import { NAME_MAX_LENGTH, checkName, type ProfileBody } from '../../contract/mobileuser.ts';
-import { signedInUser, toMobileUser } from '../auth/rules.ts';
+import { keepNumberLimits, signedInUser, toMobileUser } from '../auth/rules.ts';
 import type { UserRow } from '../auth/queries.ts';
 import type { AccountExport } from '../../contract/account.ts';
 import { transaction } from '../db/index.ts';
@@ -132,7 +132,9 @@ export function exportFileName(now: Date): string {
  * - Drafts and greeties awaiting payment go, with their media (storage after the commit).
  * - Greeties already paid or sent stay with their recipients, with no sender (sender_id NULL):
  *   they are shown as from "en tidigare användare".
- * - The number is forgotten everywhere (q.forgetNumber); the row goes, and with it refresh tokens,
+ * - The number is forgotten everywhere (q.forgetNumber); what its sign-in limits need for their
+ *   windows stays under a keyed hash of it (keepNumberLimits, decision 024), so removing the
+ *   account does not reset them. The row goes, and with it refresh tokens,
  *   notifications and push registrations. An access token issued before answers 401 at once
  *   (server/auth/authenticate.ts finds no user).
  */
@@ -153,6 +155,8 @@ export async function removeAccount(
     const keys = await q.deleteGreeties(tx, going);
     await q.forgetPayersOf(tx, callerId);
     await q.forgetNameInNotifications(tx, callerId);
+    // The number's rate limits outlive the account, kept under a keyed hash (decision 024).
+    await keepNumberLimits(tx, deps, user.mobile_number);
     await q.forgetNumber(tx, user.mobile_number);
     await q.deleteUser(tx, callerId);
     return keys;

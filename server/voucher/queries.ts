@@ -141,6 +141,37 @@ export async function recentWrongCodes(tx: Executor, voucherId: string, since: D
   return (await recentWrongCodesQuery(tx, voucherId, since, limit).execute()).map((r) => r.at);
 }
 
+/**
+ * Serialises the redeems of one person at one merchant for the rest of the transaction
+ * (an advisory lock on the pair), so their wrong codes at that merchant, over all its vouchers,
+ * are counted in turn: at most REDEEM_MAX_WRONG_AT_MERCHANT are ever checked in a window, in any
+ * number of processes (decision 023). Taken after the voucher's row lock, always.
+ */
+export async function lockPersonAtMerchant(tx: Tx, userId: string, merchantId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('redeem-person-merchant'), hashtext(${`${userId}/${merchantId}`}))`.execute(tx);
+}
+
+/**
+ * The times of the newest `limit` wrong codes by the person at the merchant since `since`, newest
+ * first (the partial index `redeem_attempt_person_wrong`, migration 015). A statement of its own
+ * after `lockPersonAtMerchant`, for the same reason as recentWrongCodesQuery's.
+ */
+export function recentWrongCodesAtMerchantQuery(db: Executor, userId: string, merchantId: string, since: Date, limit: number) {
+  return db
+    .selectFrom('redeem_attempt')
+    .select('at')
+    .where('user_id', '=', userId)
+    .where('merchant_id', '=', merchantId)
+    .where('outcome', '=', 'wrongCode')
+    .where('at', '>', since)
+    .orderBy('at', 'desc')
+    .limit(limit);
+}
+
+export async function recentWrongCodesAtMerchant(tx: Executor, userId: string, merchantId: string, since: Date, limit: number): Promise<Date[]> {
+  return (await recentWrongCodesAtMerchantQuery(tx, userId, merchantId, since, limit).execute()).map((r) => r.at);
+}
+
 export type RedeemOutcome = 'redeemed' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked';
 
 export async function recordAttempt(
@@ -180,16 +211,17 @@ export async function redeemOnce(tx: Executor, id: string, userId: string, now: 
  * `voucher_redeem_known` (migration 012), no transaction, no read before it. Besides redeemOnce's
  * conditions, the caller must own the voucher, its merchant's stored code hash must be one of
  * `codeHashes` (those the typed code is known to match) and the voucher must have fewer than
- * `maxWrong` wrong codes since `since`, so a locked voucher stays locked. A wrong code is never
+ * `maxWrong` wrong codes since `since`, and the person fewer than `maxWrongAtMerchant` at its
+ * merchant (migration 015), so a locked voucher stays locked. A wrong code is never
  * known to match the voucher's merchant, so it never redeems this way; it takes the locked path,
  * where it is counted in turn. Undefined: nothing changed (the locked path says why).
  */
 export async function redeemKnownCode(
   db: Executor,
-  a: { id: string; userId: string; codeHashes: string[]; now: Date; since: Date; maxWrong: number },
+  a: { id: string; userId: string; codeHashes: string[]; now: Date; since: Date; maxWrong: number; maxWrongAtMerchant: number },
 ): Promise<VoucherRow | undefined> {
   const { rows } = await sql<VoucherRow>`
-    SELECT * FROM voucher_redeem_known(${a.id}::uuid, ${a.userId}::uuid, ${a.codeHashes}::text[], ${a.now}, ${a.since}, ${a.maxWrong})`.execute(db);
+    SELECT * FROM voucher_redeem_known(${a.id}::uuid, ${a.userId}::uuid, ${a.codeHashes}::text[], ${a.now}, ${a.since}, ${a.maxWrong}, ${a.maxWrongAtMerchant})`.execute(db);
   return rows[0];
 }
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, IdempotencyHeaders, errorResponses } from '../../contract/common.ts';
-import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, RedeemBody, RedeemedQuery, Voucher } from '../../contract/voucher.ts';
+import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, REDEEM_MAX_WRONG_AT_MERCHANT, RedeemBody, RedeemedQuery, Voucher } from '../../contract/voucher.ts';
 import { access } from '../access.ts';
 import { idempotency } from '../idempotency/index.ts';
 import { listOwn, markUsed, readOwn, redeem } from './rules.ts';
@@ -64,7 +64,8 @@ export const voucherRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Exactly once, however many arrive at the same time. Empty code 400 MERCHANT_CODE_REQUIRED; a code that is not the ' +
           `voucher's merchant's 400 MERCHANT_CODE_WRONG (\`details.attemptsLeft\`); already redeemed 409 VOUCHER_ALREADY_REDEEMED; ` +
-          `expired 410 VOUCHER_EXPIRED; after ${REDEEM_MAX_WRONG} wrong codes for the voucher within ${REDEEM_LOCK_MINUTES} minutes ` +
+          `expired 410 VOUCHER_EXPIRED; after ${REDEEM_MAX_WRONG} wrong codes for the voucher, or ${REDEEM_MAX_WRONG_AT_MERCHANT} by the caller ` +
+          `at the voucher's merchant (any of its vouchers), within ${REDEEM_LOCK_MINUTES} minutes ` +
           'every code is 429 VOUCHER_LOCKED with Retry-After until the oldest of them is that old. Every attempt is recorded for the merchant. ' +
           'With an `Idempotency-Key`, a repeat by the same person within 24 hours answers the first answer and redeems nothing more ' +
           '(the same key with a different body: 422 IDEMPOTENCY_KEY_REUSED).',

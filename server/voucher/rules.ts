@@ -1,15 +1,17 @@
 import type { MerchantSource } from '../../contract/merchant.ts';
-import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, type RedeemBody, type Voucher } from '../../contract/voucher.ts';
+import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, REDEEM_MAX_WRONG_AT_MERCHANT, type RedeemBody, type Voucher } from '../../contract/voucher.ts';
 import { transaction } from '../db/index.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { knownMerchantCodeHashes, normalizeMerchantCode, runningMerchantCodeCheck, verifyMerchantCodeRemembered } from '../merchant/code.ts';
 import {
   lockForRedeem,
+  lockPersonAtMerchant,
   markUsedOnce,
   ownedVoucher,
   ownedVouchers,
   recentWrongCodes,
+  recentWrongCodesAtMerchant,
   recordAttempt,
   redeemKnownCode,
   redeemOnce,
@@ -26,7 +28,9 @@ import {
  *   The voucher row is locked for the attempt so the wrong codes of one voucher are counted in
  *   turn: after REDEEM_MAX_WRONG wrong codes within REDEEM_LOCK_MINUTES every code is refused
  *   (429, the right one too, or the lock would still answer guesses) until the oldest of them
- *   leaves the window. Every attempt is recorded for the merchant.
+ *   leaves the window. The same holds for one person at one merchant over all its vouchers
+ *   (REDEEM_MAX_WRONG_AT_MERCHANT, counted under an advisory lock on the pair; decision 023).
+ *   Every attempt is recorded for the merchant.
  * - The order of the answers: not the caller's 404, already redeemed 409, expired 410, locked 429,
  *   then the code (wrong 400). A used or expired voucher costs no code check and counts no guess.
  * - A code this process already knows to be right takes a shorter way (decision 034): one
@@ -87,7 +91,7 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
   // call that also checks the owner and that the voucher's merchant's current hash is one the
   // code matched — nothing read before it, no lock, no transaction, no scrypt (decision 034).
   const knownHashes = knownMerchantCodeHashes(code);
-  const known = { id: body.voucherId, userId, now, since: windowStart, maxWrong: REDEEM_MAX_WRONG };
+  const known = { id: body.voucherId, userId, now, since: windowStart, maxWrong: REDEEM_MAX_WRONG, maxWrongAtMerchant: REDEEM_MAX_WRONG_AT_MERCHANT };
   if (knownHashes.length > 0) {
     const row = await redeemKnownCode(deps.db, { ...known, codeHashes: knownHashes });
     if (row) return toVoucher(row, true);
@@ -119,15 +123,23 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
       return { outcome: 'expired' };
     }
     const wrong = await recentWrongCodes(tx, v.id, windowStart, REDEEM_MAX_WRONG);
-    if (wrong.length >= REDEEM_MAX_WRONG) {
+    // The person's wrong codes at this merchant, over all its vouchers, counted under their lock
+    // (API.md: 10 within 15 minutes; decision 023): holding N vouchers gives no more guesses.
+    await lockPersonAtMerchant(tx, userId, v.merchant_id);
+    const wrongAtMerchant = await recentWrongCodesAtMerchant(tx, userId, v.merchant_id, windowStart, REDEEM_MAX_WRONG_AT_MERCHANT);
+    // Open again once the oldest wrong code that keeps a limit met leaves the window (the later of the two).
+    const opensAt = Math.max(
+      wrong.length >= REDEEM_MAX_WRONG ? wrong[REDEEM_MAX_WRONG - 1]!.getTime() : 0,
+      wrongAtMerchant.length >= REDEEM_MAX_WRONG_AT_MERCHANT ? wrongAtMerchant[REDEEM_MAX_WRONG_AT_MERCHANT - 1]!.getTime() : 0,
+    );
+    if (opensAt > 0) {
       await attempt('locked');
-      // Open again once the oldest of the last REDEEM_MAX_WRONG leaves the window.
-      const oldest = wrong[REDEEM_MAX_WRONG - 1]!;
-      return { outcome: 'locked', seconds: (oldest.getTime() + REDEEM_LOCK_MINUTES * 60_000 - now.getTime()) / 1000 };
+      return { outcome: 'locked', seconds: (opensAt + REDEEM_LOCK_MINUTES * 60_000 - now.getTime()) / 1000 };
     }
     if (!(await verifyMerchantCodeRemembered(code, v.code_hash))) {
       await attempt('wrongCode');
-      return { outcome: 'wrongCode', attemptsLeft: REDEEM_MAX_WRONG - wrong.length - 1 };
+      const attemptsLeft = Math.min(REDEEM_MAX_WRONG - wrong.length, REDEEM_MAX_WRONG_AT_MERCHANT - wrongAtMerchant.length) - 1;
+      return { outcome: 'wrongCode', attemptsLeft };
     }
     // The row is locked, so this succeeds; its condition is what guarantees once regardless.
     // It records the attempt and reads the answer in the same statement.

@@ -13,6 +13,7 @@ import * as m011 from './011_notification.ts';
 import * as m012 from './012_redeem_known_code.ts';
 import * as m013 from './013_push_language.ts';
 import * as m014 from './014_push_vapid.ts';
+import * as m015 from './015_limits_exact.ts';
 import * as m016 from './016_delivery_claimed_sms.ts';
 import * as m017 from './017_idempotency_key.ts';
 
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '012_redeem_known_code': m012,
   '013_push_language': m013,
   '014_push_vapid': m014,
+  '015_limits_exact': m015,
   '016_delivery_claimed_sms': m016,
   '017_idempotency_key': m017,
 };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateKey } from '../../../server/auth/rateLimit.ts';
 import { authTestApp, freshIp, freshNumber, requestCode } from './support.ts';
 
 /**
@@ -18,7 +19,7 @@ describe('POST /api/auth/verificationcode: the limits, exactly', () => {
   });
 
   const events = async (ip: string) =>
-    (await t.db.db.selectFrom('auth_rate_event').select('at').where('kind', '=', 'code-ip').where('key', '=', ip).execute()).length;
+    (await t.db.db.selectFrom('auth_rate_event').select('at').where('kind', '=', 'code-ip').where('key', '=', rateKey(t.app.config, ip)).execute()).length;
   const verifications = async (number: string) =>
     (await t.db.db.selectFrom('auth_verification').select('id').where('mobile_number', '=', number).execute()).length;
   /** A new IP in a new hour: no window of an earlier test reaches it. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { buildApp } from '../../../server/app.ts';
+import { rateKey } from '../../../server/auth/rateLimit.ts';
 import { RATE_EVENT_RETENTION_MS, purgeOldRateEvents, startRateEventPurge } from '../../../server/auth/retention.ts';
 import { createTestDb, testConfig, type TestDb } from '../helpers.ts';
 import { TestClock, freshIp, freshNumber, requestCode } from './support.ts';
@@ -53,11 +54,13 @@ describe('rate-limit events are kept at most 30 days', () => {
       // A code request records this IP's event; 31 days on, nobody from that address came back.
       const ip = freshIp();
       expect((await requestCode(app, freshNumber(), ip)).statusCode).toBe(200);
-      expect(await keys()).toContain(ip);
+      // Kept under its keyed hash, never the address (decision 024).
+      expect(await keys()).toContain(rateKey(app.config, ip));
+      expect(await keys()).not.toContain(ip);
       clock.advance(31 * DAY);
       const purge = startRateEventPurge({ db: db.db, now: clock.now, log: pino({ level: 'silent' }), intervalMs: 20 });
       try {
-        await expect.poll(keys, { timeout: 5000 }).not.toContain(ip);
+        await expect.poll(keys, { timeout: 5000 }).not.toContain(rateKey(app.config, ip));
         expect(await keys()).toEqual([]);
       } finally {
         await purge.stop();

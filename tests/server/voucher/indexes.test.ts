@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers.ts';
 import { planNodes } from '../plan.ts';
-import { ownedVouchersQuery, recentWrongCodesQuery } from '../../../server/voucher/queries.ts';
+import { ownedVouchersQuery, recentWrongCodesAtMerchantQuery, recentWrongCodesQuery } from '../../../server/voucher/queries.ts';
 
 /**
  * The owner's voucher list and the redeem's wrong-code count read indexes, not tables: on a
@@ -37,9 +37,10 @@ describe('indexes behind vouchers and redeeming', () => {
         FROM greetie_gift gg JOIN product p ON p.id = gg.product_id`.execute(db.db);
     await sql`
       INSERT INTO redeem_attempt (voucher_id, merchant_id, user_id, ok, outcome, at)
-      SELECT v.id, v.merchant_id, NULL, false, (ARRAY['wrongCode', 'locked', 'redeemed'])[1 + n % 3]::text, now() - (n || ' seconds')::interval
+      SELECT v.id, v.merchant_id, u.ids[1 + v.r % 2000], false, (ARRAY['wrongCode', 'locked', 'redeemed'])[1 + n % 3]::text, now() - (n || ' seconds')::interval
         FROM (SELECT id, merchant_id, row_number() OVER () AS r FROM voucher) v
         CROSS JOIN generate_series(1, 3) AS n
+        CROSS JOIN (SELECT array_agg(id ORDER BY mobile_number) AS ids FROM mobile_user) u
        WHERE v.r <= 33334`.execute(db.db);
     for (const t of ['mobile_user', 'greetie', 'greetie_gift', 'voucher', 'redeem_attempt']) await sql.raw(`ANALYZE ${t}`).execute(db.db);
     const { rows } = await sql<{ id: string }>`SELECT id FROM mobile_user WHERE mobile_number = ${mobileNumber}`.execute(db.db);
@@ -67,5 +68,12 @@ describe('indexes behind vouchers and redeeming', () => {
     const nodes = await planNodes(db.pool, recentWrongCodesQuery(db.db, voucherId, new Date(Date.now() - 15 * 60_000), 5));
     expect(nodes.filter((n) => n['Relation Name'] === 'redeem_attempt').map((n) => n['Node Type'])).not.toContain('Seq Scan');
     expect(nodes.map((n) => n['Index Name'] ?? '')).toContain('redeem_attempt_wrong');
+  });
+
+  it("a person's wrong codes at a merchant of the window through redeem_attempt_person_wrong (issue 22, decision 023)", async () => {
+    const { rows } = await sql<{ merchant_id: string }>`SELECT merchant_id FROM voucher WHERE id = ${voucherId}`.execute(db.db);
+    const nodes = await planNodes(db.pool, recentWrongCodesAtMerchantQuery(db.db, userId, rows[0]!.merchant_id, new Date(Date.now() - 15 * 60_000), 10));
+    expect(nodes.filter((n) => n['Relation Name'] === 'redeem_attempt').map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    expect(nodes.map((n) => n['Index Name'] ?? '')).toContain('redeem_attempt_person_wrong');
   });
 });
