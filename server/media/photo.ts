@@ -52,7 +52,7 @@ export class ImageUnreadable extends Error {
  * Decodes started (sharp or the HEIC worker). A file refused from its declared size never adds to
  * it: the tests read it to show that such a file was not decoded.
  */
-export const decodeStats = { started: 0, heic: 0 };
+export const decodeStats = { started: 0, heic: 0, /** the most decodes that ran at once */ peakAtOnce: 0 };
 
 // ---- At most `concurrency` photos are decoded at once; the others wait their turn.
 
@@ -64,6 +64,7 @@ let heicPool: Tinypool | undefined;
 async function inTurn<T>(work: () => Promise<T>): Promise<T> {
   if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
   else running++;
+  decodeStats.peakAtOnce = Math.max(decodeStats.peakAtOnce, running);
   try {
     return await work();
   } finally {

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import sharp from 'sharp';
 import path from 'node:path';
 import Tinypool from 'tinypool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeStats } from '../../../server/media/photo.ts';
+import { configureDecoding, decodeStats, encodePhoto } from '../../../server/media/photo.ts';
 import { heicDeclaring, jpegDeclaring, pngDeclaring, webpVp8, webpVp8l, webpVp8x } from './hostile-images.ts';
 import { draftOf, mediaTestApp, mp4, person, upload, webm, type Person } from './support.ts';
 
@@ -121,6 +123,23 @@ describe('a HEIC that lies: it declares 100×100, its HEVC stream is 11000×1100
     const res = await upload(t.app, alice, `/api/greetie/${id}/media`, [{ name: 'file', data: readFileSync(path.join(FIXTURES, 'green-64x48.heic')) }]);
     expect(res.statusCode, res.body).toBe(200);
     expect(decodeStats.heic).toBe(before + 1);
+  });
+});
+
+describe('decodes at a time', () => {
+  it('at most MEDIA_DECODE_CONCURRENCY photos are decoded at once; the others wait their turn', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'greetie-decodes-'));
+    try {
+      const photo = path.join(dir, 'in.jpg');
+      writeFileSync(photo, await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#336699' } }).jpeg().toBuffer());
+      configureDecoding({ concurrency: 2 });
+      decodeStats.peakAtOnce = 0;
+      const done = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => encodePhoto(photo, 'image/jpeg', path.join(dir, `out${i}.jpg`))));
+      expect(done.map((e) => e.width)).toEqual([1200, 1200, 1200, 1200, 1200, 1200]);
+      expect(decodeStats.peakAtOnce).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
