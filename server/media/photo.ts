@@ -76,7 +76,10 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
 
 /** Sets how many photos are decoded at once (MEDIA_DECODE_CONCURRENCY); from the media routes at start. */
 export function configureDecoding(opts: { concurrency: number }): void {
-  concurrency = Math.max(1, Math.floor(opts.concurrency));
+  const next = Math.max(1, Math.floor(opts.concurrency));
+  if (next === concurrency) return;
+  concurrency = next;
+  // A pool of the old size is ended once its decodes are done; the next HEIC makes a new one.
   if (heicPool) void heicPool.destroy();
   heicPool = undefined;
 }
@@ -138,21 +141,29 @@ export interface Declared {
  * (sharp's metadata, no pixels) answers; a HEIC without one is unreadable (ispe is mandatory).
  */
 export async function declaredSize(file: string, mime: string): Promise<Declared> {
-  const fh = await openFile(file, 'r');
-  let head: Buffer;
-  try {
-    const size = (await fh.stat()).size;
-    // A HEIC's meta box may come after its image data: the whole file (≤ 15 MB) for it.
-    const len = mime === 'image/heic' ? size : Math.min(size, HEAD_BYTES);
-    head = Buffer.alloc(len);
-    await fh.read(head, 0, len, 0);
-  } finally {
-    await fh.close();
-  }
+  const read = async (whole: boolean) => {
+    const fh = await openFile(file, 'r');
+    try {
+      const size = (await fh.stat()).size;
+      const len = whole ? size : Math.min(size, HEAD_BYTES);
+      const buf = Buffer.alloc(len);
+      await fh.read(buf, 0, len, 0);
+      return { buf, complete: len === size };
+    } finally {
+      await fh.close();
+    }
+  };
+  const sizesIn = (buf: Buffer): Declared[] => {
+    const found = imageSize(buf);
+    return found.images?.length ? found.images : [{ width: found.width, height: found.height }];
+  };
   let sizes: Declared[];
   try {
-    const found = imageSize(head);
-    sizes = found.images?.length ? found.images : [{ width: found.width, height: found.height }];
+    let head = await read(false);
+    // A HEIC's meta box (with its ispe) may come after its image data, or run past the head:
+    // then the whole file (≤ 15 MB).
+    if (mime === 'image/heic' && !head.complete && metaEnd(head.buf) > head.buf.length) head = await read(true);
+    sizes = sizesIn(head.buf);
   } catch (err) {
     if (mime === 'image/heic') throw new ImageUnreadable('unreadable', err);
     const meta = await sharp(file).metadata().catch((e: unknown) => {
@@ -166,6 +177,18 @@ export async function declaredSize(file: string, mime: string): Promise<Declared
     if (s.width * s.height > largest.width * largest.height) largest = s;
   }
   return largest;
+}
+
+/** Where a HEIF file's top-level meta box ends (Infinity when it is not within `buf`). */
+function metaEnd(buf: Buffer): number {
+  let p = 0;
+  while (p + 8 <= buf.length) {
+    const size = buf.readUInt32BE(p);
+    if (buf.toString('latin1', p + 4, p + 8) === 'meta') return p + size;
+    if (size < 8) return Infinity;
+    p += size;
+  }
+  return Infinity;
 }
 
 /** Refuses a file whose container declares more than `maxPixels`, before any decoding. */

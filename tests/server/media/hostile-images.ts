@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
 import { box, full, u16, u32 } from './mp4.ts';
 
 /** A HEIC's boxes declaring one `width`×`height` image (ispe), with a few hundred bytes of "data". */
-export function heicDeclaring(width: number, height: number): Buffer {
+export function heicDeclaring(width: number, height: number, opts: { dataFirst?: number } = {}): Buffer {
   const ftyp = box('ftyp', Buffer.from('heic'), u32(0), Buffer.from('mif1heic'));
   const hdlr = full('hdlr', 0, 0, u32(0), Buffer.from('pict'), Buffer.alloc(12), Buffer.from('\0'));
   const pitm = full('pitm', 0, 0, u16(1));
@@ -16,6 +16,8 @@ export function heicDeclaring(width: number, height: number): Buffer {
   const ipco = box('ipco', full('ispe', 0, 0, u32(width), u32(height)));
   const ipma = full('ipma', 0, 0, u32(1), u16(1), Buffer.from([1, 0x81]));
   const meta = full('meta', 0, 0, hdlr, pitm, iinf, box('iprp', ipco, ipma));
+  // A writer may put the image data (mdat) before the meta box: `dataFirst` bytes of it.
+  if (opts.dataFirst) return Buffer.concat([ftyp, box('mdat', Buffer.alloc(opts.dataFirst)), meta]);
   return Buffer.concat([ftyp, meta, box('mdat', randomBytes(200))]);
 }
 
