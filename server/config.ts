@@ -49,6 +49,8 @@ export interface Config {
   };
   /** Media bytes: a folder (DATA_DIR/media) or an S3-compatible bucket (server/providers/storage). */
   storage: { provider: 'local'; dir: string } | { provider: 's3'; s3: S3Options };
+  /** Photos decoded at once by this process (MEDIA_DECODE_CONCURRENCY, 2; 1–16): server/media/photo.ts, decision 072. */
+  mediaDecodeConcurrency: number;
   /** Payments: the sandbox provider or Swish's Commerce API (server/providers/payment, decision 080). */
   payment: {
     provider: 'sandbox' | 'swish';
@@ -229,6 +231,12 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
   const staticDir = path.resolve(cwd, env.STATIC_DIR && env.STATIC_DIR !== '' ? env.STATIC_DIR : 'dist');
 
   const storage = parseStorage(env, dataDir, errors);
+  let mediaDecodeConcurrency = 2;
+  if (env.MEDIA_DECODE_CONCURRENCY !== undefined && env.MEDIA_DECODE_CONCURRENCY !== '') {
+    const n = Number(env.MEDIA_DECODE_CONCURRENCY);
+    if (!Number.isInteger(n) || n < 1 || n > 16) errors.push(`MEDIA_DECODE_CONCURRENCY must be a whole number from 1 to 16 (got "${env.MEDIA_DECODE_CONCURRENCY}")`);
+    else mediaDecodeConcurrency = n;
+  }
   const payment = parsePayment(env, { sandbox, publicUrl, cwd }, errors);
   const delivery = parseDelivery(env, errors);
   const seller = parseSeller(env, errors);
@@ -258,6 +266,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
         elksBaseUrl: elksBaseUrl.replace(/\/+$/, ''),
       },
       storage,
+      mediaDecodeConcurrency,
       payment,
       delivery,
       seller,

@@ -29,6 +29,10 @@ export const messages: Record<string, Message> = {
     sv: 'Videon är för lång ({seconds} sekunder). Den får vara högst {maxSeconds} sekunder.',
     en: 'The video is too long ({seconds} seconds). It may be at most {maxSeconds} seconds.',
   },
+  VIDEO_LENGTH_MISMATCH: {
+    sv: 'Videons längd går inte att avgöra: filens egna uppgifter om längden stämmer inte med varandra. Spara videon på nytt och försök igen.',
+    en: "The video's length cannot be told: the file's own figures for its length disagree. Save the video again and try again.",
+  },
   MEDIA_UNREADABLE: {
     sv: 'Filen gick inte att läsa. Den kan vara skadad eller ofullständig. Prova en annan fil.',
     en: 'The file could not be read. It may be damaged or incomplete. Try another file.',

@@ -16,6 +16,7 @@ import {
 import { access, publicAccess } from '../access.ts';
 import { HttpError } from '../errors.ts';
 import { StorageMissing } from '../providers/storage/index.ts';
+import { closeDecoding, configureDecoding } from './photo.ts';
 import { sweepTemp } from './receive.ts';
 import { checkUploadTarget, readableFile, uploadTmpDir, uploadMedia, uploadOverlay, uploadPicture, type UploadPart } from './rules.ts';
 
@@ -70,6 +71,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Temporary files a crash left behind (an upload in flight elsewhere is younger than an hour).
   const swept = await sweepTemp(uploadTmpDir(app.config.dataDir), 3600_000);
   if (swept > 0) app.log.info({ swept }, 'removed temporary upload files left by an earlier run');
+  // Photos are decoded a few at a time, HEIC in worker threads (decision 072); ended with the app.
+  configureDecoding({ concurrency: app.config.mediaDecodeConcurrency });
+  app.addHook('onClose', async () => closeDecoding());
 
   // Only here: the other resources keep answering 415 to multipart bodies.
   await app.register(multipart, {

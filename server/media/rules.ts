@@ -200,8 +200,13 @@ async function prepareVideo(deps: MediaDeps, upload: Received, poster: Received 
     if (err instanceof VideoUnreadable) throw badRequest('MEDIA_UNREADABLE');
     throw err;
   }
+  // The longest figure the file gives or runs (decision 073): over the limit is too long…
   if (facts.durationMs > VIDEO_MAX_SECONDS * 1000 + DURATION_SLACK_MS) {
     throw badRequest('VIDEO_TOO_LONG', { seconds: Math.round(facts.durationMs / 1000), maxSeconds: VIDEO_MAX_SECONDS });
+  }
+  // …and a file whose figures disagree cannot be trusted to play as long as it says.
+  if (facts.disagreement) {
+    throw badRequest('VIDEO_LENGTH_MISMATCH', {}, { reason: facts.disagreement });
   }
   const still = poster
     ? await encodePhoto(poster.path, poster.mime, tempName(tmp, '.poster'), THUMBNAIL_MAX_SIDE).catch(asImageError)

@@ -2,9 +2,12 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { createFile, MP4BoxBuffer, type Movie } from 'mp4box';
 
 export interface VideoFacts {
+  /** The longest the file says or runs (the longest track, fragments included), in ms. */
   durationMs: number;
   width: number | null;
   height: number | null;
+  /** Set when the file's own figures for its length disagree (rules.ts refuses such a file). */
+  disagreement?: string;
 }
 
 export class VideoUnreadable extends Error {
@@ -28,6 +31,44 @@ export async function probeVideo(file: string, mime: string): Promise<VideoFacts
 // ---- MP4 and MOV: mp4box reads the boxes; the media data (mdat) is skipped, not read.
 
 const MP4_CHUNK = 256 * 1024;
+/** A movie fragment's boxes (not its frames) larger than this is not a recording's: refused. */
+const MOOF_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Lengths that may differ this much and still be one video: rounding between timescales, an audio
+ * track a few frames longer, encoder priming. Beyond it, the file's own figures disagree.
+ */
+export const DURATION_TOLERANCE_MS = 1000;
+
+/** The file's figures for its length disagree: a player could play longer than it says. */
+export class VideoLengthMismatch extends Error {
+  constructor(
+    message: string,
+    readonly durationMs: number,
+  ) {
+    super(message);
+    this.name = 'VideoLengthMismatch';
+  }
+}
+
+interface TrackLengths {
+  id: number;
+  /** tkhd, in the movie's timescale (0: not given, as in a fragmented file). */
+  tkhdMs: number;
+  /** mdhd, in the track's timescale. */
+  mdhdMs: number;
+  /** The sample table's durations (stts), when it has samples. */
+  samplesMs: number | undefined;
+  /** The end of the track's last fragment (moof/traf/trun with tfhd or trex defaults), if any. */
+  fragmentsMs: number | undefined;
+  /** The edit list's length (elst), when it has one that says it. */
+  editsMs: number | undefined;
+  /** What a player plays of it: the edits when there are, else the media, fragments included. */
+  playedMs: number;
+}
+
+const ms = (ticks: number, timescale: number) => (timescale > 0 ? (ticks / timescale) * 1000 : 0);
+const apart = (a: number, b: number) => Math.abs(a - b) > DURATION_TOLERANCE_MS;
 
 async function probeMp4(fh: FileHandle, size: number): Promise<VideoFacts> {
   const mp4 = createFile();
@@ -51,26 +92,75 @@ async function probeMp4(fh: FileHandle, size: number): Promise<VideoFacts> {
     throw new VideoUnreadable('the MP4/MOV boxes could not be read', err);
   }
   if (failed || !movie) throw new VideoUnreadable(failed ?? 'no movie header (moov) in the file');
-  const track = movie.videoTracks[0];
-  if (!track) throw new VideoUnreadable('no video track');
-  let durationMs = movie.timescale > 0 ? (movie.duration / movie.timescale) * 1000 : 0;
-  if (movie.fragment_duration && movie.fragment_duration.den > 0) {
-    durationMs = Math.max(durationMs, (movie.fragment_duration.num / movie.fragment_duration.den) * 1000);
+  const video = movie.videoTracks[0];
+  if (!video) throw new VideoUnreadable('no video track');
+
+  // Fragments: mp4box saw only what it was given before the header was ready; every moof is read here.
+  const trexDurations = new Map<number, number>();
+  for (const trex of mp4.moov?.mvex?.trexs ?? []) trexDurations.set(trex.track_id, trex.default_sample_duration);
+  // The samples in the moov itself (stts), read from the box: mp4box's own total may already hold fragments.
+  const moovTicks = new Map<number, number>();
+  for (const trak of mp4.moov?.traks ?? []) {
+    const stts = trak.mdia?.minf?.stbl?.stts;
+    let ticks = 0;
+    stts?.sample_counts.forEach((count, i) => (ticks += count * (stts.sample_deltas[i] ?? 0)));
+    if (trak.tkhd) moovTicks.set(trak.tkhd.track_id, ticks);
   }
-  // Fragments: what mp4box saw is only the part it was given before the header was ready.
-  if (movie.isFragmented) durationMs = Math.max(durationMs, await fragmentedDurationMs(fh, size, track.id, track.timescale));
+  const fragmentEnds = movie.isFragmented ? await readFragmentEnds(fh, size, trexDurations, moovTicks) : new Map<number, number>();
+
+  const tracks: TrackLengths[] = movie.tracks.map((t) => {
+    const mdhdMs = ms(t.duration, t.timescale);
+    const moovSamples = moovTicks.get(t.id) ?? 0;
+    const samplesMs = moovSamples > 0 ? ms(moovSamples, t.timescale) : undefined;
+    const fragEnd = fragmentEnds.get(t.id);
+    const fragmentsMs = fragEnd === undefined ? undefined : ms(fragEnd, t.timescale);
+    const mediaMs = Math.max(mdhdMs, samplesMs ?? 0, fragmentsMs ?? 0);
+    const edits = t.edits ?? [];
+    // An edit of length 0 (a fragmented file's "to the end of the media") leaves the length to the media.
+    const editsMs = edits.length > 0 && edits.every((e) => e.segment_duration > 0) ? ms(edits.reduce((sum, e) => sum + e.segment_duration, 0), movie!.timescale) : undefined;
+    return { id: t.id, tkhdMs: ms(t.movie_duration, movie!.timescale), mdhdMs, samplesMs, fragmentsMs, editsMs, playedMs: editsMs ?? mediaMs };
+  });
+  const mvhdMs = ms(movie.duration, movie.timescale);
+  // mehd from its box: mp4box's fragment_duration, without one, is what it has parsed so far.
+  const mehd = mp4.moov?.mvex?.mehd;
+  const mehdMs = mehd ? ms(mehd.fragment_duration, movie.timescale) : 0;
+  const playedMs = Math.max(0, ...tracks.map((t) => t.playedMs));
+  // The longest figure anywhere counts: a player may believe any of them.
+  const durationMs = Math.max(playedMs, mvhdMs, mehdMs, ...tracks.map((t) => t.tkhdMs));
   if (!Number.isFinite(durationMs) || durationMs <= 0) throw new VideoUnreadable('the video has no length');
-  return { durationMs: Math.round(durationMs), width: track.video?.width ?? track.track_width ?? null, height: track.video?.height ?? track.track_height ?? null };
+  const facts = { durationMs: Math.round(durationMs), width: video.video?.width ?? video.track_width ?? null, height: video.video?.height ?? video.track_height ?? null };
+  const disagreement = mp4Disagreement(movie.isFragmented, mvhdMs, mehdMs, playedMs, tracks);
+  return disagreement ? { ...facts, disagreement } : facts;
 }
 
 /**
- * A fragmented MP4 (Safari's MediaRecorder) may say 0 in its movie header: its length is the end of
- * its last fragment (the whole file is walked, box header by box header; the frames are skipped). Walks the top-level boxes; in each moof, the video track's tfdt (where the
- * fragment starts) plus the sample durations of its trun boxes (or tfhd's default duration).
+ * Where a file's own figures for its length disagree beyond the tolerance, or undefined. 0 means
+ * "not given" (a fragmented file's movie and track headers); in a fragmented file the movie and
+ * track headers may cover less than the fragments (only the samples in the moov), never more.
  */
-async function fragmentedDurationMs(fh: FileHandle, size: number, trackId: number, timescale: number): Promise<number> {
-  if (!(timescale > 0)) return 0;
-  let end = 0;
+function mp4Disagreement(fragmented: boolean, mvhdMs: number, mehdMs: number, playedMs: number, tracks: TrackLengths[]): string | undefined {
+  const s = (n: number) => `${(n / 1000).toFixed(2)} s`;
+  const differs = (declared: number, measured: number) => declared > 0 && (fragmented ? declared > measured + DURATION_TOLERANCE_MS : apart(declared, measured));
+  if (differs(mvhdMs, playedMs)) return `the movie header says ${s(mvhdMs)}, the tracks run ${s(playedMs)}`;
+  if (mehdMs > 0 && apart(mehdMs, playedMs)) return `the fragment header (mehd) says ${s(mehdMs)}, the fragments run ${s(playedMs)}`;
+  for (const t of tracks) {
+    if (differs(t.tkhdMs, t.playedMs)) return `track ${t.id}: its header says ${s(t.tkhdMs)}, it plays ${s(t.playedMs)}`;
+    if (t.editsMs === undefined && t.samplesMs !== undefined && !fragmented && apart(t.mdhdMs, t.samplesMs)) {
+      return `track ${t.id}: its media header says ${s(t.mdhdMs)}, its samples run ${s(t.samplesMs)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A fragmented MP4 (Safari's and Chrome's MediaRecorder) may say 0 in its movie header: its
+ * length is the end of its last fragment. The whole file is walked, box header by box header (the
+ * frames are skipped); in each moof, per track: tfdt (where the fragment starts; without one, where
+ * the track's previous fragment ended) plus the sample durations of its trun boxes, each from the
+ * trun, else tfhd's default, else the moov's trex default. Answers each track's end, in its ticks.
+ */
+async function readFragmentEnds(fh: FileHandle, size: number, trexDurations: Map<number, number>, moovTicks: Map<number, number>): Promise<Map<number, number>> {
+  const ends = new Map<number, number>(moovTicks);
   let pos = 0;
   const header = Buffer.alloc(16);
   while (pos + 8 <= size) {
@@ -83,14 +173,15 @@ async function fragmentedDurationMs(fh: FileHandle, size: number, trackId: numbe
       headerLen = 16;
     } else if (boxSize === 0) boxSize = size - pos;
     if (boxSize < headerLen) break;
-    if (type === 'moof' && boxSize <= 16 * 1024 * 1024) {
+    if (type === 'moof') {
+      if (boxSize > MOOF_MAX_BYTES) throw new VideoUnreadable(`a movie fragment of ${boxSize} bytes`);
       const moof = Buffer.alloc(boxSize - headerLen);
       await fh.read(moof, 0, moof.length, pos + headerLen);
-      end = Math.max(end, moofEnd(moof, trackId));
+      readMoof(moof, trexDurations, ends);
     }
     pos += boxSize;
   }
-  return (end / timescale) * 1000;
+  return ends;
 }
 
 function* boxes(buf: Buffer, from = 0, to = buf.length): Generator<{ type: string; start: number; end: number }> {
@@ -103,15 +194,16 @@ function* boxes(buf: Buffer, from = 0, to = buf.length): Generator<{ type: strin
   }
 }
 
-function moofEnd(moof: Buffer, trackId: number): number {
-  let end = 0;
+/** Adds one moof's track fragments to `ends` (track id → end in the track's ticks). */
+function readMoof(moof: Buffer, trexDurations: Map<number, number>, ends: Map<number, number>): void {
   for (const traf of boxes(moof)) {
     if (traf.type !== 'traf') continue;
     let id = -1;
-    let defaultDuration = 0;
-    let base = 0;
+    let defaultDuration: number | undefined;
+    let base: number | undefined;
     let total = 0;
     for (const b of boxes(moof, traf.start, traf.end)) {
+      if (b.end - b.start < 8) continue;
       const flags = moof.readUInt32BE(b.start) & 0xffffff;
       const version = moof[b.start]!;
       if (b.type === 'tfhd') {
@@ -119,22 +211,23 @@ function moofEnd(moof: Buffer, trackId: number): number {
         let q = b.start + 8;
         if (flags & 0x1) q += 8;
         if (flags & 0x2) q += 4;
-        if (flags & 0x8) defaultDuration = moof.readUInt32BE(q);
+        if (flags & 0x8 && q + 4 <= b.end) defaultDuration = moof.readUInt32BE(q);
       } else if (b.type === 'tfdt') {
-        base = version === 1 ? Number(moof.readBigUInt64BE(b.start + 4)) : moof.readUInt32BE(b.start + 4);
+        if (b.start + 4 + (version === 1 ? 8 : 4) <= b.end) base = version === 1 ? Number(moof.readBigUInt64BE(b.start + 4)) : moof.readUInt32BE(b.start + 4);
       } else if (b.type === 'trun') {
         const count = moof.readUInt32BE(b.start + 4);
         let q = b.start + 8;
         if (flags & 0x1) q += 4;
         if (flags & 0x4) q += 4;
         const per = [0x100, 0x200, 0x400, 0x800].filter((f) => flags & f).length * 4;
-        if (!(flags & 0x100)) total += count * defaultDuration;
+        if (!(flags & 0x100)) total += count * (defaultDuration ?? trexDurations.get(id) ?? 0);
         else for (let i = 0; i < count && q + 4 <= b.end; i++, q += per) total += moof.readUInt32BE(q);
       }
     }
-    if (id === trackId) end = Math.max(end, base + total);
+    if (id < 0) continue;
+    const start = base ?? ends.get(id) ?? 0;
+    ends.set(id, Math.max(ends.get(id) ?? 0, start + total));
   }
-  return end;
 }
 
 // ---- WebM (Matroska): an EBML walk over the whole file, reading element headers only.
@@ -253,5 +346,10 @@ async function probeWebm(r: Reader): Promise<VideoFacts> {
   }
   if (blocks === 0) throw new VideoUnreadable('no frames in the WebM file');
   const measuredMs = (lastEnd * scaleNs) / 1e6;
-  return { durationMs: Math.round(Math.max(measuredMs, declaredMs)), width, height };
+  const facts = { durationMs: Math.round(Math.max(measuredMs, declaredMs)), width, height };
+  // As for MP4: a declared Duration (a recorder's WebM has none) must tell the blocks' length.
+  if (declaredMs > 0 && apart(declaredMs, measuredMs)) {
+    return { ...facts, disagreement: `the header says ${(declaredMs / 1000).toFixed(2)} s, the blocks run ${(measuredMs / 1000).toFixed(2)} s` };
+  }
+  return facts;
 }

@@ -53,3 +53,17 @@ describe('media storage settings', () => {
     expect(other.ok ? [] : other.errors).toEqual(['MEDIA_STORAGE must be "local" or "s3" (got "ftp")']);
   });
 });
+
+/** MEDIA_DECODE_CONCURRENCY (decision 072): photos decoded at once by one process. */
+describe('photo decoding setting', () => {
+  it('is 2 by default, a whole number from 1 to 16 when given, one line when not', () => {
+    const d = parseConfig({});
+    expect(d.ok && d.config.mediaDecodeConcurrency).toBe(2);
+    const four = parseConfig({ MEDIA_DECODE_CONCURRENCY: '4' });
+    expect(four.ok && four.config.mediaDecodeConcurrency).toBe(4);
+    for (const bad of ['0', '17', '1.5', 'many']) {
+      const r = parseConfig({ MEDIA_DECODE_CONCURRENCY: bad });
+      expect(r.ok ? [] : r.errors).toEqual([`MEDIA_DECODE_CONCURRENCY must be a whole number from 1 to 16 (got "${bad}")`]);
+    }
+  });
+});

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp } from '../helpers.ts';
 import { TestClock, freshNumber, signIn } from '../auth/support.ts';
-import { box, full, movieHeader, u16, u32 } from './mp4.ts';
+import { box, full, movieHeader, u16, u32, type MovieOptions } from './mp4.ts';
 
 /** A signed-in person and the Authorization header to send. */
 export interface Person {
@@ -73,11 +73,16 @@ export function upload(app: FastifyInstance, who: Person | undefined, url: strin
  * An MP4 (or MOV with `brand` 'qt  ') whose movie header says `seconds` long, with one video
  * track of `width`×`height`: the boxes a real file has, around a few bytes of "media data".
  */
-export function mp4(
-  seconds: number,
-  opts: { brand?: string; width?: number; height?: number; padTo?: number; moovLast?: boolean; fragmented?: boolean } = {},
-): Buffer {
+export function mp4(seconds: number, opts: MovieOptions & { padTo?: number; moovLast?: boolean; trexSamples?: number } = {}): Buffer {
   const { ftyp, moov } = movieHeader(seconds, opts);
+  if (opts.fragmented && opts.trexSamples !== undefined) {
+    // One fragment whose samples take their duration from the moov's trex: tfhd gives none
+    // (only default-base-is-moof), trun lists no per-sample fields, just how many there are.
+    const tfhd = full('tfhd', 0, 0x20000, u32(1));
+    const tfdt = full('tfdt', 1, 0, Buffer.concat([u32(0), u32(0)]));
+    const trun = full('trun', 0, 0, u32(opts.trexSamples));
+    return Buffer.concat([ftyp, moov, box('moof', full('mfhd', 0, 0, u32(1)), box('traf', tfhd, tfdt, trun)), box('mdat', Buffer.alloc(1000))]);
+  }
   if (opts.fragmented) {
     // One fragment per second: tfdt says where it starts, trun has 25 samples of tfhd's default 40 ms.
     const fragments: Buffer[] = [];
@@ -112,9 +117,16 @@ const uintEl = (id: number[], n: number) => el(id, u32(n));
  * A WebM as a browser's MediaRecorder writes it: segment and clusters of unknown size, no
  * Duration in the header; frames every second up to `seconds`.
  */
-export function webm(seconds: number): Buffer {
+export function webm(seconds: number, opts: { declaredSeconds?: number } = {}): Buffer {
   const header = el([0x1a, 0x45, 0xdf, 0xa3], el([0x42, 0x82], Buffer.from('webm')), uintEl([0x42, 0x87], 4), uintEl([0x42, 0x85], 2));
-  const info = el([0x15, 0x49, 0xa9, 0x66], uintEl([0x2a, 0xd7, 0xb1], 1_000_000));
+  const duration: Buffer[] = [];
+  if (opts.declaredSeconds !== undefined) {
+    // Duration: a float64 in TimecodeScale units (1 ms), as a muxer that knows the length writes it.
+    const f = Buffer.alloc(8);
+    f.writeDoubleBE(opts.declaredSeconds * 1000);
+    duration.push(el([0x44, 0x89], f));
+  }
+  const info = el([0x15, 0x49, 0xa9, 0x66], uintEl([0x2a, 0xd7, 0xb1], 1_000_000), ...duration);
   const tracks = el(
     [0x16, 0x54, 0xae, 0x6b],
     el([0xae], uintEl([0xd7], 1), el([0x86], Buffer.from('V_VP8')), el([0xe0], uintEl([0xb0], 320), uintEl([0xba], 240))),
