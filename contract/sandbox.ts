@@ -6,7 +6,7 @@ export const SandboxSms = Type.Object({
   to: Type.String({ description: 'E.164' }),
   body: Type.String(),
   sentAt: DateTime,
-});
+}, { $id: 'SandboxSms', title: 'SandboxSms' });
 export type SandboxSms = Static<typeof SandboxSms>;
 
 export const SandboxSmsQuery = Type.Object({

@@ -17,6 +17,7 @@ export const sandboxIndexRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getSandbox',
         tags: ['Sandbox'],
         summary: 'Whether the sandbox is on (404 when it is off)',
+        description: '`{ enabled: true }` while SANDBOX is on; the SPA shows the /sandbox and /flows pages only then. With SANDBOX=off the path, like all of /api/sandbox, is 404 and absent from this document.',
         response: { 200: Type.Object({ enabled: Type.Literal(true) }), ...errorResponses(404) },
       },
     },
