@@ -297,6 +297,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     done();
   });
 
+  // x-internal: false: the one server is the public one (the OWASP ruleset asks each server's audience).
+  const publicServer = { url: '/', 'x-internal': false };
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -309,7 +311,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         // Whom to write about the API: the seller (SELLER_* settings, GET /api/seller).
         contact: { name: config.seller.name, email: config.seller.email },
       },
-      servers: [{ url: '/' }],
+      servers: [publicServer],
       // Every tag an operation uses, described (the sandbox's only while it is on).
       tags: TAGS.filter((t) => config.sandbox || t.name !== 'Sandbox'),
       components: {
@@ -319,7 +321,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
             scheme: 'bearer',
             bearerFormat: 'JWT',
             description:
-              'The access token from /auth/login or /auth/refresh: a JWT signed with HS256, checked as RFC 8725 (JWT Best Current ' +
+              'The access token from /auth/login or /auth/refresh: a JWT signed with HS256, checked as RFC8725 (JWT Best Current ' +
               'Practices) asks: the one algorithm the server signs with, never `none`; `exp` required; valid 15 minutes.',
           },
         },
