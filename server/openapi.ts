@@ -7,8 +7,9 @@ import { ErrorBody, errorResponses, RetryAfter } from '../contract/common.ts';
  * How the route schemas of contract/ become /api/openapi.json (decision 007). Fastify validates
  * and serializes with the route schemas as they are; this only shapes what the document says, by
  * rules that hold for every route, so no route repeats them:
- * - an answer whose schema is a named shape (it has an `$id`) refers to its component instead of
- *   being written out inline: one named type per shape in a generated client;
+ * - a named shape (contract/components.ts: its `title` is its name) is a reference to its
+ *   component wherever it occurs, in answers, bodies and parameters, never written out inline:
+ *   one named type per shape in a generated client;
  * - every 429 carries its `Retry-After` header; every operation that takes a body declares 413
  *   (Fastify refuses a body over the limit with the error body before any route runs);
  * - a multipart body is an object (the route reads the parts itself, so at run time the
