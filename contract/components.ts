@@ -7,7 +7,7 @@ import { PictureAnswer } from './media.ts';
 import { Merchant, MerchantCategory, MerchantPage, MerchantSource, Product, SandboxMerchant } from './merchant.ts';
 import { Notification, NotificationType, SandboxPush, WebPushKey } from './notification.ts';
 import { Payment, PaymentStatus } from './payment.ts';
-import { SandboxSms } from './sandbox.ts';
+import { SandboxSms, SandboxStatus } from './sandbox.ts';
 import { Seller } from './seller.ts';
 import { Voucher } from './voucher.ts';
 
@@ -46,6 +46,7 @@ export const COMPONENTS: readonly TSchema[] = [
   SandboxMerchant,
   SandboxPush,
   SandboxSms,
+  SandboxStatus,
   Seller,
   TokenPair,
   VerificationCodeAnswer,

@@ -230,6 +230,15 @@ describe('the OpenAPI document as client generators and linters take it', () => 
       }
     };
     walk(parsed.paths, '#/paths', undefined);
+    // Every JSON success answer is a named shape or a list of one (paymentCallback's empty acknowledgement,
+    // for the provider, aside): a new call's answer gets its name from the start.
+    for (const { key, op } of operations(parsed)) {
+      for (const [status, answer] of Object.entries(op.responses)) {
+        const schema = (answer.content?.['application/json'] as { schema?: { $ref?: string; items?: { $ref?: string } } } | undefined)?.schema;
+        if (!schema || !status.startsWith('2') || op.operationId === 'paymentCallback') continue;
+        expect(schema.$ref ?? schema.items?.$ref, `${key} ${status}`).toMatch(/^#\/components\/schemas\//);
+      }
+    }
     for (const [name, schema] of Object.entries(parsed.components.schemas)) walk(schema, `#/components/schemas/${name}`, name);
     expect(copies).toEqual([]);
 
