@@ -13,6 +13,7 @@ import { Voucher } from './voucher.ts';
 /**
  * A copy of a shared schema without its `$id`s (its own and nested ones): the export holds
  * Greetie, Voucher and MobileUser more than once, and a serializer refuses two schemas of one id.
+ * The copy keeps its `title`, by which the OpenAPI document still refers to the named shape.
  */
 function inline<T>(schema: T): T {
   return JSON.parse(JSON.stringify(schema), (key: string, value: unknown) => (key === '$id' ? undefined : value)) as T;
@@ -32,7 +33,7 @@ export const ExportPayment = Type.Object({
   errorCode: Nullable(Type.String()),
   createdAt: DateTime,
   updatedAt: DateTime,
-});
+}, { $id: 'ExportPayment', title: 'ExportPayment' });
 
 export const ExportSession = Type.Object({
   deviceId: Uuid,
@@ -40,7 +41,7 @@ export const ExportSession = Type.Object({
   lastRefreshedAt: DateTime,
   expiresAt: DateTime,
   revokedAt: Nullable(DateTime),
-});
+}, { $id: 'ExportSession', title: 'ExportSession' });
 
 export const AccountExport = Type.Object(
   {

@@ -26,9 +26,10 @@ export const VerificationCodeBody = Type.Object(
 );
 export type VerificationCodeBody = Static<typeof VerificationCodeBody>;
 
-export const VerificationCodeAnswer = Type.Object({
-  token: Type.String({ description: 'Identifies this verification; send it back with the code to /auth/login' }),
-});
+export const VerificationCodeAnswer = Type.Object(
+  { token: Type.String({ description: 'Identifies this verification; send it back with the code to /auth/login' }) },
+  { $id: 'VerificationCodeAnswer', title: 'VerificationCodeAnswer' },
+);
 export type VerificationCodeAnswer = Static<typeof VerificationCodeAnswer>;
 
 export const LoginBody = Type.Object(
@@ -41,10 +42,13 @@ export const LoginBody = Type.Object(
 );
 export type LoginBody = Static<typeof LoginBody>;
 
-export const TokenPair = Type.Object({
-  token: Type.String({ description: 'Access token: a signed JWT (HS256) with sub and exp (seconds); valid 15 minutes' }),
-  refreshToken: Type.String({ description: 'Opaque, valid 30 days, single use: every refresh returns a new one' }),
-});
+export const TokenPair = Type.Object(
+  {
+    token: Type.String({ description: 'Access token: a signed JWT (HS256) with sub and exp (seconds); valid 15 minutes' }),
+    refreshToken: Type.String({ description: 'Opaque, valid 30 days, single use: every refresh returns a new one' }),
+  },
+  { $id: 'TokenPair', title: 'TokenPair' },
+);
 export type TokenPair = Static<typeof TokenPair>;
 
 /** Both, or neither: without them the browser's refresh cookie restores the session (decision 022). */

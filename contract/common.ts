@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /** The error body of every 4xx/5xx answer (API.md). */
 export const ErrorBody = Type.Object(
@@ -79,4 +79,26 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
   return Object.fromEntries(
     statuses.map((s) => [s, Type.Ref('ErrorBody', { description: ERROR_DESCRIPTIONS[s] ?? 'Error' }) as unknown as typeof ErrorBody]),
   );
+}
+
+// ---- Response headers (the OpenAPI document declares them; @fastify/swagger reads `headers`) ----
+
+/** On every 429 (server/openapi.ts adds it to each). */
+export const RetryAfter = Type.Integer({ minimum: 1, description: 'Seconds to wait before trying again' });
+
+/** The list endpoints' paging (keyset): present only when another page follows. */
+export const LinkNext = Type.String({
+  description: 'The next page, when there is one: `</api/…?limit=…&cursor=…>; rel="next"` (RFC 8288)',
+});
+
+/** The catalogue's validator for If-None-Match (a strong ETag). */
+export const ETagHeader = Type.String({ description: 'Send it back in If-None-Match: an unchanged answer is 304' });
+
+/**
+ * A route's answer with what the document says about it besides the body: its description and its
+ * response headers. The schema is the same shape (a named one stays named: its `$id` is kept, and
+ * the document refers to its component); Fastify's serializer ignores both keywords.
+ */
+export function answer<T extends TSchema>(schema: T, extra: { description?: string; headers?: Record<string, TSchema> }): T {
+  return { ...schema, ...extra };
 }

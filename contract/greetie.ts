@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Ore, Uuid } from './common.ts';
+import { DateTime, LinkNext, Ore, Uuid, answer } from './common.ts';
 import { MerchantSource } from './merchant.ts';
 import { ANIMATIONS, STICKERS, TEXT_COLORS, TEXT_FONTS } from './catalogue.ts';
 import { Voucher } from './voucher.ts';
@@ -111,7 +111,7 @@ export type Content = Static<typeof Content>;
 // ---- The greetie ----
 
 export const GREETIE_STATUSES = ['draft', 'awaitingPayment', 'scheduled', 'delivered', 'deliveryFailed'] as const;
-export const GreetieStatus = Type.Enum(GREETIE_STATUSES);
+export const GreetieStatus = Type.Enum(GREETIE_STATUSES, { title: 'GreetieStatus' });
 export type GreetieStatus = (typeof GREETIE_STATUSES)[number];
 
 export const MESSAGE_MAX_LENGTH = 1000;
@@ -272,6 +272,9 @@ export const GreetieListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type GreetieListQuery = Static<typeof GreetieListQuery>;
+
+/** A page of greeties (GET /greetie and the mobile user's lists): the next page's address is in `Link`. */
+export const GreetieList = answer(Type.Array(Greetie), { description: 'A page of greeties, newest first', headers: { Link: LinkNext } });
 
 export const GreetieReadQuery = Type.Object(
   {

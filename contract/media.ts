@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { GreetieMedia } from './greetie.ts';
-import { Uuid } from './common.ts';
+import { Uuid, answer } from './common.ts';
 
 /**
  * Media uploads and the media files themselves (API.md "Greetie": media, mediaoverlay, picture;
@@ -60,6 +60,33 @@ export const OverlayUploadBody = multipart(
   ['file'],
 );
 export const PictureUploadBody = multipart({ file: binary(`A photo (JPEG, PNG, WebP or HEIC, ≤ ${PHOTO_MAX_BYTES / 1024 / 1024} MB)`) }, ['file']);
+
+/** The types a stored file is served as: photos are re-encoded to JPEG, PNG or WebP; videos are kept as sent. */
+export const SERVED_TYPES = ['image/jpeg', 'image/png', 'image/webp', ...VIDEO_TYPES] as const;
+
+/** GET /api/media/{storageKey}: the file's bytes, as its own media type (Content-Type). */
+const servedFile = (description: string, headers: Record<string, unknown>) => ({
+  description,
+  headers,
+  content: Object.fromEntries(SERVED_TYPES.map((type) => [type, { schema: binary(description) }])),
+});
+const ETag = Type.String({ description: 'Strong: the key (a stored file never changes)' });
+export const MediaFileAnswer = servedFile('The whole file', { ETag });
+export const MediaRangeAnswer = servedFile('The requested range', {
+  ETag,
+  'Content-Range': Type.String({ description: '`bytes a-b/size`: the range sent, of the whole size' }),
+});
+export const MediaNotModified = answer(Type.Null({ description: 'Not modified: If-None-Match names the ETag' }), { headers: { ETag } });
+
+/**
+ * The request headers GET /api/media/{storageKey} reads. Any value is taken (one the route cannot
+ * use is passed over: a malformed Range gets the whole file), so no limits here.
+ */
+export const MediaFileHeaders = Type.Object({
+  Range: Type.Optional(Type.String({ description: 'One byte range, `bytes=a-b`, `bytes=a-` or `bytes=-n` (206; 416 when unsatisfiable)' })),
+  'If-None-Match': Type.Optional(Type.String({ description: 'The ETag already held: 304 when it matches' })),
+  'If-Range': Type.Optional(Type.String({ description: 'The Range applies only while the ETag still matches' })),
+});
 
 /** POST /greetie/{id}/picture: the URL to put in a `picture` content element's value. */
 export const PictureAnswer = Type.Object(

@@ -1,5 +1,5 @@
-import { Type, type Static } from 'typebox';
-import { Ore, Uuid } from './common.ts';
+import { Type, type Static, type TSchema } from 'typebox';
+import { ETagHeader, Ore, Uuid, answer } from './common.ts';
 
 /**
  * The merchant catalogue (API.md, "Merchant (public)"). A merchant's merchant code is never part
@@ -9,7 +9,10 @@ import { Ore, Uuid } from './common.ts';
 export const MERCHANT_SOURCES = ['InStore', 'Charity', 'Code'] as const;
 export const MerchantSource = Type.Union(
   [Type.Literal('InStore'), Type.Literal('Charity'), Type.Literal('Code')],
-  { description: 'InStore: redeemed at the till with the merchant code; Charity: a donation; Code: a code used online' },
+  {
+    title: 'MerchantSource',
+    description: 'InStore: redeemed at the till with the merchant code; Charity: a donation; Code: a code used online',
+  },
 );
 export type MerchantSource = (typeof MERCHANT_SOURCES)[number];
 
@@ -37,7 +40,7 @@ export const MerchantCategory = Type.Union([
   Type.Literal('experience'),
   Type.Literal('shopping'),
   Type.Literal('charity'),
-]);
+], { title: 'MerchantCategory' });
 // The list above and MERCHANT_CATEGORIES must name the same categories.
 const _sameCategories: [Static<typeof MerchantCategory>] extends [MerchantCategory] ? true : never = true;
 void _sameCategories;
@@ -83,6 +86,14 @@ export const Product = Type.Object(
 );
 export type Product = Static<typeof Product>;
 
+/** A catalogue answer: it carries an ETag, and a matching If-None-Match is answered 304 (decision 031). */
+export function catalogueAnswer<T extends TSchema>(schema: T): T {
+  return answer(schema, { headers: { ETag: ETagHeader } });
+}
+
+/** A conditional GET whose If-None-Match still matches: no body, the same ETag. */
+export const NotModified = answer(Type.Null({ description: 'Not modified: the ETag in If-None-Match is still current' }), { headers: { ETag: ETagHeader } });
+
 export const MERCHANT_PAGE_MAX = 100;
 export const MERCHANT_PAGE_DEFAULT = 24;
 
@@ -112,7 +123,7 @@ export const SandboxMerchant = Type.Object({
   id: Uuid,
   name: Type.String(),
   merchantCode: Type.String(),
-});
+}, { $id: 'SandboxMerchant', title: 'SandboxMerchant' });
 export type SandboxMerchant = Static<typeof SandboxMerchant>;
 
 // ---- What an operator may write (the admin command line validates against these). ----

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Uuid } from './common.ts';
+import { DateTime, LinkNext, Uuid, answer } from './common.ts';
 
 /** Notifications and push (API.md "Mobile user", "Sandbox push"; issue 15, decision 092). */
 
@@ -16,9 +16,8 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const NOTIFICATION_PAGE_MAX = 100;
 
-export const Notification = Type.Object({
-  id: Uuid,
-  type: Type.Union([
+export const NotificationType = Type.Union(
+  [
     Type.Literal('greetieReceived'),
     Type.Literal('greetieDelivered'),
     Type.Literal('greetieViewed'),
@@ -26,14 +25,20 @@ export const Notification = Type.Object({
     Type.Literal('paymentFailed'),
     Type.Literal('voucherRedeemed'),
     Type.Literal('voucherExpiring'),
-  ]),
+  ],
+  { title: 'NotificationType' },
+);
+
+export const Notification = Type.Object({
+  id: Uuid,
+  type: NotificationType,
   title: Type.String(),
   body: Type.String(),
   greetieId: Type.Union([Uuid, Type.Null()]),
   voucherId: Type.Union([Uuid, Type.Null()], { description: 'The voucher it is about (redeemed, expiring), else null' }),
   read: Type.Boolean(),
   createdAt: DateTime,
-});
+}, { $id: 'Notification', title: 'Notification' });
 export type Notification = Static<typeof Notification>;
 
 export const NotificationListQuery = Type.Object(
@@ -44,6 +49,15 @@ export const NotificationListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type NotificationListQuery = Static<typeof NotificationListQuery>;
+
+/** GET /mobileuser/notifications: a page, the next page's address in `Link`, the unread count in all in `X-Unread-Count`. */
+export const NotificationList = answer(Type.Array(Notification), {
+  description: 'A page of notifications, newest first',
+  headers: {
+    Link: LinkNext,
+    'X-Unread-Count': Type.Integer({ minimum: 0, description: "The caller's unread notifications in all (not only on this page)" }),
+  },
+});
 
 export const NotificationReadBody = Type.Object(
   { ids: Type.Optional(Type.Array(Uuid, { maxItems: 500, description: 'Left out: all of the caller\'s' })) },
@@ -60,7 +74,10 @@ export const SetExpoTokenQuery = Type.Object(
 );
 export const RemoveExpoTokenQuery = Type.Object({ deviceId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
 
-export const WebPushKey = Type.Object({ publicKey: Type.String({ description: 'The VAPID public key (base64url) for PushManager.subscribe' }) });
+export const WebPushKey = Type.Object(
+  { publicKey: Type.String({ description: 'The VAPID public key (base64url) for PushManager.subscribe' }) },
+  { $id: 'WebPushKey', title: 'WebPushKey' },
+);
 export const WebPushSubscriptionBody = Type.Object(
   {
     endpoint: Type.String({ minLength: 1, maxLength: 2000 }),
@@ -79,6 +96,6 @@ export const SandboxPush = Type.Object({
   body: Type.String(),
   data: Type.Record(Type.String(), Type.Unknown()),
   sentAt: DateTime,
-});
+}, { $id: 'SandboxPush', title: 'SandboxPush' });
 export type SandboxPush = Static<typeof SandboxPush>;
 export const SandboxPushQuery = Type.Object({ userId: Type.Optional(Uuid) }, { additionalProperties: false });

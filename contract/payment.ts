@@ -4,20 +4,25 @@ import { DateTime, Ore, Uuid } from './common.ts';
 /** API.md "Payment": one attempt to pay for a greetie. */
 export const PAYMENT_STATUSES = ['created', 'pending', 'paid', 'declined', 'error', 'cancelled', 'expired'] as const;
 
+export const PaymentStatus = Type.Union(
+  [
+    Type.Literal('created'),
+    Type.Literal('pending'),
+    Type.Literal('paid'),
+    Type.Literal('declined'),
+    Type.Literal('error'),
+    Type.Literal('cancelled'),
+    Type.Literal('expired'),
+  ],
+  { title: 'PaymentStatus' },
+);
+
 export const Payment = Type.Object(
   {
     id: Uuid,
     greetieId: Uuid,
     provider: Type.Union([Type.Literal('sandbox'), Type.Literal('swish')]),
-    status: Type.Union([
-      Type.Literal('created'),
-      Type.Literal('pending'),
-      Type.Literal('paid'),
-      Type.Literal('declined'),
-      Type.Literal('error'),
-      Type.Literal('cancelled'),
-      Type.Literal('expired'),
-    ]),
+    status: PaymentStatus,
     amount: Ore,
     redirectUrl: Type.Union([Type.String(), Type.Null()]),
     appUrl: Type.Union([Type.String(), Type.Null()], { description: 'The swish:// link for a phone (m-commerce)' }),

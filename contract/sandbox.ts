@@ -6,8 +6,12 @@ export const SandboxSms = Type.Object({
   to: Type.String({ description: 'E.164' }),
   body: Type.String(),
   sentAt: DateTime,
-});
+}, { $id: 'SandboxSms', title: 'SandboxSms' });
 export type SandboxSms = Static<typeof SandboxSms>;
+
+/** GET /api/sandbox: the sandbox is on (when it is off, the path is 404). */
+export const SandboxStatus = Type.Object({ enabled: Type.Literal(true) }, { $id: 'SandboxStatus', title: 'SandboxStatus' });
+export type SandboxStatus = Static<typeof SandboxStatus>;
 
 export const SandboxSmsQuery = Type.Object({
   to: Type.Optional(Type.String({ maxLength: 40, description: 'Only messages to this number (any Swedish form)' })),

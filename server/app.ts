@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { openapiComponents, TAGS, transformRoute } from './openapi.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
@@ -307,6 +308,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     done();
   });
 
+  // x-internal: false: the one server is the public one (the OWASP ruleset asks each server's audience).
+  const publicServer = { url: '/', 'x-internal': false };
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -316,15 +319,33 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         description: 'The HTTP contract of Greetie (shared/API.md). Errors always have the ErrorBody shape.',
         // Not open source; SPDX's LicenseRef- form names a license outside its list.
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        // Whom to write about the API: the seller (SELLER_* settings, GET /api/seller).
+        contact: { name: config.seller.name, email: config.seller.email },
       },
-      servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      servers: [publicServer],
+      // Every tag an operation uses, described (the sandbox's only while it is on).
+      tags: TAGS.filter((t) => config.sandbox || t.name !== 'Sandbox'),
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              'The access token from /auth/login or /auth/refresh: a JWT signed with HS256, checked as RFC8725 (JWT Best Current ' +
+              'Practices) asks: the one algorithm the server signs with, never `none`; `exp` required; valid 15 minutes.',
+          },
+        },
+      },
     },
-    // Shared schemas (ErrorBody) and the ones nested in routes (Merchant, Product) become
-    // components named by their $id, the names a client generator gives its types.
+    // Shared schemas (ErrorBody, the named shapes of contract/components.ts) and the ones nested in
+    // routes become components named by their $id, the names a client generator gives its types.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    // What the document says beyond the route schemas, by rules for every route (server/openapi.ts).
+    transform: transformRoute,
   });
   app.addSchema(ErrorBody);
+  await app.register(openapiComponents);
 
   await app.register(
     async (api) => {

@@ -74,6 +74,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getSignedInUser',
         tags: ['Auth'],
         summary: 'The signed-in user',
+        description: 'The MobileUser of the access token\'s `sub`: the same shape GET /mobileuser/{id} gives for one\'s own id.',
         response: { 200: MobileUser, ...errorResponses(401) },
       },
     },

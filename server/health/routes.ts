@@ -17,6 +17,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getHealth',
         tags: ['Health'],
         summary: 'Liveness and database reachability',
+        description: '200 `{ status: "ok", db: "ok" }` when the database answers a query; 503 with the error body otherwise. Used by load balancers and the process supervisor.',
         response: { 200: Health, ...errorResponses(400), 503: Unhealthy },
       },
     },

@@ -1,12 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
-import { Type } from 'typebox';
 import { IdParams, errorResponses } from '../../contract/common.ts';
 import { Greetie } from '../../contract/greetie.ts';
 import {
+  MediaFileAnswer,
+  MediaFileHeaders,
   MediaFileParams,
   MediaFileQuery,
+  MediaNotModified,
+  MediaRangeAnswer,
   MediaUploadBody,
   OverlayUploadBody,
   PictureAnswer,
@@ -215,10 +218,11 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'If-None-Match answers 304. Cached for a year (immutable); a draft\'s files privately.',
         params: MediaFileParams,
         querystring: MediaFileQuery,
+        headers: MediaFileHeaders,
         response: {
-          200: Type.String({ format: 'binary', description: 'The whole file' }),
-          206: Type.String({ format: 'binary', description: 'The requested range' }),
-          304: Type.Null({ description: 'Not modified' }),
+          200: MediaFileAnswer,
+          206: MediaRangeAnswer,
+          304: MediaNotModified,
           ...errorResponses(400, 404, 416),
         },
       },

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, errorResponses } from '../../contract/common.ts';
-import { Merchant, MerchantListQuery, MerchantPage, Product } from '../../contract/merchant.ts';
+import { Merchant, MerchantListQuery, MerchantPage, NotModified, Product, catalogueAnswer } from '../../contract/merchant.ts';
 import { notFound } from '../errors.ts';
 import { publicAccess } from '../access.ts';
 import { matchesIfNoneMatch, type CachedAnswer } from './cache.ts';
@@ -21,8 +21,6 @@ function send(req: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): F
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }
 
-/** A conditional GET whose If-None-Match still matches: no body. */
-const NotModified = Type.Null({ description: 'Not modified: the ETag in If-None-Match is still current' });
 
 export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Made by buildApp, which opens its listening connection when ready and closes it on close.
@@ -36,7 +34,8 @@ export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listMerchants',
         tags: ['Merchant'],
         summary: 'Every active merchant, in name order',
-        response: { 200: Type.Array(Merchant), 304: NotModified, ...errorResponses(400, 500) },
+        description: 'The active merchants, without paging. Answered from the catalogue cache with an ETag; a matching If-None-Match is 304. A merchant\'s merchant code is never part of it.',
+        response: { 200: catalogueAnswer(Type.Array(Merchant)), 304: NotModified, ...errorResponses(400, 500) },
       },
     },
     async (req, reply) => {
@@ -57,7 +56,7 @@ export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`q` matches words in the name and description regardless of case and accents ("cafe" finds "Café"). ' +
           'Pages follow name order; pass `nextCursor` back as `cursor` for the next page.',
         querystring: MerchantListQuery,
-        response: { 200: MerchantPage, 304: NotModified, ...errorResponses(400, 500) },
+        response: { 200: catalogueAnswer(MerchantPage), 304: NotModified, ...errorResponses(400, 500) },
       },
     },
     async (req, reply) => {
@@ -76,8 +75,9 @@ export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getMerchant',
         tags: ['Merchant'],
         summary: 'One active merchant',
+        description: 'One active merchant by id; an inactive or unknown one is 404. ETag and 304 as for the list.',
         params: IdParams,
-        response: { 200: Merchant, 304: NotModified, ...errorResponses(400, 404, 500) },
+        response: { 200: catalogueAnswer(Merchant), 304: NotModified, ...errorResponses(400, 404, 500) },
       },
     },
     async (req, reply) => {
@@ -96,8 +96,9 @@ export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listMerchantProducts',
         tags: ['Merchant'],
         summary: "An active merchant's products, cheapest first",
+        description: 'The products of an active merchant, cheapest first: a fixed `price` or a `minAmount`/`maxAmount` range, in öre. ETag and 304 as for the list; 404 for an inactive or unknown merchant.',
         params: IdParams,
-        response: { 200: Type.Array(Product), 304: NotModified, ...errorResponses(400, 404, 500) },
+        response: { 200: catalogueAnswer(Type.Array(Product)), 304: NotModified, ...errorResponses(400, 404, 500) },
       },
     },
     async (req, reply) => {

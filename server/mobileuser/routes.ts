@@ -5,7 +5,7 @@ import { MobileUser } from '../../contract/auth.ts';
 import { AllowMarketingQuery, ProfileBody } from '../../contract/mobileuser.ts';
 import { access } from '../access.ts';
 import { AccountExport } from '../../contract/account.ts';
-import { Greetie, GreetieListQuery } from '../../contract/greetie.ts';
+import { GreetieList, GreetieListQuery } from '../../contract/greetie.ts';
 import {
   exportAccount,
   exportFileName,
@@ -57,6 +57,7 @@ export const mobileUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'setMarketingConsent',
         tags: ['Mobile user'],
         summary: 'Give or withdraw consent to marketing',
+        description: '`isAllowed=true` records consent to marketing messages, `false` withdraws it; answers the caller\'s MobileUser.',
         querystring: AllowMarketingQuery,
         response: { 200: MobileUser, ...errorResponses(400, 401) },
       },
@@ -73,6 +74,7 @@ export const mobileUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listMobileUserVouchers',
         tags: ['Mobile user'],
         summary: "The caller's vouchers (the same list as GET /voucher)",
+        description: 'The vouchers of greeties delivered to the caller\'s mobile number, with their codes (the same list as GET /voucher).',
         response: { 200: Type.Array(Voucher), ...errorResponses(401) },
       },
     },
@@ -99,7 +101,7 @@ export const mobileUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
             `\`Link: </api${url}?limit=…&cursor=…>; rel="next"\` header. A received greetie is listed once it is delivered ` +
             '(a scheduled one is still a surprise); one sent to oneself is both sent and received, and listed once in /greeties.',
           querystring: GreetieListQuery,
-          response: { 200: Type.Array(Greetie), ...errorResponses(400, 401) },
+          response: { 200: GreetieList, ...errorResponses(400, 401) },
         },
       },
       async (req, reply) => {
@@ -170,6 +172,7 @@ export const mobileUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getProfile',
         tags: ['Mobile user'],
         summary: "The caller's own profile (own id only)",
+        description: 'The caller\'s own MobileUser. Any other id answers 404, never a hint that it exists.',
         params: IdParams,
         response: { 200: MobileUser, ...errorResponses(400, 401, 404) },
       },

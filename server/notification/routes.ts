@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../contract/common.ts';
 import {
-  Notification,
+  NotificationList,
   NotificationListQuery,
   NotificationReadBody,
   RemoveExpoTokenQuery,
@@ -38,7 +38,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Title and body in the request\'s language (Accept-Language; Swedish by default). `X-Unread-Count` gives the unread ones in all. ' +
           'When more follow, the answer has a `Link: </api/mobileuser/notifications?limit=…&cursor=…>; rel="next"` header.',
         querystring: NotificationListQuery,
-        response: { 200: Type.Array(Notification), ...errorResponses(400, 401) },
+        response: { 200: NotificationList, ...errorResponses(400, 401) },
       },
     },
     async (req, reply) => {
@@ -62,6 +62,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'markNotificationsRead',
         tags,
         summary: 'Mark notifications read (those named, or all)',
+        description: 'Marks the notifications named by `ids` read, or all of the caller\'s when `ids` is left out. Ids of other users\' notifications are passed over. 204.',
         body: NotificationReadBody,
         response: { 204: Type.Null(), ...errorResponses(400, 401) },
       },
@@ -103,6 +104,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'removeExpoToken',
         tags,
         summary: "Forget this device's Expo push token",
+        description: 'Stops pushes through Expo to this device (`deviceId`) for the caller. Removing one that is not registered is not an error. 204.',
         querystring: RemoveExpoTokenQuery,
         response: { 204: Type.Null(), ...errorResponses(400, 401) },
       },
@@ -122,6 +124,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getWebPushKey',
         tags,
         summary: 'The VAPID public key a browser subscribes with',
+        description: 'The VAPID public key (base64url) to pass as `applicationServerKey` to PushManager.subscribe, before POST /mobileuser/webpush.',
         response: { 200: WebPushKey, ...errorResponses(401) },
       },
     },
@@ -160,6 +163,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'unsubscribeWebPush',
         tags,
         summary: "Forget a browser's push subscription (the caller's own)",
+        description: 'Forgets the caller\'s push subscription with this `endpoint` (another user\'s is passed over). 204.',
         querystring: WebPushDeleteQuery,
         response: { 204: Type.Null(), ...errorResponses(400, 401) },
       },

@@ -34,6 +34,7 @@ export const sandboxMerchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSandboxMerchants',
         tags: ['Sandbox'],
         summary: "The demo merchants' merchant codes (sandbox only)",
+        description: 'The demo catalogue\'s merchants with their merchant codes, for demos and tests at the till.',
         response: { 200: Type.Array(SandboxMerchant), ...errorResponses(404) },
       },
     },

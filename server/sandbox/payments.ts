@@ -25,6 +25,7 @@ export const sandboxPaymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSandboxPayments',
         tags: ['Sandbox'],
         summary: 'Payments still pending in the sandbox, newest first (sandbox only)',
+        description: 'The sandbox provider\'s payments still pending, newest first, to settle with POST /sandbox/payments/{paymentId}.',
         response: { 200: Type.Array(Payment), ...errorResponses(404) },
       },
     },

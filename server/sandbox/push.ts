@@ -15,6 +15,7 @@ export const sandboxPushRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSandboxPush',
         tags: ['Sandbox'],
         summary: 'The pushes that would have been sent, newest first',
+        description: 'The pushes the sandbox kept instead of sending, newest first; `userId` filters by recipient.',
         querystring: SandboxPushQuery,
         response: { 200: Type.Array(SandboxPush), ...errorResponses(400, 404) },
       },

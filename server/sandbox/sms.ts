@@ -16,6 +16,7 @@ export const sandboxSmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSandboxSms',
         tags: ['Sandbox'],
         summary: 'The SMS that would have been sent, newest first',
+        description: 'The SMS the sandbox kept instead of sending (sign-in codes, delivery links), newest first; `to` filters by number in any Swedish form.',
         querystring: SandboxSmsQuery,
         response: { 200: Type.Array(SandboxSms), ...errorResponses(400, 404) },
       },

@@ -43,6 +43,7 @@ export const voucherRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getVoucher',
         tags: ['Voucher'],
         summary: 'One of the caller\'s vouchers',
+        description: 'One voucher the caller owns (delivered to the caller\'s number), with its code for a "Code" voucher; any other is 404.',
         params: IdParams,
         response: { 200: Voucher, ...errorResponses(400, 401, 404) },
       },
