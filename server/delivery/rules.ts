@@ -128,7 +128,7 @@ function limitError(code: string, limit: number, seconds: number): HttpError {
 // ---- The worker's side ----
 
 function smsFor(deps: DeliveryDeps, row: Claimed) {
-  return { to: row.recipient_number, body: deliverySms({ senderName: row.sender_name, publicUrl: deps.config.publicUrl, refId: row.ref_id }) };
+  return { to: row.recipient_number, body: deliverySms({ senderName: row.sender_name, hasGift: row.has_gift, publicUrl: deps.config.publicUrl, refId: row.ref_id }) };
 }
 
 /** The wait before attempt n+1: DELIVERY_RETRY_MS doubled for each attempt made after the first. */

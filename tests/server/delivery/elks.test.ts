@@ -59,7 +59,7 @@ describe('reconciling a row left in sending, with 46elks', () => {
       return rows[0]!.id;
     });
     await sql`UPDATE delivery SET state = 'sending', sending_since = now() - interval '10 minutes', attempts = 1 WHERE greetie_id = ${id}`.execute(t.db.db);
-    return { id, to, body: `Alice har skickat en greetie till dig! Öppna: http://localhost:3000/greetie/view/${refId}` };
+    return { id, to, body: `Alice har skickat en greetie till dig. Öppna: http://localhost:3000/greetie/view/${refId}` };
   }
   const posts = () => fake.requests.filter((r) => r.form.message !== undefined).length;
 
