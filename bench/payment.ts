@@ -104,7 +104,12 @@ export async function benchPayments(
 
     // Senders: 15 drafts each (the limit is 20 a day), signed in as a crowd would.
     const senders: string[] = [];
-    for (let i = 0; i < Math.ceil(total / 15); i++) senders.push(await signIn(baseUrl));
+    for (let i = 0; i < Math.ceil(total / 15); i++) {
+      const token = await signIn(baseUrl);
+      // A sender needs a name: startpayment is 409 SENDER_NAME_REQUIRED without.
+      await fetch(`${baseUrl}/api/mobileuser`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"name":"Anna"}' });
+      senders.push(token);
+    }
     const drafts: { id: string; token: string }[] = [];
     let n = 0;
     await pool(Array.from({ length: total }, (_, i) => i), 16, async (i) => {

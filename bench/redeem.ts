@@ -93,7 +93,12 @@ export async function prepare(baseUrl: string, wanted: number): Promise<Prepared
   const recipients = await inBatches(Array.from({ length: RECIPIENTS }), RECIPIENTS, () => signIn(baseUrl));
   const greetiesWanted = Math.ceil(wanted / GIFTS_PER_GREETIE);
   const perSender = PER_RECIPIENT * RECIPIENTS;
-  const senders = await inBatches(Array.from({ length: Math.ceil(greetiesWanted / perSender) }), 4, () => signIn(baseUrl));
+  const senders = await inBatches(Array.from({ length: Math.ceil(greetiesWanted / perSender) }), 4, async () => {
+    const s = await signIn(baseUrl);
+    // A sender needs a name: startpayment is 409 SENDER_NAME_REQUIRED without.
+    await json(await fetch(`${baseUrl}/api/mobileuser`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, body: '{"name":"Anna"}' }), 'POST /api/mobileuser');
+    return s;
+  });
   const jobs = senders.flatMap((s) => recipients.flatMap((r) => Array.from({ length: PER_RECIPIENT }, () => ({ s, r })))).slice(0, greetiesWanted);
   let n = 0;
   const greeties = await inBatches(jobs, 8, async ({ s, r }) => {

@@ -3,6 +3,7 @@ import { DateTime, LinkNext, Ore, Uuid, answer } from './common.ts';
 import { MerchantSource } from './merchant.ts';
 import { ANIMATIONS, STICKERS, TEXT_COLORS, TEXT_FONTS } from './catalogue.ts';
 import { Voucher } from './voucher.ts';
+import { NAME_MAX_LENGTH } from './name.ts';
 
 // The Voucher shape is contract/voucher.ts's; greeties carry it, so it is named here too.
 export { Voucher };
@@ -115,7 +116,8 @@ export const GreetieStatus = Type.Enum(GREETIE_STATUSES, { title: 'GreetieStatus
 export type GreetieStatus = (typeof GREETIE_STATUSES)[number];
 
 export const MESSAGE_MAX_LENGTH = 1000;
-export const RECIPIENT_NAME_MAX_LENGTH = 100;
+/** The recipient's name follows the one name rule (contract/name.ts). */
+export const RECIPIENT_NAME_MAX_LENGTH = NAME_MAX_LENGTH;
 export const GIFTS_MAX = 10;
 /** deliverAt may be at most this far ahead. */
 export const DELIVER_AT_MAX_DAYS = 365;
@@ -205,7 +207,11 @@ export const RecipientInput = Type.Object(
       maxLength: 40,
       description: 'A Swedish mobile number in any common form ("070-123 45 67", "+46701234567"); stored as E.164',
     }),
-    name: Type.Optional(Type.Union([Type.String({ maxLength: RECIPIENT_NAME_MAX_LENGTH }), Type.Null()], { description: 'Blank: no name' })),
+    name: Type.Optional(
+      Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
+        description: `Blank: no name. Otherwise trimmed, 1 to ${RECIPIENT_NAME_MAX_LENGTH} characters, the name rule of contract/name.ts (no link, domain name, phone number, control or invisible character)`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );

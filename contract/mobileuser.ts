@@ -5,13 +5,14 @@ import { Type, type Static } from 'typebox';
  * contract/auth.ts, the same shape GET /auth/my gives.
  */
 
-/** A name is at most this many characters (Unicode code points) once trimmed. */
-export const NAME_MAX_LENGTH = 100;
+import { NAME_MAX_LENGTH } from './name.ts';
+
+export { NAME_MAX_LENGTH };
 
 export const ProfileName = Type.String({
   // The schema only bounds what is read; the rule (checkName) trims and says what is wrong.
   maxLength: 1000,
-  description: `Trimmed, then 1 to ${NAME_MAX_LENGTH} characters with no control characters or line breaks`,
+  description: `Trimmed, then 1 to ${NAME_MAX_LENGTH} characters: one visible line (no control, bidi or invisible characters), no link, domain name or phone number (contract/name.ts)`,
   examples: ['Anna Svensson'],
 });
 
@@ -30,21 +31,4 @@ export const AllowMarketingQuery = Type.Object(
 );
 export type AllowMarketingQuery = Static<typeof AllowMarketingQuery>;
 
-/** Why a name is refused: the server's error code and the client's message key. */
-export type NameProblem = 'NAME_EMPTY' | 'NAME_TOO_LONG' | 'NAME_INVALID_CHARACTERS';
-
-// Control characters (C0, DEL, C1) and the Unicode line and paragraph separators.
-const FORBIDDEN = /[\p{Cc}\u2028\u2029]/u;
-
-/**
- * The one rule for a person's name, used by the server (400 with the code) and by the profile form
- * before anything is sent: trimmed, NFC-normalised, 1..NAME_MAX_LENGTH code points, no control
- * characters.
- */
-export function checkName(raw: string): { ok: true; name: string } | { ok: false; problem: NameProblem } {
-  const name = raw.normalize('NFC').trim();
-  if (name === '') return { ok: false, problem: 'NAME_EMPTY' };
-  if (FORBIDDEN.test(name)) return { ok: false, problem: 'NAME_INVALID_CHARACTERS' };
-  if ([...name].length > NAME_MAX_LENGTH) return { ok: false, problem: 'NAME_TOO_LONG' };
-  return { ok: true, name };
-}
+export { NAME_PROBLEMS, checkName, type NameProblem } from './name.ts';

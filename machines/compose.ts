@@ -2,6 +2,7 @@ import { and, assign, fromPromise, not, setup, stateIn } from 'xstate';
 import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieGift, GreetieMedia, GreetieStatus, GreetieUpdate } from '../contract/greetie.ts';
 import { GIFTS_MAX } from '../contract/greetie.ts';
 import type { Product } from '../contract/merchant.ts';
+import { checkName, checkOptionalName, type NameProblem } from '../contract/name.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
 import { loaderErrorOf, type LoaderError } from './loader.ts';
 
@@ -27,6 +28,12 @@ import { loaderErrorOf, type LoaderError } from './loader.ts';
  *   `uploadOverlay` draws and uploads it once a change of the content is saved, and before the
  *   review hands over. A failed upload never holds the person up: it is tried again with the next
  *   change of the content.
+ *
+ * - The sender's name: the SMS names the sender, and /send and /startpayment refuse without one
+ *   (409 SENDER_NAME_REQUIRED). When the profile has none (`user.opened`'s `sender`), the recipient
+ *   step asks for it ("Ditt namn") beside the recipient's, and going on saves it to the profile
+ *   (`saveSenderName`, POST /mobileuser/{id}) before the review: never a surprise at the end. Both
+ *   names follow the one name rule (contract/name.ts), checked here before anything is sent.
  *
  * The page reads tags, never state names: `step:<step>` (which step to show), `busy`,
  * `upload:<what>`, `save:<what>`, and `loading` / `loadFailed` / `notFound` / `notEditable` /
@@ -117,6 +124,31 @@ export interface OpenedEvent {
   draftId: string | null;
   /** Started from a merchant's product ("Skicka med en greetie", `?productId=…&amount=…`): the draft starts with it. */
   gift: GiftInput | null;
+  /** The signed-in sender: their id and their profile's name (null: none yet, so the recipient step asks for it). */
+  sender?: { id: string; name: string | null } | null;
+}
+
+/** The sender as the compose machine keeps them. */
+export interface ComposeSender {
+  id: string | null;
+  /** What the "Ditt namn" field holds. */
+  name: string;
+  /** The profile has no name the rule takes: the recipient step asks for it and saves it before the review. */
+  needsName: boolean;
+}
+
+/** The saved profile, as saveSenderName answers it. */
+export interface SavedSender {
+  id: string;
+  mobileNumber: string;
+  name: string | null;
+}
+
+/** What the recipient step's name fields would be refused for, by the one name rule (null: nothing). */
+export function nameProblems(recipientName: string, sender: ComposeSender): { recipientName: NameProblem | null; senderName: NameProblem | null } {
+  const recipient = checkOptionalName(recipientName);
+  const own = sender.needsName ? checkName(sender.name) : null;
+  return { recipientName: recipient.ok ? null : recipient.problem, senderName: own && !own.ok ? own.problem : null };
 }
 
 /** A failure with the server's code when it gave one (GIFT_CODE_POOL_EMPTY: a chosen gift sold out). */
@@ -155,6 +187,9 @@ export interface ComposeContext {
   overlayStale: boolean;
   /** The gifts' limits were read from their products (false for gifts that came from the server). */
   giftLimitsKnown: boolean;
+  sender: ComposeSender;
+  /** Saving the sender's name failed (the server's refusal or the network): shown under "Ditt namn". */
+  senderNameError: ComposeError | null;
 }
 
 /** What the upload actor needs; `progressTo` hears `upload.progress` as the bytes go out. */
@@ -202,6 +237,7 @@ export type ComposeEvent =
   | { type: 'user.changedContent'; content: ContentElement[] }
   | { type: 'user.changedGifts'; gifts: GiftChoice[] }
   | { type: 'user.changedRecipient'; recipient: RecipientFields; message: string; deliverAt: string | null }
+  | { type: 'user.changedSenderName'; name: string }
   | { type: 'user.retrySave' }
   | { type: 'user.send' }
   | { type: 'user.retry' }
@@ -232,7 +268,8 @@ export type ComposeTag =
   | 'save:waiting'
   | 'save:saving'
   | 'save:failed'
-  | 'overlay:uploading';
+  | 'overlay:uploading'
+  | 'senderName:saving';
 
 /** How long edits pause before the draft is saved. */
 export const SAVE_DELAY_MS = 800;
@@ -301,13 +338,31 @@ export const composeMachine = setup({
     uploadOverlay: fromPromise<Greetie, OverlayInput>(async () => {
       throw new Error('The "uploadOverlay" actor is given by the page with composeMachine.provide().');
     }),
+    /** POST /mobileuser/{id} with the sender's name (the profile had none). */
+    saveSenderName: fromPromise<SavedSender, { userId: string; name: string }>(async () => {
+      throw new Error('The "saveSenderName" actor is given by the page with composeMachine.provide().');
+    }),
     /** POST /greetie/{id}/send (a greetie without gifts). */
     sendGreetie: fromPromise<Greetie, { draftId: string }>(async () => {
       throw new Error('The "sendGreetie" actor is given by the page with composeMachine.provide().');
     }),
   },
   actions: {
-    storeOpened: assign((_, p: OpenedEvent) => ({ draftId: p.draftId, startGift: p.gift })),
+    storeOpened: assign((_, p: OpenedEvent) => ({
+      draftId: p.draftId,
+      startGift: p.gift,
+      sender: {
+        id: p.sender?.id ?? null,
+        name: p.sender?.name ?? '',
+        needsName: p.sender ? p.sender.name === null || !checkName(p.sender.name).ok : false,
+      },
+    })),
+    storeSenderName: assign(({ context }, p: { name: string }) => ({ sender: { ...context.sender, name: p.name }, senderNameError: null })),
+    /** The profile has the name now: the step no longer asks for it. */
+    takeSenderName: assign(({ context }, p: SavedSender) => ({ sender: { ...context.sender, name: p.name ?? context.sender.name, needsName: false }, senderNameError: null })),
+    storeSenderNameError: assign((_, p: { error: unknown }) => ({ senderNameError: composeErrorOf(p.error) })),
+    /** Tell the session the profile has a name now (the header shows it). Provided by the page. */
+    announceSenderName: (_, _p: SavedSender) => {},
     dropStartGift: assign({ startGift: null, error: null }),
     /** Everything the server has: a loaded draft, or one just created. */
     takeDraft: assign((_, g: Greetie) => ({
@@ -366,14 +421,23 @@ export const composeMachine = setup({
     hasDraft: ({ context }) => context.draftId !== null,
     isNotFound: (_, p: { error: unknown }) => loaderErrorOf(p.error).status === 404,
     isNoLongerDraft: (_, g: Greetie) => g.status !== 'draft',
-    leftAtReview: (_, g: Greetie) => g.media !== null && g.recipient !== null,
-    leftAtRecipient: (_, g: Greetie) => g.media !== null && (g.gifts.length > 0 || g.message !== ''),
+    /** A resumed draft lands on the review only when nothing is left to ask: without the sender's name it is the recipient step. */
+    leftAtReview: ({ context }, g: Greetie) => g.media !== null && g.recipient !== null && !context.sender.needsName,
+    leftAtRecipient: (_, g: Greetie) => g.media !== null && (g.gifts.length > 0 || g.message !== '' || g.recipient !== null),
     leftAtGifts: (_, g: Greetie) => g.media !== null && g.content.length > 0,
     leftAtContent: (_, g: Greetie) => g.media !== null,
     isRefusedFile: (_, p: { file: ChosenFile }) => 'refused' in checkMediaFile(p.file),
     hasMedia: ({ context }) => context.draft.media !== null,
     giftsFit: ({ context }) => context.draft.gifts.length <= GIFTS_MAX && context.draft.gifts.every(amountFits),
     hasRecipient: ({ context }) => looksLikeSwedishMobile(context.draft.recipient.mobileNumber),
+    /** Both names pass the name rule (the sender's only when it is asked for). */
+    namesFit: ({ context }) => {
+      const problems = nameProblems(context.draft.recipient.name, context.sender);
+      return problems.recipientName === null && problems.senderName === null;
+    },
+    needsSenderName: ({ context }) => context.sender.needsName,
+    canLeaveRecipient: and(['hasRecipient', 'namesFit']),
+    canLeaveRecipientNamed: and(['canLeaveRecipient', not('needsSenderName')]),
     hasGifts: ({ context }) => context.draft.gifts.length > 0,
     hasUnsavedChanges: ({ context }) => context.unsaved,
     isSaved: stateIn('#compose.editing.save.saved'),
@@ -407,6 +471,8 @@ export const composeMachine = setup({
     unsaved: false,
     overlayStale: false,
     giftLimitsKnown: true,
+    sender: { id: null, name: '', needsName: false },
+    senderNameError: null,
   },
   initial: 'opening',
   states: {
@@ -669,11 +735,57 @@ export const composeMachine = setup({
               },
             },
             recipient: {
-              description: 'Vem som får den (mobilnummer, namn om man vill), ett meddelande och när den ska komma fram.',
+              description:
+                'Vem som får den (mobilnummer, namn om man vill), ett meddelande och när den ska komma fram; och avsändarens namn när profilen saknar det (sms:et nämner avsändaren).',
               tags: ['step:recipient'],
+              initial: 'editing',
               on: {
                 'user.back': { target: 'gifts', description: 'Tillbaka till gåvorna.' },
-                'user.next': { guard: 'hasRecipient', target: 'review', description: 'Vidare till granskningen (när numret ser ut som ett svenskt mobilnummer).' },
+              },
+              states: {
+                editing: {
+                  description: 'Personen fyller i fälten; namnen prövas mot namnregeln (inga länkar, webbadresser, telefonnummer eller osynliga tecken).',
+                  on: {
+                    'user.changedSenderName': {
+                      actions: { type: 'storeSenderName', params: ({ event }) => ({ name: event.name }) },
+                      description: 'Personen skriver sitt eget namn i "Ditt namn".',
+                    },
+                    'user.next': [
+                      {
+                        guard: 'canLeaveRecipientNamed',
+                        target: '#compose.editing.steps.review',
+                        description: 'Vidare till granskningen (numret ser ut som ett svenskt mobilnummer och namnen följer namnregeln).',
+                      },
+                      {
+                        guard: 'canLeaveRecipient',
+                        target: 'savingSenderName',
+                        description: 'Profilen saknar namn: spara "Ditt namn" i profilen först (numret och namnen är i ordning).',
+                      },
+                    ],
+                  },
+                },
+                savingSenderName: {
+                  description: 'Avsändarens namn sparas i profilen (POST /mobileuser/{id}) innan granskningen.',
+                  tags: ['busy', 'senderName:saving'],
+                  invoke: {
+                    id: 'saveSenderName',
+                    src: 'saveSenderName',
+                    input: ({ context }) => ({ userId: context.sender.id ?? '', name: context.sender.name }),
+                    onDone: {
+                      target: '#compose.editing.steps.review',
+                      actions: [
+                        { type: 'takeSenderName', params: ({ event }) => event.output },
+                        { type: 'announceSenderName', params: ({ event }) => event.output },
+                      ],
+                      description: 'Namnet är sparat: vidare till granskningen.',
+                    },
+                    onError: {
+                      target: 'editing',
+                      actions: { type: 'storeSenderNameError', params: ({ event }) => ({ error: event.error }) },
+                      description: 'Namnet kunde inte sparas (servern godtog det inte, eller nätet): felet visas under "Ditt namn".',
+                    },
+                  },
+                },
               },
             },
             review: {

@@ -92,7 +92,11 @@ export const profileMachine = setup({
     storeProfile: assign((_, p: { profile: Profile }) => ({ profile: p.profile, error: null })),
     storeLoadError: assign((_, p: { error: unknown }) => ({ error: toProfileError('load', p.error) })),
     clearError: assign({ error: null }),
-    assignPendingName: assign(({ event }) => (event.type === 'user.saveName' ? { pendingName: checkName(event.name).ok ? event.name.normalize('NFC').trim() : '', error: null } : {})),
+    assignPendingName: assign(({ event }) => {
+      if (event.type !== 'user.saveName') return {};
+      const checked = checkName(event.name);
+      return { pendingName: checked.ok ? checked.name : '', error: null };
+    }),
     assignNameProblem: assign(({ event }) =>
       event.type === 'user.saveName' ? { error: { field: 'name', code: nameProblem(event.name) ?? 'UNKNOWN' } satisfies ProfileError } : {},
     ),

@@ -1,3 +1,4 @@
+import { checkName } from '../../contract/name.ts';
 import type { Message } from '../i18n/index.ts';
 
 /**
@@ -6,11 +7,19 @@ import type { Message } from '../i18n/index.ts';
  * The SMS is in Swedish: the recipient has no language setting yet, and the product is Swedish
  * first. The link is the only thing that opens the greetie; its refId is 128 random bits
  * (server/greetie/rules.ts newRefId), so the link cannot be guessed.
+ *
+ * It names the sender and says whether a gift is inside (API.md "Greetie"; issue 27):
+ * "Anna Lind har skickat en greetie med en present till dig. Öppna: …". The sender's name is the
+ * only text in it the sender chose; it stands as the subject of Greetie's own sentence, passed the
+ * name rule (contract/name.ts: no link, domain name, phone number or invisible character) when it
+ * was saved, and is checked again here, so a name saved before the rule cannot carry a link into
+ * the SMS: such a name, like a removed account's, reads "Någon" (decision 096).
  */
-export function deliverySms(input: { senderName: string | null; publicUrl: string; refId: string }): string {
+export function deliverySms(input: { senderName: string | null; hasGift: boolean; publicUrl: string; refId: string }): string {
   const link = `${input.publicUrl.replace(/\/+$/, '')}/greetie/view/${encodeURIComponent(input.refId)}`;
-  const name = input.senderName?.trim();
-  return name ? `${name} har skickat en greetie till dig! Öppna: ${link}` : `Någon har skickat en greetie till dig! Öppna: ${link}`;
+  const checked = input.senderName === null ? null : checkName(input.senderName);
+  const who = checked?.ok ? checked.name.replace(/\s+/gu, ' ') : 'Någon';
+  return `${who} har skickat en greetie${input.hasGift ? ' med en present' : ''} till dig. Öppna: ${link}`;
 }
 
 /** A wait as people say it: "12 minuter", "3 timmar" (rounded up; at least one minute). */

@@ -16,6 +16,8 @@ export interface Claimed {
   /** The SMS fixed at the claim (migration 016); null only on a row claimed before it. */
   sms_to: string | null;
   sms_body: string | null;
+  /** Whether the greetie carries a gift (the SMS says so). */
+  has_gift: boolean;
 }
 
 /**
@@ -71,7 +73,8 @@ export async function claim(db: Executor, greetieId: string, now: Date, dueBy: D
        AND d.state = 'pending'
        AND d.due_at <= ${dueBy}
        AND g.id = d.greetie_id
-    RETURNING d.greetie_id, d.attempts, d.sending_since, g.recipient_number, g.ref_id, g.status, u.name AS sender_name, d.sms_to, d.sms_body`.execute(db);
+    RETURNING d.greetie_id, d.attempts, d.sending_since, g.recipient_number, g.ref_id, g.status, u.name AS sender_name, d.sms_to, d.sms_body,
+           EXISTS (SELECT 1 FROM greetie_gift gg WHERE gg.greetie_id = g.id) AS has_gift`.execute(db);
   return rows[0];
 }
 
@@ -160,7 +163,8 @@ export async function markFailed(tx: Tx, greetieId: string, claimedAt: Date, err
 /** Rows a worker switched to sending before `before` and never finished (it stopped or crashed). */
 export async function staleSending(db: Executor, before: Date, limit = 100): Promise<Claimed[]> {
   const { rows } = await sql<Claimed>`
-    SELECT d.greetie_id, d.attempts, d.sending_since, g.recipient_number, g.ref_id, g.status, u.name AS sender_name, d.sms_to, d.sms_body
+    SELECT d.greetie_id, d.attempts, d.sending_since, g.recipient_number, g.ref_id, g.status, u.name AS sender_name, d.sms_to, d.sms_body,
+           EXISTS (SELECT 1 FROM greetie_gift gg WHERE gg.greetie_id = g.id) AS has_gift
       FROM delivery d
       JOIN greetie g ON g.id = d.greetie_id
       LEFT JOIN mobile_user u ON u.id = g.sender_id

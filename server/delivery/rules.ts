@@ -142,7 +142,7 @@ async function claimDelivery(deps: DeliveryDeps, greetieId: string, now: Date, d
     if (!claimed || claimed.status !== 'scheduled') return claimed;
     const sms = {
       to: claimed.recipient_number,
-      body: deliverySms({ senderName: claimed.sender_name, publicUrl: deps.config.publicUrl, refId: claimed.ref_id }),
+      body: deliverySms({ senderName: claimed.sender_name, hasGift: claimed.has_gift, publicUrl: deps.config.publicUrl, refId: claimed.ref_id }),
     };
     await storeClaimedSms(tx, greetieId, claimed.sending_since, sms);
     return { ...claimed, sms_to: sms.to, sms_body: sms.body };

@@ -23,6 +23,10 @@ export const messages: Record<string, Message> = {
     sv: 'Ange mottagarens mobilnummer innan du skickar.',
     en: "Enter the recipient's mobile number before sending.",
   },
+  SENDER_NAME_REQUIRED: {
+    sv: 'Skriv ditt namn innan du skickar, så att mottagaren vet vem greetien är från.',
+    en: 'Enter your name before sending, so the recipient knows who the greetie is from.',
+  },
   GIFT_PRODUCT_UNAVAILABLE: {
     sv: 'En av gåvorna går inte att köpa just nu. Välj en annan.',
     en: 'One of the gifts cannot be bought right now. Choose another.',

@@ -110,6 +110,16 @@ export function callerNumber(db: Executor, userId: string): Promise<string | und
     .then((r) => r?.mobile_number);
 }
 
+/** The sender's profile name (null: none given yet). */
+export function senderName(db: Executor, userId: string): Promise<string | null> {
+  return db
+    .selectFrom('mobile_user')
+    .select('name')
+    .where('id', '=', userId)
+    .executeTakeFirst()
+    .then((r) => r?.name ?? null);
+}
+
 export interface NewGreetie {
   refId: string;
   senderId: string;

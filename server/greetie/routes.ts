@@ -244,7 +244,7 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Delivered at once, or at `deliverAt`. 400 GREETIE_NO_RECIPIENT without a recipient, 400 DELIVER_AT_PAST when ' +
           'its delivery time has passed meanwhile; 409 GREETIE_HAS_GIFTS when it has gifts (those start with ' +
-          'startpayment), 409 GREETIE_NOT_DRAFT once sent; 429 SEND_LIMIT_PER_DAY / SEND_LIMIT_PER_RECIPIENT (with ' +
+          'startpayment), 409 GREETIE_NOT_DRAFT once sent, 409 SENDER_NAME_REQUIRED while the sender has no profile name; 429 SEND_LIMIT_PER_DAY / SEND_LIMIT_PER_RECIPIENT (with ' +
           'Retry-After) beyond the sending limits: 20 greeties a day, 3 of them to one number (settings).',
         params: IdParams,
         response: { 200: Greetie, ...errorResponses(400, 401, 404, 409, 429) },

@@ -17,9 +17,11 @@ import { decodeCursor as decodeKeysetCursor, encodeCursor as encodeKeysetCursor 
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { normaliseSwedishMobile } from '../auth/phone.ts';
+import { NAME_MAX_LENGTH, checkName, checkOptionalName } from '../../contract/name.ts';
 import { checkCodePools } from '../payment/codes.ts';
 import {
   callerNumber,
+  senderName,
   deleteGreetie,
   findGreetie,
   findGreetieByRef,
@@ -132,9 +134,10 @@ async function checkContent(db: Db | Tx, content: ContentElement[], greetieId: s
 export function recipientOf(input: RecipientInput): { number: string; name: string | null } {
   const number = normaliseSwedishMobile(input.mobileNumber);
   if (!number) throw badRequest('INVALID_MOBILE_NUMBER', {}, field('recipient.mobileNumber', 'mobileNumber'));
-  const name = input.name?.trim() || null;
-  if (name !== null) checkText(name, 'recipient.name');
-  return { number, name };
+  // The name rule of contract/name.ts: no link, domain, phone number or invisible character.
+  const checked = checkOptionalName(input.name);
+  if (!checked.ok) throw badRequest(checked.problem, { max: NAME_MAX_LENGTH }, field('recipient.name', checked.problem));
+  return { number, name: checked.name };
 }
 
 /** deliverAt: in the future and at most one year ahead of `now`. */
@@ -309,6 +312,16 @@ export async function updateDraft(deps: DbClock, userId: string, id: string, bod
   });
 }
 
+/**
+ * /send and /startpayment: 409 SENDER_NAME_REQUIRED while the sender's profile has no name (or one
+ * given before the name rule that the rule now refuses): the SMS names the sender, so the
+ * recipient knows who it is from (API.md "Greetie"; issue 27).
+ */
+export async function requireSenderName(db: Db | Tx, userId: string): Promise<void> {
+  const name = await senderName(db, userId);
+  if (name === null || !checkName(name).ok) throw conflict('SENDER_NAME_REQUIRED');
+}
+
 /** POST /greetie/{id}/send: a draft without gifts becomes scheduled. */
 export async function sendDraft(deps: DbClockDelivery, userId: string, id: string): Promise<Greetie> {
   const now = deps.services.now();
@@ -317,6 +330,7 @@ export async function sendDraft(deps: DbClockDelivery, userId: string, id: strin
     if (row.total > 0 || (await giftsOf(tx, [id])).length > 0) throw conflict('GREETIE_HAS_GIFTS');
     if (!row.recipient_number) throw badRequest('GREETIE_NO_RECIPIENT', {}, field('recipient', 'required'));
     if (row.deliver_at && row.deliver_at.getTime() <= now.getTime()) throw badRequest('DELIVER_AT_PAST', {}, field('deliverAt', 'past'));
+    await requireSenderName(tx, userId);
     // The sending limits (429, nothing written), then scheduled with its delivery in this transaction.
     await checkSendLimits(tx, deps, { senderId: userId, recipientNumber: row.recipient_number, greetieId: id });
     await markScheduled(tx, id, now);

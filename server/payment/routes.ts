@@ -27,7 +27,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'for a desktop) and `token`. With one (a Swedish mobile number), the request pops up in that Swish app. ' +
           'Called again while a payment is pending it returns that one, unless the payer changes (the pending one is then ' +
           'cancelled and a new one made). The total is computed again. 400 GREETIE_NO_RECIPIENT, INVALID_MOBILE_NUMBER, ' +
-          "PAYMENT_{code} (the provider's refusal); 409 GREETIE_NO_GIFTS, GREETIE_NOT_PAYABLE, GIFT_CODE_POOL_EMPTY " +
+          "PAYMENT_{code} (the provider's refusal); 409 GREETIE_NO_GIFTS, GREETIE_NOT_PAYABLE, SENDER_NAME_REQUIRED, GIFT_CODE_POOL_EMPTY " +
           '(a "Code" product\'s pool has fewer free codes than its gifts need; nothing is written), PAYMENT_RP06; 503 PAYMENT_UNAVAILABLE (try again: the same request).',
         params: IdParams,
         body: StartPayment,

@@ -5,7 +5,7 @@ import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { normaliseSwedishMobile } from '../auth/phone.ts';
 import { giftsOf, lockOwnGreetie, findGreetie } from '../greetie/queries.ts';
-import { priceGifts } from '../greetie/rules.ts';
+import { priceGifts, requireSenderName } from '../greetie/rules.ts';
 import { INSTRUCTION_ID, PaymentError, newInstructionId, paymentErrorMessageCode, type PaymentState } from '../providers/payment/index.ts';
 import { swishAppUrl, swishQrSvg } from '../providers/payment/qr.ts';
 import { swishMessage } from '../providers/payment/swish.ts';
@@ -226,6 +226,7 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
       const gifts = await giftsOf(tx, [greetieId]);
       if (gifts.length === 0) throw conflict('GREETIE_NO_GIFTS');
       if (!g.recipient_number) throw badRequest('GREETIE_NO_RECIPIENT', {}, [{ field: 'recipient', problem: 'required' }]);
+      await requireSenderName(tx, userId);
       // The sending limits, before money moves: 429 and nothing written (server/delivery).
       await checkSendLimits(tx, deps, { senderId: userId, recipientNumber: g.recipient_number, greetieId });
       const priced = await priceGifts(tx, gifts.map((gift) => ({ productId: gift.product_id, amount: gift.amount })));

@@ -93,6 +93,8 @@ journey('compose', async (j) => {
   await main.getByLabel('Mobilnummer').fill(recipient.typed);
   await main.getByLabel('Namn (valfritt)').fill('Mormor');
   await main.getByLabel('Meddelande').fill('Grattis på födelsedagen!');
+  // A new account has no name: the step asks for it (the SMS names the sender, issue 27).
+  await main.getByLabel('Ditt namn').fill('Anna Lind');
   await j.check('compose: recipient after a reload');
 
   // 5. Review: the greetie as the recipient sees it, the gift and the total; then payment.

@@ -20,12 +20,15 @@ import { LOGIN_PATH, expectPath, fixedPriceProduct, mobileNumberFor, signInOnLog
 
 connectBrowser();
 
-/** A draft at its review, made with the signed-in person's own token (as the compose steps would save it). */
+/** A draft at its review, made with the signed-in person's own token (as the compose steps would save it), the sender named. */
 async function draftWithGift(page: Page, product: Product, recipient: string): Promise<Greetie> {
   const jpeg = await sharp({ create: { width: 480, height: 600, channels: 3, background: '#f4a6c8' } }).jpeg({ quality: 80 }).toBuffer();
   return page.evaluate(
     async ({ productId, mobileNumber, photo }) => {
       const auth = { authorization: `Bearer ${sessionStorage.getItem('accessToken')}` };
+      // A sender needs a name (startpayment is 409 SENDER_NAME_REQUIRED without; compose asks for it).
+      const named = await fetch('/api/mobileuser', { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ name: 'Anna' }) });
+      if (!named.ok) throw new Error(`mobileuser answered ${named.status}: ${await named.text()}`);
       const res = await fetch('/api/greetie/createv2', {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...auth },

@@ -12,6 +12,7 @@ import {
   type GiftLimitsInput,
   type OverlayInput,
   type SaveInput,
+  type SavedSender,
   type UploadInput,
 } from '../../machines/compose.ts';
 import type { Product } from '../../contract/merchant.ts';
@@ -37,6 +38,8 @@ function start() {
   const send = manual<{ draftId: string }, Greetie>();
   const overlay = manual<OverlayInput, Greetie>();
   const limits = manual<GiftLimitsInput, Product[]>();
+  const senderName = manual<{ userId: string; name: string }, SavedSender>();
+  const announced: SavedSender[] = [];
   const actor = createActor(
     composeMachine.provide({
       actors: {
@@ -47,12 +50,14 @@ function start() {
         sendGreetie: send.logic,
         uploadOverlay: overlay.logic,
         loadGiftLimits: limits.logic,
+        saveSenderName: senderName.logic,
       },
+      actions: { announceSenderName: (_, p: SavedSender) => void announced.push(p) },
     }),
   ).start();
   const has = (tag: ComposeTag) => actor.getSnapshot().hasTag(tag);
   const step = () => [...actor.getSnapshot().tags].filter((t) => t.startsWith('step:'));
-  return { actor, load, create, upload, save, send, overlay, limits, has, step };
+  return { actor, load, create, upload, save, send, overlay, limits, senderName, announced, has, step };
 }
 
 const jpeg = { name: 'foto.jpg', type: 'image/jpeg', size: 120_000 };
@@ -187,6 +192,85 @@ describe('compose machine', () => {
     u.load.calls[0]!.reject(Object.assign(new Error('nope'), { status: 404 }));
     await settle();
     expect(u.has('notFound')).toBe(true);
+  });
+
+  describe("the sender's name (issue 27: the SMS names the sender)", () => {
+    const USER_ID = '11111111-1111-4111-8111-111111111111';
+    const nameless = { id: USER_ID, name: null };
+
+    async function atRecipient(sender: { id: string; name: string | null }) {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null, sender });
+      t.load.calls[0]!.resolve(greetie({ media: photo, message: 'Hej' }));
+      await settle();
+      expect(t.step()).toEqual(['step:recipient']);
+      t.actor.send({ type: 'user.changedRecipient', recipient, message: 'Hej', deliverAt: null });
+      return t;
+    }
+
+    it('a profile without a name: the recipient step asks for it, saves it to the profile, then the review', async () => {
+      const t = await atRecipient(nameless);
+      expect(t.actor.getSnapshot().context.sender.needsName).toBe(true);
+      t.actor.send({ type: 'user.next' });
+      expect(t.step()).toEqual(['step:recipient']); // an empty name: nothing is sent
+      expect(t.senderName.calls).toHaveLength(0);
+
+      t.actor.send({ type: 'user.changedSenderName', name: '  Anna Lind ' });
+      t.actor.send({ type: 'user.next' });
+      expect(t.has('senderName:saving')).toBe(true);
+      expect(t.step()).toEqual(['step:recipient']);
+      expect(t.senderName.calls[0]!.input).toEqual({ userId: USER_ID, name: '  Anna Lind ' });
+      t.senderName.calls[0]!.resolve({ id: USER_ID, mobileNumber: '+46701234567', name: 'Anna Lind' });
+      await settle();
+      expect(t.step()).toEqual(['step:review']);
+      expect(t.actor.getSnapshot().context.sender).toEqual({ id: USER_ID, name: 'Anna Lind', needsName: false });
+      expect(t.announced).toEqual([{ id: USER_ID, mobileNumber: '+46701234567', name: 'Anna Lind' }]);
+
+      // Back at the recipient, the name is not asked again.
+      t.actor.send({ type: 'user.back' });
+      t.actor.send({ type: 'user.next' });
+      expect(t.step()).toEqual(['step:review']);
+      expect(t.senderName.calls).toHaveLength(1);
+    });
+
+    it('names the name rule refuses stop the step before anything is sent: a link, a phone number, a bidi override', async () => {
+      const t = await atRecipient(nameless);
+      for (const name of ['Swish: verifiera på https://evil.example', 'Ring 0701234567', 'Anna\u202eLind']) {
+        t.actor.send({ type: 'user.changedSenderName', name });
+        t.actor.send({ type: 'user.next' });
+        expect(t.step()).toEqual(['step:recipient']);
+      }
+      t.actor.send({ type: 'user.changedSenderName', name: 'Anna' });
+      t.actor.send({ type: 'user.changedRecipient', recipient: { ...recipient, name: 'www.evil.example' }, message: 'Hej', deliverAt: null });
+      t.actor.send({ type: 'user.next' });
+      expect(t.step()).toEqual(['step:recipient']);
+      expect(t.senderName.calls).toHaveLength(0);
+    });
+
+    it("the server's refusal of the name keeps the step, with the error under the field", async () => {
+      const t = await atRecipient(nameless);
+      t.actor.send({ type: 'user.changedSenderName', name: 'Anna' });
+      t.actor.send({ type: 'user.next' });
+      t.senderName.calls[0]!.reject(Object.assign(new Error('Namnet får inte innehålla länkar'), { status: 400, code: 'NAME_HAS_LINK' }));
+      await settle();
+      expect(t.step()).toEqual(['step:recipient']);
+      expect(t.actor.getSnapshot().context.senderNameError).toMatchObject({ code: 'NAME_HAS_LINK' });
+      t.actor.send({ type: 'user.changedSenderName', name: 'Anna L' });
+      expect(t.actor.getSnapshot().context.senderNameError).toBeNull();
+    });
+
+    it('a profile with a name goes straight on; a resumed draft without the name lands on the recipient, not the review', async () => {
+      const named = await atRecipient({ id: USER_ID, name: 'Anna' });
+      named.actor.send({ type: 'user.next' });
+      expect(named.step()).toEqual(['step:review']);
+      expect(named.senderName.calls).toHaveLength(0);
+
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null, sender: nameless });
+      t.load.calls[0]!.resolve(greetie({ media: photo, recipient: { name: null, mobileNumber: '+46701234567' } }));
+      await settle();
+      expect(t.step()).toEqual(['step:recipient']);
+    });
   });
 
   it('saves after the pause (one save at a time), and a step change saves at once', async () => {

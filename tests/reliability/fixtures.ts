@@ -39,8 +39,15 @@ const jsonPost = (url: string, body: unknown): Req => ({
   remoteAddress: freshIp(),
 });
 
-/** A draft greetie of the owner's (to `recipient` when given): what the greetie fixtures name. */
+/** Gives `who` a profile name: a sender needs one (/send and /startpayment are 409 SENDER_NAME_REQUIRED without). */
+async function named(ctx: MatrixContext, who: Session): Promise<void> {
+  const res = await ctx.send({ ...jsonPost('/api/mobileuser', { name: 'Anna Svensson' }), headers: { 'content-type': 'application/json', authorization: `Bearer ${who.token}` } });
+  if (res.status !== 200) throw new Error(`POST /api/mobileuser answered ${res.status}: ${res.body.slice(0, 200)}`);
+}
+
+/** A draft greetie of the owner's (to `recipient` when given): what the greetie fixtures name. The owner is named. */
 async function ownersDraft(ctx: MatrixContext, body: Record<string, unknown> = {}): Promise<string> {
+  await named(ctx, ctx.owner);
   const res = await ctx.send({
     ...jsonPost('/api/greetie', body),
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.owner.token}` },
@@ -94,6 +101,7 @@ async function aPayableProductId(ctx: MatrixContext): Promise<string> {
 
 /** A draft of the owner's with a recipient and one gift: what startpayment takes. */
 async function ownersPayableDraft(ctx: MatrixContext): Promise<string> {
+  await named(ctx, ctx.owner);
   const res = await ctx.send({
     ...jsonPost('/api/greetie/createv2', { recipient: { mobileNumber: ctx.other.mobileNumber }, gifts: [{ productId: await aPayableProductId(ctx) }] }),
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.owner.token}` },
@@ -130,6 +138,7 @@ const bearer = (who: Session) => ({ 'content-type': 'application/json', authoriz
 
 /** A greetie from `from` to `to` with one gift, paid in the sandbox (scheduled: its voucher exists). */
 async function paidGreetie(ctx: MatrixContext, from: Session, to: Session, source: 'InStore' | 'Charity' = 'InStore') {
+  await named(ctx, from);
   const created = await ctx.send({
     ...jsonPost('/api/greetie/createv2', { recipient: { mobileNumber: to.mobileNumber }, gifts: [{ productId: await aFixedProductId(ctx, source) }] }),
     headers: bearer(from),

@@ -2,7 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { isUuid } from '../../../contract/common.ts';
-import { STEPS, type ComposeStep } from '../../../machines/compose.ts';
+import { sendTo } from 'xstate';
+import { STEPS, type ComposeStep, type SavedSender } from '../../../machines/compose.ts';
+import { useAuthActor, useSessionUser } from '../../components/session.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { composeWithServer } from './compose.ts';
@@ -24,7 +26,15 @@ import * as css from './greetie.css.ts';
 export function GreetieNewPage() {
   const { t } = useTranslation('greetie');
   const [params, setParams] = useSearchParams();
-  const compose = useCompose(composeWithServer);
+  const user = useSessionUser();
+  const auth = useAuthActor();
+  // A name saved in the recipient step is the session's too (the header shows it).
+  const [machine] = useState(() =>
+    composeWithServer.provide({
+      actions: { announceSenderName: sendTo(() => auth, (_, p: SavedSender) => ({ type: 'user.profileSaved' as const, user: p })) },
+    }),
+  );
+  const compose = useCompose(machine);
   const { screen, context, send } = compose;
   const soldOut = useSoldOut(compose);
   // Once it is paid (the receipt) or sent, the page is no longer about making it.
@@ -45,8 +55,9 @@ export function GreetieNewPage() {
       type: 'user.opened',
       draftId: draft && isUuid(draft) ? draft : draft ? '00000000-0000-0000-0000-000000000000' : null,
       gift: productId && isUuid(productId) ? { productId, ...(Number.isInteger(amount) && amount > 0 ? { amount } : {}) } : null,
+      sender: user ? { id: user.id, name: user.name } : null,
     });
-  }, [params, send]);
+  }, [params, send, user]);
 
   // The draft's id in the address: a reload (or another tab) continues it.
   useEffect(() => {

@@ -2,19 +2,27 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { looksLikeSwedishMobile } from '../../../machines/auth.ts';
 import { MESSAGE_MAX_LENGTH, RECIPIENT_NAME_MAX_LENGTH } from '../../../contract/greetie.ts';
+import { NAME_MAX_LENGTH, NAME_PROBLEMS, type NameProblem } from '../../../contract/name.ts';
+import { nameProblems } from '../../../machines/compose.ts';
 import { formatDateTime } from '../../format/dates.ts';
 import { deliveryDays, deliveryProblem, stockholmToUtc, utcToStockholm } from './deliverAt.ts';
 import type { ComposeView } from './useCompose.ts';
 import * as css from './greetie.css.ts';
 
-/** Step 4: who gets it, a message, and optionally when (a day and time in Stockholm; UTC on the wire). */
+/**
+ * Step 4: who gets it, a message, and optionally when (a day and time in Stockholm; UTC on the
+ * wire). When the profile has no name, "Ditt namn" too: the SMS names the sender (saved to the
+ * profile on "Nästa"). Both names follow the one name rule (contract/name.ts), said under the field.
+ */
 export function RecipientStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
   const { t, i18n } = useTranslation('greetie');
-  const { context, send } = compose;
+  const { context, send, savingSenderName } = compose;
+  const { sender, senderNameError } = context;
   const { recipient, message, deliverAt } = context.draft;
   const [later, setLater] = useState(deliverAt !== null);
   const [when, setWhen] = useState(() => (deliverAt ? utcToStockholm(deliverAt) : { date: '', time: '' }));
   const [touched, setTouched] = useState(false);
+  const [nameTouched, setNameTouched] = useState({ recipient: false, sender: false });
   const now = new Date();
   const days = deliveryDays(now);
 
@@ -34,6 +42,17 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
   const numberOk = looksLikeSwedishMobile(recipient.mobileNumber);
   const picked = later ? stockholmToUtc(when.date, when.time) : null;
   const problem = later ? deliveryProblem(picked, now) : null;
+  const names = nameProblems(recipient.name, sender);
+  const recipientNameProblem = touched || nameTouched.recipient ? names.recipientName : null;
+  const senderNameProblem = touched || nameTouched.sender ? names.senderName : null;
+  const nameText = (p: NameProblem) => t(`nameError.${p}`, { ns: 'my', max: NAME_MAX_LENGTH });
+  // The server's refusal of the sender's name: our text for a known problem, else its own message.
+  const senderSaveText = senderNameError
+    ? (NAME_PROBLEMS as readonly string[]).includes(senderNameError.code ?? '')
+      ? nameText(senderNameError.code as NameProblem)
+      : senderNameError.message || t('recipient.senderNameFailed')
+    : null;
+  const senderText = senderNameProblem ? nameText(senderNameProblem) : senderSaveText;
 
   return (
     <form
@@ -41,7 +60,7 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
       onSubmit={(e) => {
         e.preventDefault();
         setTouched(true);
-        if (numberOk && !problem) send({ type: 'user.next' });
+        if (numberOk && !problem && !names.recipientName && !names.senderName) send({ type: 'user.next' });
       }}
     >
       {title}
@@ -75,9 +94,38 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
           autoComplete="off"
           maxLength={RECIPIENT_NAME_MAX_LENGTH}
           value={recipient.name}
+          aria-invalid={recipientNameProblem !== null}
+          aria-describedby={recipientNameProblem ? 'recipient-name-error' : undefined}
           onChange={(e) => change({ name: e.currentTarget.value })}
+          onBlur={() => setNameTouched((n) => ({ ...n, recipient: true }))}
         />
+        {recipientNameProblem && (
+          <p id="recipient-name-error" className={css.fieldError} role="alert">
+            {nameText(recipientNameProblem)}
+          </p>
+        )}
       </div>
+      {sender.needsName && (
+        <div className={css.field}>
+          <label htmlFor="sender-name" className={css.label}>
+            {t('recipient.senderName')}
+          </label>
+          <input
+            id="sender-name"
+            className={css.input}
+            autoComplete="name"
+            maxLength={NAME_MAX_LENGTH}
+            value={sender.name}
+            aria-invalid={senderText !== null}
+            aria-describedby="sender-name-hint"
+            onChange={(e) => send({ type: 'user.changedSenderName', name: e.currentTarget.value })}
+            onBlur={() => setNameTouched((n) => ({ ...n, sender: true }))}
+          />
+          <p id="sender-name-hint" className={senderText ? css.fieldError : css.hint} role={senderText ? 'alert' : undefined}>
+            {senderText ?? (savingSenderName ? t('recipient.senderNameSaving') : t('recipient.senderNameHint'))}
+          </p>
+        </div>
+      )}
       <div className={css.field}>
         <label htmlFor="recipient-message" className={css.label}>
           {t('recipient.message')}
@@ -137,7 +185,7 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
         <button type="button" className={css.secondary} onClick={() => send({ type: 'user.back' })}>
           {t('nav.back')}
         </button>
-        <button type="submit" className={css.primary}>
+        <button type="submit" className={css.primary} disabled={savingSenderName}>
           {t('nav.next')}
         </button>
       </div>

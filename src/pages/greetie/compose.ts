@@ -1,9 +1,10 @@
 import { fromPromise } from 'xstate';
 import type { Greetie, GreetieCreateV2 } from '../../../contract/greetie.ts';
 import type { Product } from '../../../contract/merchant.ts';
-import { composeMachine, type GiftLimitsInput, type OverlayInput, type SaveInput, type UploadInput } from '../../../machines/compose.ts';
+import { composeMachine, type GiftLimitsInput, type OverlayInput, type SavedSender, type SaveInput, type UploadInput } from '../../../machines/compose.ts';
 import { createGreetie, getGreetie, sendGreetie, updateGreetie, uploadGreetieMedia, uploadGreetieOverlay } from '../../api/greetie.ts';
 import { getMerchantProducts } from '../../api/merchant.ts';
+import { mobileUserApi } from '../../api/mobileuser.ts';
 import { renderOverlay } from './editor/overlay.ts';
 import { posterOf } from './poster.ts';
 
@@ -35,5 +36,9 @@ export const composeWithServer = composeMachine.provide({
     ),
     saveDraft: fromPromise<Greetie, SaveInput>(({ input, signal }) => updateGreetie(input.draftId, input.changes, signal)),
     sendGreetie: fromPromise<Greetie, { draftId: string }>(({ input, signal }) => sendGreetie(input.draftId, signal)),
+    saveSenderName: fromPromise<SavedSender, { userId: string; name: string }>(async ({ input, signal }) => {
+      const u = await mobileUserApi().update(input.userId, { name: input.name }, signal);
+      return { id: u.id, mobileNumber: u.mobileNumber, name: u.name };
+    }),
   },
 });

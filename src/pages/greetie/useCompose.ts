@@ -31,6 +31,8 @@ export interface ComposeView {
   sendFailed: boolean;
   /** The content's flattened image is on its way (the review waits for it). */
   overlayUploading: boolean;
+  /** The sender's name is being saved to the profile (the recipient step's "Nästa"). */
+  savingSenderName: boolean;
   context: ComposeContext;
   send: (event: ComposeEvent) => void;
 }
@@ -44,9 +46,10 @@ export function useCompose(machine: typeof composeMachine): ComposeView {
   const save = useSelector(actor, (s) => SAVES.find((v) => s.hasTag(`save:${v}` as ComposeTag)) ?? 'saved');
   const sendFailed = useSelector(actor, (s) => s.hasTag('sendFailed'));
   const overlayUploading = useSelector(actor, (s) => s.hasTag('overlay:uploading'));
+  const savingSenderName = useSelector(actor, (s) => s.hasTag('senderName:saving'));
   const context = useSelector(actor, (s) => s.context);
   return useMemo(
-    () => ({ screen, busy, upload, save, sendFailed, overlayUploading, context, send: actor.send }),
-    [screen, busy, upload, save, sendFailed, overlayUploading, context, actor],
+    () => ({ screen, busy, upload, save, sendFailed, overlayUploading, savingSenderName, context, send: actor.send }),
+    [screen, busy, upload, save, sendFailed, overlayUploading, savingSenderName, context, actor],
   );
 }

@@ -6,6 +6,7 @@ import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button } from '../../components/ui.css.ts';
 import { formatMobileNumber } from '../../format/phone.ts';
 import type { Profile, ProfileError } from '../../../machines/profile.ts';
+import { NAME_PROBLEMS } from '../../../contract/name.ts';
 import { MyHeading, ProfileFailed, ProfileLoading } from './MyNav.tsx';
 import { useProfile } from './useProfile.ts';
 import * as css from './my.css.ts';
@@ -14,7 +15,7 @@ import * as css from './my.css.ts';
 export function useNameErrorText(error: ProfileError | null): string | null {
   const { t } = useTranslation('my');
   if (!error || error.field !== 'name') return null;
-  const known = ['NAME_EMPTY', 'NAME_TOO_LONG', 'NAME_INVALID_CHARACTERS'];
+  const known: readonly string[] = NAME_PROBLEMS;
   if (known.includes(error.code)) return t(`nameError.${error.code}`);
   return error.message ?? t('nameError.UNKNOWN');
 }

@@ -194,6 +194,54 @@ describe('/greetie/new', () => {
   });
 });
 
+describe("/greetie/new: the names (issue 27 and issue 22's name rule)", () => {
+  it('asks a sender without a name for it in the recipient step, refuses a link before sending, and saves it to the profile before the review', async () => {
+    serve(greetie({ media: photo, message: 'Hej' }));
+    server['POST /api/mobileuser/u1'] = (body) => ({
+      status: 200,
+      body: { id: 'u1', mobileNumber: '+46701234567', name: (body as { name: string }).name, allowMarketing: false, createdAt: '2026-11-01T08:00:00.000Z' },
+    });
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn({ name: null }) });
+    await stepHeading('Vem ska få den?');
+    await user.type(screen.getByRole('textbox', { name: 'Mobilnummer' }), '070-123 45 67');
+    const own = screen.getByRole('textbox', { name: 'Ditt namn' });
+    expect(screen.getByText(/Står i sms:et till mottagaren/)).toBeInTheDocument();
+
+    await user.type(own, 'Swish: verifiera på https://evil.example');
+    await user.click(screen.getByRole('button', { name: 'Nästa' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Namnet får inte innehålla länkar eller webbadresser. Skriv bara namnet.');
+    expect(own).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('heading', { level: 2, name: 'Vem ska få den?' })).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/mobileuser/u1')).toBe(false);
+
+    await user.clear(own);
+    await user.type(own, 'Anna Lind');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Nästa' }));
+    expect(await stepHeading('Granska din greetie')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/api/mobileuser/u1')?.body).toEqual({ name: 'Anna Lind' });
+  });
+
+  it("does not ask a sender who has a name; the recipient's name follows the same rule, said under its field", async () => {
+    serve(greetie({ media: photo, message: 'Hej' }));
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Vem ska få den?');
+    expect(screen.queryByRole('textbox', { name: 'Ditt namn' })).not.toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Mobilnummer' }), '070-123 45 67');
+    const name = screen.getByRole('textbox', { name: 'Namn (valfritt)' });
+    await user.type(name, 'Mormor 070 123 45 67');
+    await user.click(screen.getByRole('button', { name: 'Nästa' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Namnet får inte innehålla telefonnummer. Skriv bara namnet.');
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(name);
+    await user.type(name, 'A.B. Svensson');
+    await user.click(screen.getByRole('button', { name: 'Nästa' }));
+    expect(await stepHeading('Granska din greetie')).toBeInTheDocument();
+  });
+});
+
 describe('/greetie/new: sold-out gifts (issue 13)', () => {
   const fika: Product = { ...voucher, id: PRODUCT_ID, name: 'Fika för två', source: 'Code', price: 14900, minAmount: undefined, maxAmount: undefined };
   const soldOutCard: Product = { ...voucher, id: '7b2e4d3f-0000-4000-8000-000000000004', name: 'Bullkort', source: 'Code', price: 9900, minAmount: undefined, maxAmount: undefined, available: false };

@@ -139,6 +139,27 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     expect(document.title).toBe('En greetie från Anna · Greetie');
   });
 
+  it('carries Greetie\'s brand, the sender\'s name and how to tell a real Greetie SMS (issue 27), in Swedish and English', async () => {
+    installDomStubs({ viewport: 'mobile', reducedMotion: true });
+    server[`GET /api/greetie/byRef`] = () => ({ status: 200, body: publicGreetie() });
+    renderRoute(`/greetie/view/${REF}`, { session: visitor });
+    const note = await screen.findByRole('complementary', { name: 'Om greetien' });
+    expect(within(note).getByText('Greetie')).toBeInTheDocument();
+    expect(within(note).getByText('Skickad av Anna med Greetie')).toBeInTheDocument();
+    const host = window.location.host;
+    expect(host).not.toBe('');
+    expect(note).toHaveTextContent(`Äkta greetie-sms kommer från avsändaren ”Greetie” och länkar bara till ${host}.`);
+    expect(note).toHaveTextContent('Vi ber dig aldrig om BankID, kortuppgifter eller betalning för att öppna en greetie.');
+  });
+
+  it('the note says "Skickad med Greetie" when the sender has no name any more (a removed account)', async () => {
+    installDomStubs({ viewport: 'mobile', reducedMotion: true });
+    server[`GET /api/greetie/byRef`] = () => ({ status: 200, body: publicGreetie({ sender: { id: null, name: null } }) });
+    renderRoute(`/greetie/view/${REF}`, { session: visitor });
+    const note = await screen.findByRole('complementary', { name: 'Om greetien' });
+    expect(within(note).getByText('Skickad med Greetie')).toBeInTheDocument();
+  });
+
   it('the gifts are revealed after the media has played a moment, in a live region', async () => {
     installDomStubs({ viewport: 'mobile' });
     vi.useFakeTimers({ shouldAdvanceTime: true });

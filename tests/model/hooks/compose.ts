@@ -77,6 +77,8 @@ export default defineHooks({
       { draftId: null, gift: null },
       { draftId: DRAFT_ID, gift: null },
       { draftId: null, gift: { productId: PRODUCT_ID, amount: 14900 } },
+      // A sender whose profile has no name: the recipient step asks for it (issue 27).
+      { draftId: DRAFT_ID, gift: null, sender: { id: 'u1', name: null } },
     ],
     'xstate.done.actor.loadDraft': [
       { output: greetie({ status: 'scheduled', media: photo, recipient: { name: 'Mormor', mobileNumber: '+46701234567' } }) },
@@ -107,6 +109,9 @@ export default defineHooks({
     'xstate.error.actor.loadGiftLimits': [{ error: serverError }],
     'xstate.done.actor.uploadOverlay': [{ output: greetie({ media: { ...photo, overlayUrl: '/api/media/BBBBBBBBBBBBBBBBBBBBBBBB.webp' }, content: [textElement] }) }],
     'xstate.error.actor.uploadOverlay': [{ error: serverError }],
+    'user.changedSenderName': [{ name: 'Anna Lind' }],
+    'xstate.done.actor.saveSenderName': [{ output: { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Lind' } }],
+    'xstate.error.actor.saveSenderName': [{ error: serverError }],
     'xstate.done.actor.sendGreetie': [{ output: greetie({ status: 'scheduled', media: photo }) }],
     'xstate.error.actor.sendGreetie': [{ error: serverError }],
   },
@@ -118,6 +123,7 @@ export default defineHooks({
   serializeState: (s) => {
     const c = ctx(s);
     const onMedia = s.matches({ editing: { steps: 'media' } });
+    const onRecipient = s.matches({ editing: { steps: 'recipient' } });
     return JSON.stringify({
       value: s.value,
       status: s.status,
@@ -131,6 +137,10 @@ export default defineHooks({
       file: onMedia && c.file !== null,
       progress: onMedia && c.progress !== null,
       refusal: onMedia ? c.refusal : null,
+      // The sender's name steers the recipient step only (asked for, and typed yet or not), and
+      // where a resumed draft lands (loading).
+      needsName: (onRecipient || s.matches('loading')) && c.sender.needsName,
+      senderName: onRecipient && c.sender.needsName && c.sender.name !== '',
     });
   },
   states: {

@@ -30,6 +30,7 @@ const SEND: Matcher = { method: 'POST', url: /\/api\/greetie\/[^/]+\/send$/ };
 const START_PAYMENT: Matcher = { method: 'POST', url: /\/api\/greetie\/[^/]+\/startpayment$/ };
 const MERCHANTS: Matcher = { method: 'GET', url: /\/api\/merchant\/v2(\?|$)/ };
 const PRODUCTS: Matcher = { method: 'GET', url: /\/api\/merchant\/[^/]+\/products/ };
+const SAVE_NAME: Matcher = { method: 'POST', url: /\/api\/mobileuser\/[^/]+$/ };
 
 /** Answers the latest call the page still waits for (an aborted one was left by a stopped actor). */
 const answer = async (m: Matcher, make: () => Response) => {
@@ -130,7 +131,8 @@ export default defineUi({
       : opened?.gift
         ? `?productId=${opened.gift.productId}${opened.gift.amount ? `&amount=${opened.gift.amount}` : ''}`
         : '';
-    renderRoute(`/greetie/new${query}`, { session: signedIn() });
+    // A path that opens with a nameless sender signs in a person whose profile has no name.
+    renderRoute(`/greetie/new${query}`, { session: signedIn(opened?.sender ? { id: opened.sender.id, name: opened.sender.name } : {}) });
   },
   events: {
     // The page says what its address asks for as it opens (render chose the address).
@@ -148,6 +150,13 @@ export default defineUi({
     // The gifts' products, read from their merchant for the amounts' limits.
     'xstate.done.actor.loadGiftLimits': (_env, event) => answer(PRODUCTS, () => json(200, (event as EventObject & { output: Product[] }).output)),
     'xstate.error.actor.loadGiftLimits': (_env, event) => answer(PRODUCTS, () => errorOf(event)),
+    // The sender's name, saved to the profile from the recipient step.
+    'user.changedSenderName': async (_env, event) => {
+      await fill(screen.getByRole('textbox', { name: 'Ditt namn' }), (event as EventObject & { name: string }).name);
+    },
+    'xstate.done.actor.saveSenderName': (_env, event) =>
+      answer(SAVE_NAME, () => json(200, { ...(event as EventObject & { output: object }).output, allowMarketing: false, createdAt: '2026-11-01T08:00:00.000Z' })),
+    'xstate.error.actor.saveSenderName': (_env, event) => answer(SAVE_NAME, () => errorOf(event)),
     'xstate.done.actor.sendGreetie': (_env, event) => answer(SEND, () => json(200, outputOf(event))),
     'xstate.error.actor.sendGreetie': (_env, event) => answer(SEND, () => errorOf(event)),
     // The upload: the bytes go out (progress), then the server answers.

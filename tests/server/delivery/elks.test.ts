@@ -60,7 +60,7 @@ describe('reconciling a row left in sending, with 46elks', () => {
       return rows[0]!.id;
     });
     await crashedDelivery(t.app, id, opts);
-    return { id, to, body: `Alice har skickat en greetie till dig! Öppna: http://localhost:3000/greetie/view/${refId}` };
+    return { id, to, body: `Alice har skickat en greetie till dig. Öppna: http://localhost:3000/greetie/view/${refId}` };
   }
   const posts = () => fake.requests.filter((r) => r.form.message !== undefined).length;
 

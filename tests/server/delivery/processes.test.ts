@@ -88,7 +88,7 @@ describe('two server processes deliver many greeties', { timeout: 180_000 }, () 
     expect(sms).toHaveLength(GREETIES);
     const byNumber = new Map(sms.map((s) => [s.to_number, s.body]));
     for (const g of greeties) {
-      expect(byNumber.get(g.to)).toBe(`Alice har skickat en greetie till dig! Öppna: https://greetie.example/greetie/view/${g.refId}`);
+      expect(byNumber.get(g.to)).toBe(`Alice har skickat en greetie till dig. Öppna: https://greetie.example/greetie/view/${g.refId}`);
     }
     const { rows: states } = await sql<{ state: string; attempts: number; n: number }>`
       SELECT state, attempts, count(*)::int AS n FROM delivery GROUP BY state, attempts`.execute(db.db);

@@ -89,7 +89,28 @@ describe('scheduling', () => {
       SELECT v.expires_at, p.valid_days FROM voucher v JOIN product p ON p.id = v.product_id WHERE v.greetie_id = ${g.id}`.execute(t.db.db);
     expect(rows).toHaveLength(2);
     for (const v of rows) expect(v.expires_at.getTime()).toBe(after.delivered_at!.getTime() + v.valid_days * 86_400_000);
-    expect(await outbox(t.db.db, to)).toHaveLength(1);
+    // The SMS names the sender and says a gift is inside (issue 27).
+    expect(await outbox(t.db.db, to)).toEqual([`Alice har skickat en greetie med en present till dig. Öppna: http://localhost:3000/greetie/view/${g.refId}`]);
+  });
+
+  it('startpayment answers 409 SENDER_NAME_REQUIRED while the sender has no name: no payment, still a draft', async () => {
+    const nameless = await sender(t.app, null);
+    const created = await call(t.app, nameless, 'POST', '/api/greetie/createv2', {
+      recipient: { mobileNumber: freshNumber(), name: 'Bob' },
+      gifts: [{ productId: products.fixed }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const g = created.json() as Greetie;
+    const refused = await call(t.app, nameless, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'SENDER_NAME_REQUIRED', message: 'Skriv ditt namn innan du skickar, så att mottagaren vet vem greetien är från.' });
+    const { rows: payments } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM payment WHERE greetie_id = ${g.id}`.execute(t.db.db);
+    expect(payments[0]!.n).toBe(0);
+    expect(((await call(t.app, nameless, 'GET', `/api/greetie/${g.id}`)).json() as Greetie).status).toBe('draft');
+
+    expect((await call(t.app, nameless, 'POST', '/api/mobileuser', { name: 'Berit' })).statusCode).toBe(200);
+    const started = await call(t.app, nameless, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+    expect(started.statusCode, started.body).toBe(200);
   });
 });
 

@@ -45,7 +45,7 @@ describe('a greetie sent without gifts', () => {
     expect(after.state).toBe('sent');
     expect(after.attempts).toBe(1);
     expect(after.delivered_at!.getTime() - sentAt).toBeLessThan(5000);
-    expect(await outbox(t.db.db, to)).toEqual([`Alice Andersson har skickat en greetie till dig! Öppna: ${link(g.refId)}`]);
+    expect(await outbox(t.db.db, to)).toEqual([`Alice Andersson har skickat en greetie till dig. Öppna: ${link(g.refId)}`]);
 
     // The sender sees it delivered, with its time.
     const read = (await call(t.app, alice, 'GET', `/api/greetie/${g.id}`)).json() as Greetie;
@@ -53,12 +53,20 @@ describe('a greetie sent without gifts', () => {
     expect(read.deliveredAt).toBe(after.delivered_at!.toISOString());
   });
 
-  it('says "Någon" when the sender has no name on the profile', async () => {
+  it('is refused (409 SENDER_NAME_REQUIRED, nothing scheduled) while the sender has no name; sent once named', async () => {
     const to = freshNumber();
     const g = await draft(t.app, anonymous, to);
+    const refused = await send(t.app, anonymous, g.id);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'SENDER_NAME_REQUIRED' });
+    expect(refused.json().message).toMatch(/namn/);
+    expect((await row(t.db.db, g.id)).status).toBe('draft');
+    expect(await outbox(t.db.db, to)).toEqual([]);
+
+    expect((await call(t.app, anonymous, 'POST', '/api/mobileuser', { name: 'Berit Berg' })).statusCode).toBe(200);
     expect((await send(t.app, anonymous, g.id)).statusCode).toBe(200);
     await until(() => row(t.db.db, g.id), (r) => r.status === 'delivered');
-    expect(await outbox(t.db.db, to)).toEqual([`Någon har skickat en greetie till dig! Öppna: ${link(g.refId)}`]);
+    expect(await outbox(t.db.db, to)).toEqual([`Berit Berg har skickat en greetie till dig. Öppna: ${link(g.refId)}`]);
   });
 
   it('the link’s refId is unguessable: at least 128 random bits', async () => {

@@ -73,7 +73,7 @@ describe('POST /api/greetie: a draft', () => {
     const other = await draft(alice);
     expect(other.refId).not.toBe(g.refId);
     const { rows } = await sql<{ id: string }>`SELECT id FROM mobile_user WHERE mobile_number = ${alice.mobileNumber}`.execute(t.db.db);
-    expect(g.sender).toEqual({ id: rows[0]!.id, name: null });
+    expect(g.sender).toEqual({ id: rows[0]!.id, name: 'Testperson' });
   });
 
   it('takes a recipient in any Swedish form (stored E.164), a trimmed name, a message, content and a delivery time', async () => {
@@ -138,7 +138,16 @@ describe('POST /api/greetie: a draft', () => {
     ['a landline', { recipient: { mobileNumber: '08-123 456 78' } }, 'INVALID_MOBILE_NUMBER'],
     ['a foreign number', { recipient: { mobileNumber: '+4791234567' } }, 'INVALID_MOBILE_NUMBER'],
     ['a recipient without a number', { recipient: { name: 'Bob' } }, 'VALIDATION_FAILED'],
-    ['a 101-character name', { recipient: { mobileNumber: '0701234567', name: 'x'.repeat(101) } }, 'VALIDATION_FAILED'],
+    ['a 101-character name', { recipient: { mobileNumber: '0701234567', name: 'x'.repeat(101) } }, 'NAME_TOO_LONG'],
+    ['a 1001-character name', { recipient: { mobileNumber: '0701234567', name: 'x'.repeat(1001) } }, 'VALIDATION_FAILED'],
+    // Issue 22 items 3 and 4: the recipient's name follows the one name rule (contract/name.ts).
+    ['a name with a link', { recipient: { mobileNumber: '0701234567', name: 'Vinst! https://evil.example' } }, 'NAME_HAS_LINK'],
+    ['a name with www.', { recipient: { mobileNumber: '0701234567', name: 'Bob www.x' } }, 'NAME_HAS_LINK'],
+    ['a name that is a domain', { recipient: { mobileNumber: '0701234567', name: 'greetie-support.se' } }, 'NAME_HAS_LINK'],
+    ['a name with a phone number', { recipient: { mobileNumber: '0701234567', name: 'Ring 070-123 45 67' } }, 'NAME_HAS_PHONE_NUMBER'],
+    ['a name with a right-to-left override', { recipient: { mobileNumber: '0701234567', name: 'Bob\u202egpj.exe' } }, 'NAME_INVALID_CHARACTERS'],
+    ['a name with a zero-width space', { recipient: { mobileNumber: '0701234567', name: 'B\u200bob' } }, 'NAME_INVALID_CHARACTERS'],
+    ['a name with a byte order mark', { recipient: { mobileNumber: '0701234567', name: '\ufeffBob' } }, 'NAME_INVALID_CHARACTERS'],
     ['a 1001-character message', { message: 'x'.repeat(1001) }, 'VALIDATION_FAILED'],
     ['a message with a NUL', { message: 'a\u0000' }, 'TEXT_INVALID_CHARACTERS'],
     ['deliverAt that is not a time', { deliverAt: 'tomorrow' }, 'VALIDATION_FAILED'],
@@ -249,6 +258,18 @@ describe('PATCH /api/greetie/{id}: the draft as the user goes', () => {
     expect(after.createdAt).toBe(g.createdAt);
   });
 
+  it('refuses a recipient name the name rule refuses (400, field body.recipient.name), changing nothing; takes initials', async () => {
+    const g = await draft(alice, { recipient: { mobileNumber: bob.mobileNumber, name: 'Bob' } });
+    for (const [name, code] of [['www.greetie-support.se', 'NAME_HAS_LINK'], ['Bob 0701234567', 'NAME_HAS_PHONE_NUMBER'], ['Bob\u2066', 'NAME_INVALID_CHARACTERS']]) {
+      const res = await patch(alice, g.id, { recipient: { mobileNumber: bob.mobileNumber, name } });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code, details: [{ field: 'body.recipient.name', problem: code }] });
+    }
+    const res = await patch(alice, g.id, { recipient: { mobileNumber: bob.mobileNumber, name: ' A.B. Svensson ' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as Greetie).recipient?.name).toBe('A.B. Svensson');
+  });
+
   it('replaces the gifts and the total; null clears the recipient and the delivery time', async () => {
     const g = await draft(alice, {
       recipient: { mobileNumber: bob.mobileNumber },
@@ -311,6 +332,17 @@ describe('POST /api/greetie/{id}/send', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: g.id, status: 'scheduled' });
     await refused(() => send(alice, g.id), 409, 'GREETIE_NOT_DRAFT');
+  });
+
+  it('is 409 SENDER_NAME_REQUIRED while the sender has no name, or one saved before the name rule that it refuses', async () => {
+    const nameless = await person(t.app, undefined, null);
+    const g = await draft(nameless, { recipient: { mobileNumber: bob.mobileNumber } });
+    await refused(() => send(nameless, g.id), 409, 'SENDER_NAME_REQUIRED');
+    await sql`UPDATE mobile_user SET name = 'Vinst! https://evil.example' WHERE mobile_number = ${nameless.mobileNumber}`.execute(t.db.db);
+    await refused(() => send(nameless, g.id), 409, 'SENDER_NAME_REQUIRED');
+    expect(((await call(t.app, nameless, 'GET', `/api/greetie/${g.id}`)).json() as Greetie).status).toBe('draft');
+    expect((await call(t.app, nameless, 'POST', '/api/mobileuser', { name: 'Nora' })).statusCode).toBe(200);
+    expect((await send(nameless, g.id)).statusCode).toBe(200);
   });
 
   it('refuses a draft without a recipient (400), with gifts (409), by someone else (404), by a visitor (401)', async () => {

@@ -14,9 +14,18 @@ export interface Person {
   auth: { authorization: string };
 }
 
-export async function person(app: FastifyInstance, mobileNumber = freshNumber()): Promise<Person> {
+/**
+ * Signs a person in. Their profile gets `name` (a sender needs one: /send and /startpayment answer
+ * 409 SENDER_NAME_REQUIRED without); null leaves the profile without a name.
+ */
+export async function person(app: FastifyInstance, mobileNumber = freshNumber(), name: string | null = 'Testperson'): Promise<Person> {
   const s = await signIn(app, mobileNumber);
-  return { mobileNumber, auth: { authorization: `Bearer ${s.token}` } };
+  const p = { mobileNumber, auth: { authorization: `Bearer ${s.token}` } };
+  if (name !== null) {
+    const res = await call(app, p, 'POST', '/api/mobileuser', { name });
+    if (res.statusCode !== 200) throw new Error(`POST /mobileuser answered ${res.statusCode}: ${res.body}`);
+  }
+  return p;
 }
 
 /**

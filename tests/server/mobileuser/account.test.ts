@@ -72,7 +72,7 @@ describe('/api/mobileuser: greetie lists, export and removal', () => {
       expect(ids(received)).not.toContain(bToAScheduled.id);
       // The recipient sees the codes-bearing view of their vouchers; their own greetie to b shows none.
       const got = (received.json() as Greetie[]).find((g) => g.id === bToA.id)!;
-      expect(got.sender).toEqual({ id: decodeJwt(b.token).sub, name: null });
+      expect(got.sender).toEqual({ id: decodeJwt(b.token).sub, name: 'Avsändaren' }); // paidGreetie names a nameless sender
       const all = await call(t.app, a, 'GET', '/api/mobileuser/greeties');
       expect(ids(all)).toEqual([aToA.id, bToA.id, aToB.id, aDraft]);
       // The same list as GET /greetie.
@@ -284,6 +284,7 @@ describe('/api/mobileuser: greetie lists, export and removal', () => {
 
     it('409 ACCOUNT_PAYMENT_PENDING when a payment opens while it runs, and nothing changes', async () => {
       const a = await me();
+      await call(t.app, a, 'POST', '/api/mobileuser', { name: 'Anna' }); // a sender needs a name to start a payment
       const gifts = { recipient: { mobileNumber: freshNumber() }, gifts: [{ productId: cat.charity }] };
       tick();
       const awaiting = (await call(t.app, a, 'POST', '/api/greetie/createv2', gifts)).json() as Greetie;

@@ -100,14 +100,31 @@ describe('/api/mobileuser: profile and marketing consent', () => {
   });
 
   describe('a refused name is a clear 400 in Swedish or English, and nothing is written', () => {
+    const INV_SV = 'Namnet får inte innehålla radbrytningar, osynliga tecken eller tecken som vänder på texten.';
+    const INV_EN = 'The name cannot contain line breaks, invisible characters or characters that reverse the text.';
+    const LINK_SV = 'Namnet får inte innehålla länkar eller webbadresser. Skriv bara namnet.';
+    const LINK_EN = 'The name cannot contain links or web addresses. Write only the name.';
+    const PHONE_SV = 'Namnet får inte innehålla telefonnummer. Skriv bara namnet.';
+    const PHONE_EN = 'The name cannot contain phone numbers. Write only the name.';
     it.each([
       ['   ', 'NAME_EMPTY', 'Skriv ditt namn.', 'Please enter your name.'],
       ['', 'NAME_EMPTY', 'Skriv ditt namn.', 'Please enter your name.'],
       ['x'.repeat(101), 'NAME_TOO_LONG', 'Namnet får vara högst 100 tecken.', 'The name can be at most 100 characters.'],
-      ['Anna\nSvensson', 'NAME_INVALID_CHARACTERS', 'Namnet får inte innehålla radbrytningar eller andra styrtecken.', 'The name cannot contain line breaks or other control characters.'],
-      ['Anna\u0000', 'NAME_INVALID_CHARACTERS', 'Namnet får inte innehålla radbrytningar eller andra styrtecken.', 'The name cannot contain line breaks or other control characters.'],
-      ['Anna\u0007', 'NAME_INVALID_CHARACTERS', 'Namnet får inte innehålla radbrytningar eller andra styrtecken.', 'The name cannot contain line breaks or other control characters.'],
-      ['Anna\u2028Svensson', 'NAME_INVALID_CHARACTERS', 'Namnet får inte innehålla radbrytningar eller andra styrtecken.', 'The name cannot contain line breaks or other control characters.'],
+      ['Anna\nSvensson', 'NAME_INVALID_CHARACTERS', INV_SV, INV_EN],
+      ['Anna\u0000', 'NAME_INVALID_CHARACTERS', INV_SV, INV_EN],
+      ['Anna\u0007', 'NAME_INVALID_CHARACTERS', INV_SV, INV_EN],
+      ['Anna\u2028Svensson', 'NAME_INVALID_CHARACTERS', INV_SV, INV_EN],
+      // Issue 22 item 4: bidi controls and invisible characters.
+      ...['\u202e', '\u202d', '\u2066', '\u2069', '\u200b', '\u061c', '\ufeff', '\u206f', '\u00ad'].map(
+        (c) => [`Anna${c}Lind`, 'NAME_INVALID_CHARACTERS', INV_SV, INV_EN] as [string, string, string, string],
+      ),
+      // Issue 22 item 3: what Greetie's SMS must not carry.
+      ['Swish: betalning nekad, verifiera på https://swish-verify.example', 'NAME_HAS_LINK', LINK_SV, LINK_EN],
+      ['Anna www.greetie', 'NAME_HAS_LINK', LINK_SV, LINK_EN],
+      ['greetie-support.se', 'NAME_HAS_LINK', LINK_SV, LINK_EN],
+      ['Anna example.com', 'NAME_HAS_LINK', LINK_SV, LINK_EN],
+      ['Ring 070-123 45 67', 'NAME_HAS_PHONE_NUMBER', PHONE_SV, PHONE_EN],
+      ['Anna 0701234567', 'NAME_HAS_PHONE_NUMBER', PHONE_SV, PHONE_EN],
     ])('%j → %s', async (name, code, sv, en) => {
       const p = await person();
       for (const [lang, message] of [['sv', sv], ['en-GB,en;q=0.9', en]] as const) {
@@ -119,6 +136,13 @@ describe('/api/mobileuser: profile and marketing consent', () => {
       }
       expect(await row(p.id)).toEqual({ name: null, allow_marketing: false });
     });
+  });
+
+  it.each(['A.B. Svensson', 'J.R.R. Tolkien', 'Anna-Karin Öberg', 'St. Clair', 'Kalle 2', 'محمد علي', '李小龙'])('the name %j is kept', async (name) => {
+    const p = await person();
+    const res = await t.app.inject({ method: 'POST', url: `/api/mobileuser/${p.id}`, headers: p.auth, payload: { name } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().name).toBe(name);
   });
 
   it('a name of exactly 100 characters (after trimming, counting letters not bytes) is kept', async () => {

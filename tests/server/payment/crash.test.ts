@@ -51,7 +51,10 @@ async function signIn(base: string, mobileNumber: string): Promise<string> {
   expect(code).toBeDefined();
   const login = await json(base, 'POST', '/api/auth/login', { token: req.body.token, code, deviceId: '00000000-0000-0000-0000-000000000000' });
   expect(login.status, JSON.stringify(login.body)).toBe(200);
-  return login.body.token as string;
+  const token = login.body.token as string;
+  // A sender needs a name: startpayment is 409 SENDER_NAME_REQUIRED without.
+  expect((await json(base, 'POST', '/api/mobileuser', { name: 'Anna' }, token)).status).toBe(200);
+  return token;
 }
 
 describe('kill -9 between the provider\'s PAID and our write', () => {

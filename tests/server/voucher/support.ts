@@ -73,6 +73,10 @@ export async function paidGreetie(app: FastifyInstance, sender: Person, recipien
   });
   expect(created.statusCode, created.body).toBe(200);
   const greetie = created.json() as Greetie;
+  // A sender needs a name (startpayment is 409 SENDER_NAME_REQUIRED without): one is given if missing.
+  if ((await call(app, sender, 'GET', '/api/auth/my')).json().name === null) {
+    expect((await call(app, sender, 'POST', '/api/mobileuser', { name: 'Avsändaren' })).statusCode).toBe(200);
+  }
   const started = await call(app, sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, {});
   expect(started.statusCode, started.body).toBe(200);
   const settled = await app.inject({ method: 'POST', url: `/api/sandbox/payments/${(started.json() as Payment).id}`, payload: { outcome: 'paid' } });

@@ -43,6 +43,26 @@ function titleOf(t: (key: string, o?: Record<string, unknown>) => string, view: 
   return view.senderName ? t('title.from', { name: view.senderName }) : t('title.fromSomeone');
 }
 
+/**
+ * Greetie's brand, who sent it, and how to tell a real Greetie SMS, for a recipient who is wary of
+ * a text with a link (issue 27): it comes from the sender "Greetie" and links only to this site's
+ * own address; Greetie never asks for BankID, card details or a payment to open a greetie.
+ */
+export function TrustNote({ senderName }: { senderName: string | null }) {
+  const { t } = useTranslation('view');
+  const host = window.location.host;
+  return (
+    <aside className={css.trust} aria-label={t('trust.label')}>
+      <p className={css.trustBrand}>
+        <span className={css.wordmark}>Greetie</span>
+        <span>{senderName ? t('trust.from', { name: senderName }) : t('trust.fromSomeone')}</span>
+      </p>
+      <p className={css.hint}>{t('trust.real', { host })}</p>
+      <p className={css.hint}>{t('trust.never', { host })}</p>
+    </aside>
+  );
+}
+
 function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewer: Viewer | null; returnTo: string }) {
   const { t, i18n } = useTranslation('view');
   const reducedMotion = useReducedMotion();
@@ -107,6 +127,7 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
           </p>
         )}
         <div aria-live="polite">{status === 'viewed' && <GiftReveal view={view} returnTo={returnTo} />}</div>
+        {view.role !== 'sender' && <TrustNote senderName={view.senderName} />}
       </div>
     </article>
   );

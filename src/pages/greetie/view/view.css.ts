@@ -151,3 +151,15 @@ export const skeleton = style([
   stage,
   { boxShadow: 'none', animation: `${shimmer} 0.9s ease-in-out infinite alternate`, '@media': { [media.reducedMotion]: { animation: 'none' } } },
 ]);
+
+// The trust note under the greetie: Greetie's wordmark, who sent it, how to tell a real SMS.
+export const trust = style({
+  marginTop: vars.space.lg,
+  padding: vars.space.md,
+  borderRadius: vars.radius.large,
+  background: vars.color.surface,
+  display: 'grid',
+  gap: vars.space.xs,
+});
+export const trustBrand = style({ margin: 0, display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', gap: vars.space.sm, fontWeight: 600 });
+export const wordmark = style({ color: vars.color.primaryText, fontWeight: 700, fontSize: '1.125rem' });
