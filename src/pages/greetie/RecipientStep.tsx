@@ -45,7 +45,7 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
   const names = nameProblems(recipient.name, sender);
   const recipientNameProblem = touched || nameTouched.recipient ? names.recipientName : null;
   const senderNameProblem = touched || nameTouched.sender ? names.senderName : null;
-  const nameText = (p: NameProblem) => t(`nameError.${p}`, { ns: 'my', max: NAME_MAX_LENGTH });
+  const nameText = (p: NameProblem) => t(`nameError.${p}`, { ns: 'common', max: NAME_MAX_LENGTH });
   // The server's refusal of the sender's name: our text for a known problem, else its own message.
   const senderSaveText = senderNameError
     ? (NAME_PROBLEMS as readonly string[]).includes(senderNameError.code ?? '')

@@ -13,7 +13,7 @@ import * as css from './my.css.ts';
 
 /** The text under the name field for a refused name: ours for the known codes, else the server's. */
 export function useNameErrorText(error: ProfileError | null): string | null {
-  const { t } = useTranslation('my');
+  const { t } = useTranslation('common');
   if (!error || error.field !== 'name') return null;
   const known: readonly string[] = NAME_PROBLEMS;
   if (known.includes(error.code)) return t(`nameError.${error.code}`);
