@@ -1,6 +1,6 @@
 /**
  * The media upload's memory: a 100 MB video uploaded to the production server as a browser would
- * (one multipart POST, streamed), while the node process's RSS is sampled every 50 ms. Issue 12's
+ * (one multipart POST, streamed), while the node process's RSS is sampled every 50 ms. The
  * target: the upload raises the server's memory by at most 50 MB. The video is generated on the
  * fly (an MP4 whose movie header comes first, then ~100 MB of media data), never held in memory
  * here either.

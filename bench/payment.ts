@@ -6,7 +6,7 @@ import { loadCodes } from '../server/payment/codes.ts';
 import { demoCode } from '../server/payment/seed.ts';
 
 /**
- * Payments under load (issue 13; docs/decisions/080-payment-provider.md "Bench"), against the
+ * Payments under load (docs/decisions/080-payment-provider.md "Bench"), against the
  * real server with the sandbox provider (what `npm start` runs by default):
  * - POST /api/greetie/{id}/startpayment: each request a different draft (a second start of the
  *   same draft answers its payment without work), each draft an InStore gift and a Code gift

@@ -1,6 +1,6 @@
 /**
  * `node --import tsx bench/profile-redeem.ts [vouchers] [rate]`: where a redeem's time goes
- * (issue 14, decision 034). Starts the real server (`node --import tsx server/main.ts`, embedded
+ * (decision 034). Starts the real server (`node --import tsx server/main.ts`, embedded
  * PostgreSQL, default settings) on a fresh DATA_DIR, makes `vouchers` distinct vouchers the way
  * bench/redeem.ts does, then redeems half of them at 50 closed-loop connections (saturation) and
  * the other half at `rate`/s offered, evenly spaced (default 500), and prints for each: throughput, latencies

@@ -2,7 +2,7 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 
 /**
- * Redeems at the till (issue 14): POST /api/voucher/redeem with the right merchant code, each
+ * Redeems at the till: POST /api/voucher/redeem with the right merchant code, each
  * request a different voucher, so every request is a real redeem (one conditional UPDATE, its
  * attempt recorded) and none is the cheap 409 of a voucher already used. Targets: ≥ 500 redeems/s
  * on this machine (closed loop at saturation), p99 ≤ 50 ms at 500 redeems/s offered.

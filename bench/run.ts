@@ -199,7 +199,7 @@ async function main(): Promise<void> {
 
     const api = SKIP.has('api') ? { results: [], rssUnderLoad: { node: 0, postgres: 0 } } : await benchApi(server, dataDir);
 
-    // Redeems at the till (issue 14): each request a different voucher, redeemed once.
+    // Redeems at the till: each request a different voucher, redeemed once.
     let redeem: RedeemBenchResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
     if (!SKIP.has('redeem')) {
       log(`redeem: 2 × ${REDEEM_COUNT} distinct vouchers (made over HTTP: paid in the sandbox, delivered by the worker); ${CONNECTIONS} connections, then ${REDEEM_RATE}/s offered over ${REDEEM_RATE_CONNECTIONS}`);
@@ -224,7 +224,7 @@ async function main(): Promise<void> {
       }
     }
 
-    // Payments (issue 13): startpayment and the provider's callback, each request a different
+    // Payments: startpayment and the provider's callback, each request a different
     // draft or payment (bench/payment.ts).
     let payments: PaymentBenchResult = { available: false, why: 'skipped (BENCH_SKIP)' };
     if (!SKIP.has('payments')) {
@@ -243,7 +243,7 @@ async function main(): Promise<void> {
       else {
         log(`Lighthouse (mobile preset) × ${LH_RUNS} per page`);
         try {
-          // The greetie view (issue 14): a delivered greetie with a photo, opened by its reference
+          // The greetie view: a delivered greetie with a photo, opened by its reference
           // as the recipient's SMS link does; its first frame should be the LCP within 2.5 s.
           const view = await deliveredGreetieWithPhoto(server.baseUrl, signIn);
           log(`  the greetie view: ${view.path} (photo ${(view.photoBytes / 1024).toFixed(0)} KiB)`);
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
     }
     const bundle: BundleReport = bundleReport(dist);
 
-    // ---- targets (issue 16): gates fail the run; aims are reported beside the ceiling.
+    // ---- targets: gates fail the run; aims are reported beside the ceiling.
     for (const r of api.results) {
       if (!r.summary) {
         // A catalogue read that could not be measured is a miss, not a silent gap.
@@ -319,7 +319,7 @@ async function main(): Promise<void> {
         const p = pageName(page.url);
         check(`Lighthouse mobile performance ${p}`, page.performance, 95, 'min', '', 0);
         if (p === VIEW_PAGE) {
-          // Issue 14: the view's first frame (the photo's <img>, or a video's poster) is the LCP,
+          // The view's first frame (the photo's <img>, or a video's poster) is the LCP,
           // visible within 2.5 s on the mobile profile (decision 090).
           check(`LCP ${p} (the first frame)`, page.lcpMs / 1000, 2.5, 'max', ' s', 2);
           const frames = page.lcpElements.filter((e) => /<(img|video)\b/i.test(e) && /\/api\/media\//.test(e)).length;

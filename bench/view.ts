@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 
 /**
- * The greetie view Lighthouse measures (issue 14: the first frame, poster or photo, is the page's
- * LCP and visible within 2.5 s on the mobile profile): a greetie made the way the product makes
+ * The greetie view Lighthouse measures (decision 090: the first frame, poster or photo, is the
+ * page's LCP and visible within 2.5 s on the mobile profile): a greetie made the way the product makes
  * one, over HTTP: a sender signs in, makes a greetie with a photo (1080×1350 JPEG, a blurred noise
  * pattern so it weighs like a photo, not a flat colour), a text over it and one fixed-price InStore
  * gift, pays in the sandbox, and the server's delivery worker delivers it. Answers the public

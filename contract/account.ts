@@ -5,7 +5,7 @@ import { Greetie } from './greetie.ts';
 import { Voucher } from './voucher.ts';
 
 /**
- * One's own account as a whole (API.md, "Mobile user"; issue 15): GET /mobileuser/export, the
+ * One's own account as a whole (API.md, "Mobile user"): GET /mobileuser/export, the
  * GDPR right of access, and DELETE /mobileuser/remove. The export never holds a secret: no token
  * or its hash, no code of a voucher the caller does not own, no merchant code, no provider token.
  */

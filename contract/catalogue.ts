@@ -1,5 +1,5 @@
 /**
- * The app's own catalogue of decorations for a greetie's content (issue 12). The server accepts a
+ * The app's own catalogue of decorations for a greetie's content. The server accepts a
  * `sticker` or `lottie` content element only when its `value` is one of these ids; the client's
  * pickers offer exactly these. The artwork is original and served by the app itself:
  * stickers at `/stickers/<id>.svg`, animations at `/lottie/<id>.json` (public/).

@@ -9,7 +9,7 @@ import { NAME_MAX_LENGTH } from './name.ts';
 export { Voucher };
 
 /**
- * Greeties (API.md "Greetie"; issue 12): the content a sender dresses a photo or video with, the
+ * Greeties (API.md "Greetie"): the content a sender dresses a photo or video with, the
  * greetie itself, and the bodies of the calls that create, change and read one.
  */
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, LinkNext, Uuid, answer } from './common.ts';
 
-/** Notifications and push (API.md "Mobile user", "Sandbox push"; issue 15, decision 092). */
+/** Notifications and push (API.md "Mobile user", "Sandbox push"; decision 092). */
 
 export const NOTIFICATION_TYPES = [
   'greetieReceived',

@@ -3,7 +3,7 @@ import { DateTime, Ore, Uuid } from './common.ts';
 import { MerchantSource } from './merchant.ts';
 
 /**
- * Vouchers (API.md "Voucher"; issue 14): one per gift of a paid greetie. They belong to the
+ * Vouchers (API.md "Voucher"): one per gift of a paid greetie. They belong to the
  * person whose mobile number the greetie was sent to, once it is delivered (never before: a
  * scheduled greetie stays a surprise). The sender sees what was given, never a code.
  */

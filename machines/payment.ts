@@ -3,7 +3,7 @@ import type { Payment } from '../contract/payment.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
 
 /**
- * Paying for a greetie with Swish (issue 13). The review step starts it ('Betala med Swish'); the
+ * Paying for a greetie with Swish. The review step starts it ('Betala med Swish'); the
  * greetie's details page, where the Swish app sends the payer back (often in a new tab), resumes
  * it from the server's latest payment and continues where it stands.
  *

@@ -8,7 +8,7 @@ import type { Message } from '../i18n/index.ts';
  * first. The link is the only thing that opens the greetie; its refId is 128 random bits
  * (server/greetie/rules.ts newRefId), so the link cannot be guessed.
  *
- * It names the sender and says whether a gift is inside (API.md "Greetie"; issue 27):
+ * It names the sender and says whether a gift is inside (API.md "Greetie"):
  * "Anna Lind har skickat en greetie med en present till dig. Öppna: …". The sender's name is the
  * only text in it the sender chose; it stands as the subject of Greetie's own sentence, passed the
  * name rule (contract/name.ts: no link, domain name, phone number or invisible character) when it

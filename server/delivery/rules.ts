@@ -25,7 +25,7 @@ import {
 } from './queries.ts';
 
 /**
- * Delivering a scheduled greetie by SMS (issue 13 "Delivery", decision 081).
+ * Delivering a scheduled greetie by SMS (decision 081).
  *
  * - Scheduling (`scheduleDelivery`) happens in the transaction that makes the greetie scheduled
  *   (paid in server/payment applyState, or POST /send): the delivery row and its job commit with
@@ -69,7 +69,7 @@ export async function scheduleDelivery(tx: Tx, deps: { services: Pick<Deps['serv
   if (added) await deps.services.delivery.enqueue(tx, greetieId, dueAt);
 }
 
-// ---- Sending limits (issue 13 "Sending safely"; decision 081) ----
+// ---- Sending limits (decision 081) ----
 
 const DAY_MS = 24 * 60 * 60_000;
 /** A payment in progress settles or expires within minutes: ask again after this long. */

@@ -315,7 +315,7 @@ export async function updateDraft(deps: DbClock, userId: string, id: string, bod
 /**
  * /send and /startpayment: 409 SENDER_NAME_REQUIRED while the sender's profile has no name (or one
  * given before the name rule that the rule now refuses): the SMS names the sender, so the
- * recipient knows who it is from (API.md "Greetie"; issue 27).
+ * recipient knows who it is from (API.md "Greetie").
  */
 export async function requireSenderName(db: Db | Tx, userId: string): Promise<void> {
   const name = await senderName(db, userId);

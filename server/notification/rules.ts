@@ -33,7 +33,7 @@ import {
 } from './queries.ts';
 
 /**
- * Notifications (issue 15, decision 092).
+ * Notifications (decision 092).
  *
  * - Made in the transaction of what happened, by a small call in its owner's rules: delivery
  *   (`notifyDelivered`: the recipient's "you have a greetie", the sender's "delivered", and the

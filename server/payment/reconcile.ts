@@ -4,7 +4,7 @@ import type { PaymentRow } from './queries.ts';
 import { expirePayment, refresh, type PaymentDeps } from './rules.ts';
 
 /**
- * Reconciling open payments (issue 13; decision 080 "Recovery"): nobody has to ask for a payment
+ * Reconciling open payments (decision 080 "Recovery"): nobody has to ask for a payment
  * to reach its end.
  * - A payment whose provider said PAID but whose write never happened (the process died between
  *   the two, or the callback was lost) is found open and asked about again: at start-up (every

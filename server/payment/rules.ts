@@ -29,7 +29,7 @@ import {
 } from './queries.ts';
 
 /**
- * Paying for a greetie (issue 13; API.md "Greetie" payment calls; decision 080).
+ * Paying for a greetie (API.md "Greetie" payment calls; decision 080).
  * - startpayment writes the payment row (status created, a fresh instruction id) and moves the
  *   greetie to awaitingPayment in one transaction, before the provider is asked; the instruction id
  *   is the provider's idempotency key, so a create that timed out is retried with the same id by
@@ -51,7 +51,7 @@ export type PaymentDeps = Pick<Deps, 'db' | 'config'> & { services: Pick<Deps['s
 /** GET /payment asks the provider about an open payment once it is this old. */
 export const STATUS_CHECK_AFTER_MS = 3_000;
 
-/** Where the Swish app returns the payer to: the greetie's details page (issue 13 "Coming back from Swish"). */
+/** Where the Swish app returns the payer to: the greetie's details page. */
 export function returnUrl(publicUrl: string, greetieId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/greetie/details/${greetieId}`;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The first screen of '/', '/merchant' and '/auth/jwt/login' as static markup (issue 16, decision
+ * The first screen of '/', '/merchant' and '/auth/jwt/login' as static markup (decision
  * 094), so the page's largest text is painted from the HTML, before any script has run.
  *
  * Each is `#boot-page`: an inert, aria-hidden layer over the app's loading screens (outside #root,

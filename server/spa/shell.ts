@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { firstScreenCss, firstScreenLayer, firstScreenMarkup, quicksandFiles, type FirstScreenRoute } from './firstScreens.ts';
 
 /**
- * index.html as the server answers it (issue 16, decision 094), prepared once at start.
+ * index.html as the server answers it (decision 094), prepared once at start.
  *
  * - The entry's stylesheets (`<link rel="stylesheet" href="/assets/….css">`, about 13 KB, 4 KB
  *   compressed) are inlined as `<style>` elements in the same place: the first paint no longer

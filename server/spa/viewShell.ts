@@ -4,7 +4,7 @@ import type { Db } from '../db/index.ts';
 import { mediaPath } from '../media/urls.ts';
 
 /**
- * The greetie a recipient opens, painted before any script (issue 14, decision 090).
+ * The greetie a recipient opens, painted before any script (decision 090).
  *
  * GET /greetie/view/{refId} answers index.html with the delivered greetie's first frame in it: a
  * `<link rel="preload" as="image" fetchpriority="high">` in the head, and a sized `<img>` of the

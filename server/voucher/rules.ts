@@ -21,7 +21,7 @@ import {
 } from './queries.ts';
 
 /**
- * Vouchers' rules (API.md "Voucher"; issue 14).
+ * Vouchers' rules (API.md "Voucher").
  * - A voucher is its greetie's recipient's: the user whose mobile number it was sent to, once it is
  *   delivered (never before). Anybody else's voucher is 404, like one that does not exist.
  * - Redeeming at a till (POST /voucher/redeem) happens once: one conditional UPDATE decides it.

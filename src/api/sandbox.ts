@@ -27,7 +27,7 @@ export function getSandboxMerchants(signal?: AbortSignal): Promise<SandboxMercha
   return api.get<SandboxMerchant[]>('/api/sandbox/merchants', { signal });
 }
 
-/** GET /sandbox/push: the pushes the sandbox outbox kept, newest first (issue 15). */
+/** GET /sandbox/push: the pushes the sandbox outbox kept, newest first. */
 export function getSandboxPush(signal?: AbortSignal): Promise<SandboxPush[]> {
   return api.get<SandboxPush[]>('/api/sandbox/push', { signal });
 }

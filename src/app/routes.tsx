@@ -94,7 +94,7 @@ export const routes: RouteObject[] = [
           { path: 'sandbox', lazy: page(sandbox, 'SandboxPage') },
           // The flow viewer (machines as diagrams, coverage, live); it shows a 404 unless GET /api/sandbox answers 200.
           { path: 'flows', lazy: page(flows, 'FlowsPage') },
-          // Köpvillkor and integritetspolicy (issue 13): linked from the footer, the review step and the receipt.
+          // Köpvillkor and integritetspolicy: linked from the footer, the review step and the receipt.
           { path: 'villkor', lazy: page(legal, 'TermsPage') },
           { path: 'integritet', lazy: page(legal, 'PrivacyPage') },
           { path: '404', lazy: page(errors, 'NotFoundPage') },

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api/client.ts';
 
 /**
- * Web Push in this browser (issue 15, decision 092): the service worker /sw.js, the browser's
+ * Web Push in this browser (decision 092): the service worker /sw.js, the browser's
  * permission (asked only when the user turns push on), and the subscription kept by the server
  * (GET/POST/DELETE /api/mobileuser/webpush).
  */

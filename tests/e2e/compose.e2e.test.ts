@@ -93,7 +93,7 @@ journey('compose', async (j) => {
   await main.getByLabel('Mobilnummer').fill(recipient.typed);
   await main.getByLabel('Namn (valfritt)').fill('Mormor');
   await main.getByLabel('Meddelande').fill('Grattis på födelsedagen!');
-  // A new account has no name: the step asks for it (the SMS names the sender, issue 27).
+  // A new account has no name: the step asks for it (the SMS names the sender).
   await main.getByLabel('Ditt namn').fill('Anna Lind');
   await j.check('compose: recipient after a reload');
 

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
 
 /**
- * The first screens the server paints from the HTML (issue 16, decision 094): '/', '/merchant' and
+ * The first screens the server paints from the HTML (decision 094): '/', '/merchant' and
  * '/auth/jwt/login' arrive with #boot-page, which the page takes away once its own render is in
  * place. The layer must lie exactly where the page draws the same things (or the hand-over would
  * jump): once the page is there, the route's layer is laid out again beside it (the same HTML, the

@@ -6,7 +6,7 @@ import { journey, connectBrowser } from './harness/journey.ts';
 import { expectSignedIn, mobileNumberFor, readCodeFromOutbox } from './harness/app.ts';
 
 /**
- * The flow viewer as a product owner uses it (issue 17): every machine's chart, after 'Anpassa',
+ * The flow viewer as a product owner uses it: every machine's chart, after 'Anpassa',
  * lies wholly inside its frame, on a phone and on a wide screen; a dragged chart moves; the chart
  * exports as a PNG of its own size; a link to a state opens it selected and in view; with the app
  * open in a second tab, its sign-in appears step by step on the journey's timeline, and a step
@@ -38,7 +38,7 @@ function pngSize(file: string): { width: number; height: number } {
 
 journey('flow viewer', async (j) => {
   const { page } = j;
-  // Issue 17 asks for a 1400 × 1000 screen, wider than the harness's desktop.
+  // A 1400 × 1000 screen (where the charts must fit), wider than the harness's desktop.
   if (j.viewport === 'desktop') await page.setViewportSize({ width: 1400, height: 1000 });
   await page.goto('/flows?machine=auth');
   await page.getByRole('heading', { level: 1, name: 'Flöden' }).waitFor();

@@ -7,7 +7,7 @@ import { Journey, connectBrowser, currentBrowser } from './harness/journey.ts';
 import { LOGIN_PATH, api, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, readCodeFromOutbox, signInOnLoginPage } from './harness/app.ts';
 
 /**
- * The whole gift, with two people (issue 14), each in a browser context of their own, so two
+ * The whole gift, with two people, each in a browser context of their own, so two
  * separate sessions on the one server:
  * - the sender, on a desktop (1280×800), signs in, makes a greetie with a photo, a text and an
  *   InStore gift (the draft saved through the API as the compose steps would leave it, the way

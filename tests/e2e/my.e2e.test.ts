@@ -6,7 +6,7 @@ import { journey, connectBrowser } from './harness/journey.ts';
 import { LOGIN_PATH, expectPath, expectSignedOut, header, mobileNumberFor, signInOnLoginPage } from './harness/app.ts';
 
 /**
- * My pages (issue 15, early part): after the first sign-in a person with no name is asked for
+ * My pages: after the first sign-in a person with no name is asked for
  * one below the header; the header then shows it. 'Mina sidor' in the account menu opens the
  * profile (the name, the number the account is tied to, shortcuts), and the settings' marketing
  * consent is saved as soon as the switch is turned, and still there after a reload.
@@ -75,7 +75,7 @@ journey('my pages', async (j) => {
 });
 
 /**
- * My account (issue 15): 'Ladda ner mina uppgifter' downloads everything held as a dated JSON
+ * My account: 'Ladda ner mina uppgifter' downloads everything held as a dated JSON
  * file; 'Radera mitt konto' names what would be lost, needs the number typed, and then the person
  * is signed out with a message, and the session they had is refused by the API at once.
  */

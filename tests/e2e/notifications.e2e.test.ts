@@ -3,7 +3,7 @@ import { journey, connectBrowser } from './harness/journey.ts';
 import { LOGIN_PATH, api, expectPath, header, mobileNumberFor, signInOnLoginPage, call, signInByApi } from './harness/app.ts';
 
 /**
- * Notifications (issue 15): the person signs in; somebody sends them a paid greetie (through the
+ * Notifications: the person signs in; somebody sends them a paid greetie (through the
  * API), and once it is delivered the avatar in the header shows one unread notification. On
  * /my/notifications it is marked unread and links to the greetie; 'Markera alla som lästa' clears
  * the badge. In /my/settings the person turns on notifications in this browser: the browser is

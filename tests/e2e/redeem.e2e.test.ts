@@ -3,7 +3,7 @@ import { journey, connectBrowser, type Journey } from './harness/journey.ts';
 import { api, expectPath, mobileNumberFor, signInOnLoginPage, call, signInByApi } from './harness/app.ts';
 
 /**
- * Mina gåvor and the till (issue 14): a gift made through the API (a sender signs in, makes a
+ * Mina gåvor and the till: a gift made through the API (a sender signs in, makes a
  * greetie with an InStore gift to this journey's number, pays in the sandbox); the recipient signs
  * in on the phone-sized window, finds it in Mina gåvor, opens the till screen, and the "staff" type
  * a wrong merchant code, then the right one from GET /api/sandbox/merchants: a large "Inlöst" with

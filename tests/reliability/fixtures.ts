@@ -209,7 +209,7 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /api/mobileuser/{id}': async ({ owner }) => ({ method: 'GET', url: `/api/mobileuser/${owner.userId}`, remoteAddress: freshIp() }),
   'POST /api/mobileuser/{id}': async ({ owner }) => jsonPost(`/api/mobileuser/${owner.userId}`, { name: 'Anna Svensson', allowMarketing: false }),
   'POST /api/mobileuser': async () => jsonPost('/api/mobileuser', { name: 'Anna Svensson' }),
-  // The caller's own lists and export (issue 15): nothing named, the same answer for owner and other.
+  // The caller's own lists and export: nothing named, the same answer for owner and other.
   'GET /api/mobileuser/greeties': async () => ({ method: 'GET', url: '/api/mobileuser/greeties?limit=5', remoteAddress: freshIp() }),
   'GET /api/mobileuser/sentgreeties': async () => ({ method: 'GET', url: '/api/mobileuser/sentgreeties?limit=5', remoteAddress: freshIp() }),
   'GET /api/mobileuser/receivedgreeties': async () => ({ method: 'GET', url: '/api/mobileuser/receivedgreeties?limit=5', remoteAddress: freshIp() }),
@@ -231,7 +231,7 @@ export const FIXTURES: Record<string, Fixture> = {
   'POST /api/greetie/{id}/send': async (ctx) =>
     jsonPost(`/api/greetie/${await ownersDraft(ctx, { recipient: { mobileNumber: ctx.other.mobileNumber } })}/send`, {}),
 
-  // Payments (issue 13): a fresh payable draft, or one with a pending payment, for every cell.
+  // Payments: a fresh payable draft, or one with a pending payment, for every cell.
   'POST /api/greetie/{id}/startpayment': async (ctx) => jsonPost(`/api/greetie/${await ownersPayableDraft(ctx)}/startpayment`, {}),
   'GET /api/greetie/{id}/payment': async (ctx) => ({
     method: 'GET',
@@ -247,7 +247,7 @@ export const FIXTURES: Record<string, Fixture> = {
   // A draft's file by the signed URL its sender was given: whoever holds the URL reads it.
   'GET /api/media/{storageKey}': async (ctx) => ({ method: 'GET', url: await ownersMediaUrl(ctx), remoteAddress: freshIp() }),
 
-  // Vouchers (issue 14): a fresh voucher of the owner's for every cell (a greetie from the other
+  // Vouchers: a fresh voucher of the owner's for every cell (a greetie from the other
   // caller, paid and delivered); the other caller names it too and gets 404.
   'GET /api/voucher/{id}': async (ctx) => ({ method: 'GET', url: `/api/voucher/${(await ownersVoucher(ctx)).id}`, remoteAddress: freshIp() }),
   'POST /api/voucher/redeem': async (ctx) => {

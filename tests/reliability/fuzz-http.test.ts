@@ -35,7 +35,7 @@ function rawHttp(baseUrl: string, raw: string): Promise<string> {
 }
 
 const SEED = runSeed();
-/** Issue 22: the long run keeps going, 0 5xx over ≥ 100,000 requests to the real process. */
+/** The long run keeps going, 0 5xx over ≥ 100,000 requests to the real process. */
 const TOTAL = Number(process.env.FUZZ_HTTP_RUNS) || 100_000;
 /**
  * Of those, how many also get the database checksum ("a refused request changes nothing"),

@@ -10,7 +10,7 @@ import { removeDataDir } from '../../server/db/datadir.ts';
 import { heicDeclaring } from '../server/media/hostile-images.ts';
 
 /**
- * Decompression bombs against the real server (issue 22, item 1; decision 072), in the long run
+ * Decompression bombs against the real server (decision 072), in the long run
  * only (`npm run test:reliability`): the same hostile photo sent four times at once to
  * POST /api/greetie/{id}/media. Each must be refused within 1 s, while /api/health, asked every
  * 25 ms meanwhile, answers within 200 ms and the server's resident memory grows by at most 100 MB.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Greeties (issue 12): the greetie itself (a draft while it is being composed), its gifts (products
+ * Greeties: the greetie itself (a draft while it is being composed), its gifts (products
  * with the amount fixed on the server), and its media files (the photo or video, its thumbnail or
  * poster, the flattened overlay, and the images of `picture` elements).
  *

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Payments (issue 13; decision 080).
+ * Payments (decision 080).
  *
  * `payment`: our record of one attempt to pay for a greetie (API.md's Payment). The row is written
  * with status `created` and its instruction id before the provider is asked, so a crash between

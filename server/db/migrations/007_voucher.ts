@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Vouchers (issue 13): one per gift of a paid greetie, issued in the same transaction that marks
+ * Vouchers: one per gift of a paid greetie, issued in the same transaction that marks
  * its payment paid. The id is a random UUID (unguessable: it names the voucher in the owner's
  * calls); `gift_id` is unique, so a gift's voucher exists once however many callbacks arrive.
  * `code` stays null until a "Code" product's pool exists; `expires_at` is set at delivery (the

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 
 /**
- * Delivery (issue 13, decision 081): one `delivery` row per scheduled greetie, and the job queue
+ * Delivery (decision 081): one `delivery` row per scheduled greetie, and the job queue
  * (pg-boss 10) that runs it.
  *
  * The row is what makes an SMS go out at most once: the worker switches it pending → sending in

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Code pools (issue 13; docs/decisions/080-payment-provider.md "Code pools"): a "Code" product's
+ * Code pools (docs/decisions/080-payment-provider.md "Code pools"): a "Code" product's
  * vouchers each take one code of the product's pool, which the operator loads with
  * `npm run admin -- codes load`.
  *

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Redeeming vouchers (issue 14).
+ * Redeeming vouchers.
  * - `redeem_attempt`: every merchant code typed for a voucher its owner holds, with its outcome,
  *   kept for the merchant (who tried, at which voucher, when, whether it was right). The wrong ones
  *   of the last 15 minutes lock the voucher after 5 (the partial index counts them).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Notifications and push (issue 15, decision 092).
+ * Notifications and push (decision 092).
  *
  * - `notification`: one row per thing that happened to a user. It keeps the kind and the names it
  *   speaks of (`params`); title and body are written from them when read (Swedish: the user's

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The redeem of a merchant code the server already knows to be right (issue 14, decision 034):
+ * The redeem of a merchant code the server already knows to be right (decision 034):
  * `voucher_redeem_known(...)` does in one call what a redeem at the till needs when the code is
  * known — the caller owns the voucher (its greetie delivered to their number), the voucher is
  * neither redeemed nor expired, its merchant's stored code hash is one of those the typed code is

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The Web Push VAPID key pair, one for every process on this database (issue 22 item 10,
- * decision 095). Each process used to make its own in DATA_DIR/vapid.json, so a browser subscribed
- * through one process got pushes signed by another's key, which push services refuse. When
+ * The Web Push VAPID key pair, one for every process on this database (decision 095). A pair per
+ * process (once kept in DATA_DIR/vapid.json) would let a browser subscribed through one process get
+ * pushes signed by another's key, which push services refuse. When
  * VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY are not set, the first process to start writes a pair here
  * (INSERT … ON CONFLICT DO NOTHING) and every process reads back the one row that won. The single
  * row is enforced by a boolean primary key that can only be true.

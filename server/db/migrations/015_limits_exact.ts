@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { up as redeemKnownOf012 } from './012_redeem_known_code.ts';
 
 /**
- * Issue 22, items 6–8 (decisions 023 and 024).
+ * Exact limits under concurrency, and limits that outlive an account (decisions 023 and 024).
  * - `auth_rate_event.key` holds a keyed hash of the number or IP address from now on
  *   (server/auth/rateLimit.ts `rateKey`), never the value. The rows written before held the values
  *   in the clear, and SQL cannot hash them (the pepper is derived from TOKEN_SIGNING_KEY, which the

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The delivery SMS is fixed when the delivery is claimed (issue 22 item 9, decision 081's update).
+ * The delivery SMS is fixed when the delivery is claimed (decision 081, "The SMS fixed at the
+ * claim").
  *
  * `sms_to` and `sms_body` are written in the transaction that switches a row pending → sending,
  * before the SMS provider is called, and are what is sent. A row found in `sending` after a crash

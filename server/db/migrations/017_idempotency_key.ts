@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Idempotency keys (issue 22 item 11, decision 084): `POST /greetie`, `/greetie/createv2` and
+ * Idempotency keys (decision 084): `POST /greetie`, `/greetie/createv2` and
  * `/voucher/redeem` take an `Idempotency-Key` header. One row per person and key: the request's
  * hash (method, route and body) and, once answered, the answer's status and body. A row without a
  * status is a request still running (or interrupted). Rows older than 24 hours are deleted by the

@@ -119,7 +119,7 @@ export function swishPayerAlias(e164: string): string {
 }
 
 /**
- * Swish's answer → our status (issue 13's table):
+ * Swish's answer → our status (decision 080):
  * PAID → paid; DECLINED (RF07 or none) → declined; CANCELLED, or ERROR with BANKIDCL → cancelled;
  * ERROR with TM01 → expired; any other ERROR → error; CREATED → pending.
  * A status we do not know is kept pending: we never act on an answer we do not understand.

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 
 /**
- * What a page shows to pay an m-commerce request (issue 13): on a phone, a link that opens the
+ * What a page shows to pay an m-commerce request: on a phone, a link that opens the
  * Swish app; on a desktop, a QR code the payer scans with the Swish app. Both carry the
  * PaymentRequestToken from the create answer.
  */

@@ -4,7 +4,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which Web Push endpoints Greetie will post to (issue 22 item 2, decision 095). A subscription's
+ * Which Web Push endpoints Greetie will post to (decision 095). A subscription's
  * endpoint is a URL the browser gives, so anybody signed in can name any address; posting to it
  * from inside the network would let them probe it. Two checks, both needed:
  *

@@ -4,7 +4,7 @@ import { createExpoPush } from './expo.ts';
 import { createSandboxPush } from './sandbox.ts';
 
 /**
- * Pushing to the product's mobile app (issue 15, decision 092): the Expo push service
+ * Pushing to the product's mobile app (decision 092): the Expo push service
  * (PUSH_PROVIDER=expo) or the sandbox outbox (PUSH_PROVIDER=sandbox, the default while the
  * sandbox is on). Web Push to browsers is webpush.ts, beside this.
  */

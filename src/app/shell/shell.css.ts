@@ -144,7 +144,7 @@ export const avatarWrap = style({
   display: 'inline-flex',
 });
 
-/** The unread notifications on the avatar's corner (issue 15); clicks go through to the avatar. */
+/** The unread notifications on the avatar's corner; clicks go through to the avatar. */
 export const unreadBadge = style({
   pointerEvents: 'none',
   position: 'absolute',

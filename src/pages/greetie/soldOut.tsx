@@ -8,7 +8,7 @@ import type { ComposeView } from './useCompose.ts';
 import * as css from './greetie.css.ts';
 
 /**
- * A chosen gift that sold out meanwhile (issue 13): the draft's save answers 409
+ * A chosen gift that sold out meanwhile: the draft's save answers 409
  * GIFT_CODE_POOL_EMPTY, which does not say which gift. The page then reads the chosen gifts'
  * products again and names those whose `available` is false; the draft stays as it is (nothing
  * lost) until the person removes the gift, which saves the rest.

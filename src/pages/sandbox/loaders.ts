@@ -17,7 +17,7 @@ export const smsOutbox = smsOutboxMachine.provide({
 
 /**
  * The push outbox reads like the SMS outbox (the same machine, polling every few seconds): each
- * push shown as its title and body, `to` the device's Expo token or user:<id> (issue 15).
+ * push shown as its title and body, `to` the device's Expo token or user:<id>.
  */
 export const pushOutbox = smsOutboxMachine.provide({
   actors: {

@@ -5,7 +5,7 @@ import { numberDigits } from '../../../src/pages/my/AccountPage.tsx';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
 
 /**
- * /my/account (issue 15): the export download and the account deletion dialog, and /my/{id},
+ * /my/account: the export download and the account deletion dialog, and /my/{id},
  * through the real route table and auth machine; fetch is stubbed at the edge like the API.
  */
 

@@ -55,7 +55,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-// The header's unread count (GET /api/mobileuser/notifications, issue 15) is not the profile's.
+// The header's unread count (GET /api/mobileuser/notifications) is not the profile's.
 const apiCalls = () => calls.filter((c) => c.url.startsWith('/api/mobileuser') && !c.url.startsWith('/api/mobileuser/notifications'));
 const banner = () => screen.getByRole('banner');
 const findBanner = () => screen.findByRole('banner', undefined, { timeout: 3000 });

@@ -5,7 +5,7 @@ import type { Notification } from '../../../contract/notification.ts';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
 
 /**
- * /my/notifications (issue 15) through the real route table: the list newest first with the
+ * /my/notifications through the real route table: the list newest first with the
  * unread ones marked, each a link to its greetie or voucher, 'Markera alla som lästa', the empty,
  * loading and failed states. fetch is stubbed at the edge and answers like the API.
  */

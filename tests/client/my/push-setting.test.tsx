@@ -4,7 +4,7 @@ import type { MobileUser } from '../../../contract/auth.ts';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
 
 /**
- * /my/settings' web push switch (issue 15): off until turned on; the browser is asked for
+ * /my/settings' web push switch: off until turned on; the browser is asked for
  * permission only then; on → the service worker registered, subscribed with the server's VAPID
  * key, the subscription sent; off → deleted and unsubscribed; a refusal explained. The browser's
  * push parts (Notification, serviceWorker, PushManager) are stubs: jsdom has none.

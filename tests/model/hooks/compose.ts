@@ -77,7 +77,7 @@ export default defineHooks({
       { draftId: null, gift: null },
       { draftId: DRAFT_ID, gift: null },
       { draftId: null, gift: { productId: PRODUCT_ID, amount: 14900 } },
-      // A sender whose profile has no name: the recipient step asks for it (issue 27).
+      // A sender whose profile has no name: the recipient step asks for it.
       { draftId: DRAFT_ID, gift: null, sender: { id: 'u1', name: null } },
     ],
     'xstate.done.actor.loadDraft': [

@@ -4,7 +4,7 @@ import { rateKey } from '../../../server/auth/rateLimit.ts';
 import { authTestApp, freshIp, freshNumber, lastCode, login, requestCode, signIn, wrongCodeFor } from './support.ts';
 
 /**
- * Issue 22, item 8 (decision 024): removing an account does not reset its number's sign-in limits.
+ * Limits after an account's removal (decision 024): removing an account does not reset its number's sign-in limits.
  * What they need for their windows stays, under a keyed hash of the number (never the number), so
  * signing in again right after the removal meets the same limits; and nothing the limits keep
  * names the person.

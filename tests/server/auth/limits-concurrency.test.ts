@@ -6,7 +6,7 @@ import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
 import { freshIp, freshNumber, lastCode, login, requestCode, wrongCodeFor } from './support.ts';
 
 /**
- * Issue 22, item 6: the sign-in limits are exact however many requests arrive at once and however
+ * The sign-in limits are exact however many requests arrive at once and however
  * many processes answer them (decision 023). Two apps, each with its own pool, on one database stand
  * for two API processes; their clock ticks on every read (as a real one does), so a request that
  * read the time before another took the lock ahead of it would, on the old code, not count the

@@ -67,7 +67,7 @@ describe('reconciling a row left in sending, with 46elks', () => {
   it('46elks has it: delivered, nothing sent again', async () => {
     const g = await crashedGreetie({ smsWentOut: true });
     expect(fake.sent.filter((m) => m.to === g.to).map((m) => m.message)).toEqual([g.body]);
-    // The sender renames themselves before the sweep: what was sent is still found (issue 22 item 9).
+    // The sender renames themselves before the sweep: what was sent is still found.
     await sql`UPDATE mobile_user SET name = 'Bertil' WHERE id = (SELECT sender_id FROM greetie WHERE id = ${g.id})`.execute(t.db.db);
     const before = posts();
     await t.app.services.delivery.reconcile();

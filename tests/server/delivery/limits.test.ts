@@ -9,7 +9,7 @@ import { call, catalogue, greetieTables, person, type Catalogue } from '../greet
 import { draft, send, sender } from './support.ts';
 
 /**
- * The sending limits (issue 13 "Sending safely"): at most 20 greeties scheduled or delivered by a
+ * The sending limits: at most 20 greeties scheduled or delivered by a
  * sender in 24 hours and 3 of them to one number; beyond, 429 with Retry-After and a clear
  * message, checked at POST /send and at POST /startpayment (before money moves), changing nothing.
  * The real limits (the settings' defaults); the clock is the test's (services.now).

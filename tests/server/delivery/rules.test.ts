@@ -89,7 +89,7 @@ describe('scheduling', () => {
       SELECT v.expires_at, p.valid_days FROM voucher v JOIN product p ON p.id = v.product_id WHERE v.greetie_id = ${g.id}`.execute(t.db.db);
     expect(rows).toHaveLength(2);
     for (const v of rows) expect(v.expires_at.getTime()).toBe(after.delivered_at!.getTime() + v.valid_days * 86_400_000);
-    // The SMS names the sender and says a gift is inside (issue 27).
+    // The SMS names the sender and says a gift is inside.
     expect(await outbox(t.db.db, to)).toEqual([`Alice har skickat en greetie med en present till dig. Öppna: http://localhost:3000/greetie/view/${g.refId}`]);
   });
 
@@ -193,8 +193,8 @@ describe('a row left in sending (the worker’s process died between its claim a
     expect(after.rows[0]).toEqual({ sms_to: null, sms_body: null });
   });
 
-  // Issue 22 item 9: the sweep confirmed a text built again from today's data, which a rename, a
-  // removed account or another process's PUBLIC_URL changes: not found, so sent a second time.
+  // The sweep confirms the SMS fixed at the claim, not a text built again from today's data, which a
+  // rename, a removed account or another process's PUBLIC_URL would change (not found: sent twice).
   describe('what changed between the crash and the sweep does not send it again', () => {
     const changes: { what: string; change: (who: Person) => Promise<DeliveryDeps> }[] = [
       {
@@ -240,7 +240,7 @@ describe('a row left in sending (the worker’s process died between its claim a
     });
   });
 
-  // Issue 22 item 12: the lease was a fixed 120 s.
+  // The lease is a setting (DELIVERY_LEASE_MS), not a fixed 120 s.
   it('a claimed-but-abandoned delivery is picked up once DELIVERY_LEASE_MS has passed, not before', async () => {
     const config = testConfig({ DELIVERY_LEASE_MS: '20000' });
     expect(config.delivery.leaseMs).toBe(20_000);

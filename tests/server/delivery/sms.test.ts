@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deliverySms } from '../../../server/delivery/messages.ts';
 
-/** The delivery SMS's text (issue 27; issue 22 item 3): who it is from, whether a gift is inside, the link. */
+/** The delivery SMS's text: who it is from, whether a gift is inside, the link. */
 
 const base = { publicUrl: 'https://greetie.se/', refId: 'abc_DEF-123' };
 

@@ -6,7 +6,7 @@ import { call, type Person } from '../greetie/support.ts';
 import { draft, flakySms, outbox, row, send, sender, until, type FlakySms } from './support.ts';
 
 /**
- * Delivery with the worker running in the app, as in production (issue 13 "Delivery"): a
+ * Delivery with the worker running in the app, as in production: a
  * scheduled greetie's SMS goes out at once or at deliverAt, within 5 s of its time; a failing SMS
  * gateway is retried with backoff, then the greetie is deliveryFailed for its sender to see.
  * Real PostgreSQL, real pg-boss; the SMS gateway is the sandbox outbox, made to fail on demand.

@@ -9,7 +9,7 @@ import { LOCATION_FILE, clusterDirOf, removeDataDir } from '../../../server/db/d
 import { DataDirError, startEmbeddedPostgres } from '../../../server/db/embedded.ts';
 
 /**
- * The embedded database wherever a newcomer clones the project (issue 10, decision 005). As root,
+ * The embedded database wherever a newcomer clones the project (decision 005). As root,
  * PostgreSQL runs as the `postgres` user, who cannot pass through a 0700 folder such as /root or
  * one made by `mktemp -d`. These tests copy the parts of the project that start the database (the
  * server's db code and the PostgreSQL binaries from node_modules) into such a folder and start it

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
 /**
- * index.html as the server answers it (issue 16, decision 094): the entry's stylesheets inlined,
+ * index.html as the server answers it (decision 094): the entry's stylesheets inlined,
  * the app's scripts at low fetch priority, and '/', '/merchant' and '/auth/jwt/login' with their
  * first screen (the Swedish strings) in an inert layer; every other client route gets the page
  * without one. A built tree in miniature: the repo's index.html with what Vite puts into its head.

@@ -10,7 +10,7 @@ import { createSpaPages } from '../../../server/spa/shell.ts';
 import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
 /**
- * GET /greetie/view/{refId} (issue 14, decision 090): index.html with the delivered greetie's first
+ * GET /greetie/view/{refId} (decision 090): index.html with the delivered greetie's first
  * frame (a preload and a sized image in the static shell), and nothing else about it; anything
  * else gets the plain index.html. Runs the repo's own index.html on real PostgreSQL.
  */

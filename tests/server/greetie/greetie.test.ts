@@ -140,7 +140,7 @@ describe('POST /api/greetie: a draft', () => {
     ['a recipient without a number', { recipient: { name: 'Bob' } }, 'VALIDATION_FAILED'],
     ['a 101-character name', { recipient: { mobileNumber: '0701234567', name: 'x'.repeat(101) } }, 'NAME_TOO_LONG'],
     ['a 1001-character name', { recipient: { mobileNumber: '0701234567', name: 'x'.repeat(1001) } }, 'VALIDATION_FAILED'],
-    // Issue 22 items 3 and 4: the recipient's name follows the one name rule (contract/name.ts).
+    // The recipient's name follows the one name rule (contract/name.ts).
     ['a name with a link', { recipient: { mobileNumber: '0701234567', name: 'Vinst! https://evil.example' } }, 'NAME_HAS_LINK'],
     ['a name with www.', { recipient: { mobileNumber: '0701234567', name: 'Bob www.x' } }, 'NAME_HAS_LINK'],
     ['a name that is a domain', { recipient: { mobileNumber: '0701234567', name: 'greetie-support.se' } }, 'NAME_HAS_LINK'],

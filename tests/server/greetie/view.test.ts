@@ -6,7 +6,7 @@ import { call, greetieTestApp, person, type Person } from './support.ts';
 import { codeOf, deliver, paidGreetie, voucherCatalogue, voucherIds, type VoucherCatalogue } from '../voucher/support.ts';
 
 /**
- * Viewing a greetie on real PostgreSQL (issue 14): the public view by reference (no phone
+ * Viewing a greetie on real PostgreSQL: the public view by reference (no phone
  * numbers, no codes), and who marks a greetie viewed: the recipient's reads and the link, never
  * the sender's own looks.
  */

@@ -9,8 +9,8 @@ import { catalogue, greetieTestApp, person, type Catalogue, type Person } from '
 import { MERCHANT_CODE, attempts, deliver, paidGreetie, voucherCatalogue, voucherIds, type VoucherCatalogue } from '../voucher/support.ts';
 
 /**
- * Idempotency-Key on POST /greetie, /greetie/createv2 and /voucher/redeem (issue 22 item 11,
- * decision 084), on real PostgreSQL: a repeat answers the first answer and changes nothing more,
+ * Idempotency-Key on POST /greetie, /greetie/createv2 and /voucher/redeem (decision 084),
+ * on real PostgreSQL: a repeat answers the first answer and changes nothing more,
  * one after the other, at the same time, and through two app instances on one database.
  */
 

@@ -9,7 +9,7 @@ import { heicDeclaring, jpegDeclaring, pngDeclaring, webpVp8, webpVp8l, webpVp8x
 import { draftOf, mediaTestApp, mp4, person, upload, webm, type Person } from './support.ts';
 
 /**
- * Hostile media (issue 22, items 1 and 5; decisions 072 and 073): pictures whose container
+ * Hostile media (decisions 072 and 073): pictures whose container
  * declares a giant canvas are refused from the declaration, before anything is decoded; a HEIC
  * that declares a small one and carries a giant one is contained by the decoder's worker; videos
  * are measured by what a player plays, and refused when their own figures disagree.

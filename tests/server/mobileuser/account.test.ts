@@ -18,7 +18,7 @@ interface Me extends Person {
 }
 
 /**
- * Issue 15, one's account as a whole, on real PostgreSQL: the three greetie lists, the export
+ * One's account as a whole, on real PostgreSQL: the three greetie lists, the export
  * (GDPR access) and the removal of the account (GDPR erasure).
  */
 describe('/api/mobileuser: greetie lists, export and removal', () => {

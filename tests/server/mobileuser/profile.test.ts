@@ -114,11 +114,11 @@ describe('/api/mobileuser: profile and marketing consent', () => {
       ['Anna\u0000', 'NAME_INVALID_CHARACTERS', INV_SV, INV_EN],
       ['Anna\u0007', 'NAME_INVALID_CHARACTERS', INV_SV, INV_EN],
       ['Anna\u2028Svensson', 'NAME_INVALID_CHARACTERS', INV_SV, INV_EN],
-      // Issue 22 item 4: bidi controls and invisible characters.
+      // Bidi controls and invisible characters.
       ...['\u202e', '\u202d', '\u2066', '\u2069', '\u200b', '\u061c', '\ufeff', '\u206f', '\u00ad'].map(
         (c) => [`Anna${c}Lind`, 'NAME_INVALID_CHARACTERS', INV_SV, INV_EN] as [string, string, string, string],
       ),
-      // Issue 22 item 3: what Greetie's SMS must not carry.
+      // What Greetie's SMS must not carry: links, domains, phone numbers.
       ['Swish: betalning nekad, verifiera på https://swish-verify.example', 'NAME_HAS_LINK', LINK_SV, LINK_EN],
       ['Anna www.greetie', 'NAME_HAS_LINK', LINK_SV, LINK_EN],
       ['greetie-support.se', 'NAME_HAS_LINK', LINK_SV, LINK_EN],

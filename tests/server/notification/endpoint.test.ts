@@ -11,7 +11,7 @@ import { pushOne } from '../../../server/notification/rules.ts';
 import { notificationsOf, pushDeps, userIdOf } from './support.ts';
 
 /**
- * Web Push must not reach inside the network (issue 22 item 2, decision 095). An endpoint is a URL
+ * Web Push must not reach inside the network (decision 095). An endpoint is a URL
  * the browser gives, so a signed-in attacker can name any address: before, the server posted to it
  * and a 404/410 deleted the subscription, so ports and paths inside could be probed. Now an
  * endpoint must be on an allowed push service's host (WEBPUSH_ALLOWED_HOSTS) and every address

@@ -11,7 +11,7 @@ import { readSandboxPush } from '../../../server/providers/push/sandbox.ts';
 import { jobs, notificationsOf, pushDeps, userIdOf } from './support.ts';
 
 /**
- * Notifications on real PostgreSQL (issue 15), made by driving the real paths: paying in the
+ * Notifications on real PostgreSQL, made by driving the real paths: paying in the
  * sandbox, delivering, opening, redeeming; the expiry reminders' jobs; the list, paging and
  * marking read; the pushes into the sandbox outbox, each once.
  */

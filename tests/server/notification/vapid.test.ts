@@ -18,7 +18,7 @@ import { testPki } from '../payment/test-ca.ts';
 import { notificationsOf, pushDeps, userIdOf } from './support.ts';
 
 /**
- * One VAPID key pair for every process (issue 22 item 10, decision 095). Each process used to make
+ * One VAPID key pair for every process (decision 095). Each process used to make
  * its own in its DATA_DIR, so a browser subscribed through one got pushes signed by another's key,
  * which push services refuse. Now: the settings' pair, or one kept in the database, written once
  * by whichever process starts first. Two app instances on one database, each with its own

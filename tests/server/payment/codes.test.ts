@@ -11,7 +11,7 @@ import type { SandboxPaymentProvider } from '../../../server/providers/payment/i
 import { call, catalogue, freshNumber, greetieTestApp, person, type Catalogue, type Person } from '../greetie/support.ts';
 
 /**
- * Code pools on real PostgreSQL (issue 13; migration 009; decision 080 "Code pools"): a Code
+ * Code pools on real PostgreSQL (migration 009; decision 080 "Code pools"): a Code
  * product is available while its pool has a free code; a draft cannot hold more of it than the
  * pool has; startpayment reserves one code per Code gift (409 GIFT_CODE_POOL_EMPTY and nothing
  * changed when the pool has too few); paid vouchers take them, each code once even under

@@ -10,7 +10,7 @@ import { openDatabase } from '../../../server/admin/connection.ts';
 import { demoMerchants, demoProductId } from '../../../server/merchant/seed.ts';
 
 /**
- * kill -9 between the provider's PAID and our write (issue 13; decision 080 "Recovery"): the real
+ * kill -9 between the provider's PAID and our write (decision 080 "Recovery"): the real
  * server (`node server/main.ts`, embedded PostgreSQL, sandbox payments) runs with
  * GREETIE_TEST_CRASH_AT=payment.paid, so the process SIGKILLs itself the moment the provider has
  * confirmed PAID, before the paid transaction. The sandbox has the request PAID; our payment is

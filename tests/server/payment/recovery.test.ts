@@ -8,7 +8,7 @@ import { loadCodes } from '../../../server/payment/codes.ts';
 import { call, catalogue, freshNumber, greetieTestApp, person, type Catalogue, type Person } from '../greetie/support.ts';
 
 /**
- * Payment hardening on real PostgreSQL (issue 13; decision 080 "Recovery"): duplicate, forged,
+ * Payment hardening on real PostgreSQL (decision 080 "Recovery"): duplicate, forged,
  * unknown and late callbacks; the reconciliation that recovers a payment the provider paid but we
  * never wrote (start-up and periodic), and ends one nobody answered (expired); a PAID that
  * arrives after we ended a payment changes nothing. The kill -9 case with a real server process

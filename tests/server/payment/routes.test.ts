@@ -7,7 +7,7 @@ import type { SandboxPaymentProvider } from '../../../server/providers/payment/i
 import { call, catalogue, greetieTestApp, person, type Catalogue, type Person } from '../greetie/support.ts';
 
 /**
- * Paying for a greetie on real PostgreSQL (issue 13): startpayment, the latest payment, the
+ * Paying for a greetie on real PostgreSQL: startpayment, the latest payment, the
  * provider's callback (confirmed with the provider, applied once), the sandbox's settle, and
  * DELETE while a payment is pending.
  */

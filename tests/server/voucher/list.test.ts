@@ -6,7 +6,7 @@ import { call, greetieTestApp, person, type Person } from '../greetie/support.ts
 import { MERCHANT_CODE, codeOf, deliver, paidGreetie, voucherCatalogue, voucherIds, type VoucherCatalogue } from './support.ts';
 
 /**
- * The owner's vouchers on real PostgreSQL (issue 14): GET /voucher, /voucher/{id},
+ * The owner's vouchers on real PostgreSQL: GET /voucher, /voucher/{id},
  * /mobileuser/vouchers and GET /greetie/{id}/vouchers. A voucher is the recipient's once its
  * greetie is delivered, never before; a code goes only to its owner.
  */

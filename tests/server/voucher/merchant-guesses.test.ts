@@ -9,7 +9,7 @@ import { call, greetieTestApp, person, type Person } from '../greetie/support.ts
 import { MERCHANT_CODE, OTHER_MERCHANT_CODE, deliver, paidGreetie, voucherCatalogue, voucherIds, voucherTable, type VoucherCatalogue } from './support.ts';
 
 /**
- * Issue 22, item 7 (API.md, Voucher; decision 023): besides 5 wrong merchant codes per voucher, a
+ * Wrong merchant codes per person (API.md, Voucher; decision 023): besides 5 wrong merchant codes per voucher, a
  * person gets at most 10 wrong codes at one merchant within 15 minutes, over all the vouchers of
  * that merchant they hold; then every code there is 429 with Retry-After, the right one too (known
  * to the process or not), while other merchants are not affected. Exact when the guesses arrive at

@@ -18,7 +18,7 @@ import {
 } from './support.ts';
 
 /**
- * Redeeming at the till on real PostgreSQL (issue 14): exactly once under concurrency, the
+ * Redeeming at the till on real PostgreSQL: exactly once under concurrency, the
  * merchant's own code only, at most 5 wrong codes checked per voucher in 15 minutes, and every
  * attempt recorded for the merchant.
  */

@@ -38,7 +38,7 @@ export interface ContentEditorProps {
 type Panel = 'text' | 'emoji' | 'sticker' | 'lottie' | 'picture';
 const PANELS: readonly Panel[] = ['text', 'emoji', 'sticker', 'lottie', 'picture'];
 
-/** The photo rules the server applies to a picture (issue 12): checked here first, told in Swedish. */
+/** The photo rules the server applies to a picture: checked here first, told in Swedish. */
 export const PICTURE_MAX_BYTES = 15 * 1024 * 1024;
 export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'] as const;
 

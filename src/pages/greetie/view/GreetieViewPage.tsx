@@ -45,7 +45,7 @@ function titleOf(t: (key: string, o?: Record<string, unknown>) => string, view: 
 
 /**
  * Greetie's brand, who sent it, and how to tell a real Greetie SMS, for a recipient who is wary of
- * a text with a link (issue 27): it comes from the sender "Greetie" and links only to this site's
+ * a text with a link: it comes from the sender "Greetie" and links only to this site's
  * own address; Greetie never asks for BankID, card details or a payment to open a greetie.
  */
 export function TrustNote({ senderName }: { senderName: string | null }) {
