@@ -227,5 +227,3 @@ export const profileMachine = setup({
     },
   },
 });
-
-export type ProfileMachine = typeof profileMachine;
