@@ -44,7 +44,7 @@ export const groups = {
   my: group(() => import('../pages/my/routes.tsx'), ['my', 'notifications']),
   redeem: group(() => import('../pages/redeem/routes.tsx'), ['redeem', 'voucher'], { voucherStore: true }),
   voucher: group(() => import('../pages/voucher/routes.tsx'), ['voucher'], { voucherStore: true }),
-  greetie: group(() => import('../pages/greetie/routes.tsx'), ['greetie', 'editor', 'payment']),
+  greetie: group(() => import('../pages/greetie/routes.tsx'), ['greetie', 'editor', 'payment', 'my']),
   // The greetie a recipient opens: its own chunk; its gifts come from the voucher store.
   // (A group of its own inside src/pages/greetie/, which it shares the editor's content layer with.)
   'greetie/view': group(() => import('../pages/greetie/view/routes.tsx'), ['view'], { voucherStore: true }),
