@@ -83,6 +83,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: ['react', 'react-*', '../src/*', '../server/*', '*/src/*', '*/server/*'] }],
       'no-restricted-globals': ['error', 'fetch', 'window', 'document', 'localStorage', 'sessionStorage'],
+      // What the contract says is read from it as it is declared, never through a double cast.
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSAsExpression > TSAsExpression.expression[typeAnnotation.type="TSUnknownKeyword"]', message: 'No `as unknown as` in machines/: export what is needed from contract/ with its own type.' },
+      ],
     },
   },
   {

@@ -13,11 +13,51 @@ export const OVERLAY_MAX_BYTES = 5 * 1024 * 1024;
 /** A client-made video poster (a frame drawn to a canvas). */
 export const POSTER_MAX_BYTES = 5 * 1024 * 1024;
 export const VIDEO_MAX_SECONDS = 60;
+/** The photo and video limits in MB, as the product text tells them. */
+export const UPLOAD_LIMITS_MB = { photoMb: PHOTO_MAX_BYTES / 1024 / 1024, videoMb: VIDEO_MAX_BYTES / 1024 / 1024 } as const;
 
 /** The photo and video types accepted, as recognised from the file's first bytes. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'] as const;
 export const OVERLAY_TYPES = ['image/png', 'image/webp'] as const;
+
+/**
+ * Other names for an accepted type. file-type and some browsers call a HEIC photo by its container,
+ * `image/heif`, and an M4V by its own name: the same files, accepted and stored as the type named.
+ */
+export const TYPE_ALIASES: Readonly<Record<string, string>> = { 'image/heif': 'image/heic', 'video/x-m4v': 'video/mp4' };
+
+/** What a file's name says it is, for browsers that give HEIC photos and MOV videos no type. */
+const TYPE_BY_ENDING: Readonly<Record<string, string>> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  heic: 'image/heic',
+  heif: 'image/heic',
+  mp4: 'video/mp4',
+  m4v: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+};
+
+/** A declared type (a browser File's `type`) as the lists above name it: lower case, aliases resolved. */
+export function mediaTypeOf(declared: string): string {
+  const type = declared.toLowerCase();
+  return TYPE_ALIASES[type] ?? type;
+}
+
+/** The type a file's name ending claims ('' when it claims none the lists above hold). */
+export function mediaTypeOfName(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : (TYPE_BY_ENDING[name.slice(dot + 1).toLowerCase()] ?? '');
+}
+
+export const isPhotoType = (type: string): boolean => (PHOTO_TYPES as readonly string[]).includes(type);
+export const isVideoType = (type: string): boolean => (VIDEO_TYPES as readonly string[]).includes(type);
+
+/** What a file picker offers for a photo: the photo types and their other names. */
+export const PHOTO_ACCEPT = [...PHOTO_TYPES, ...Object.keys(TYPE_ALIASES).filter((a) => isPhotoType(TYPE_ALIASES[a] ?? ''))].join(',');
 
 /** A storage key: ≥ 128 random bits in base64url, optionally with a short extension (media_file's CHECK). */
 export const STORAGE_KEY_PATTERN = '^[A-Za-z0-9_-]{22,64}(\\.[a-z0-9]{1,5})?$';

@@ -129,7 +129,8 @@ export type SandboxMerchant = Static<typeof SandboxMerchant>;
 // ---- What an operator may write (the admin command line validates against these). ----
 
 /** What till staff type: 4–16 letters and digits; compared without regard to case. */
-export const MerchantCode = Type.String({ pattern: '^[A-Za-z0-9]{4,16}$', description: '4–16 letters and digits' });
+export const MERCHANT_CODE_PATTERN = '^[A-Za-z0-9]{4,16}$';
+export const MerchantCode = Type.String({ pattern: MERCHANT_CODE_PATTERN, description: '4–16 letters and digits' });
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Description = Type.String({ maxLength: 2000 });

@@ -2,8 +2,6 @@ import { Type, type Static } from 'typebox';
 import { DateTime, Ore, Uuid } from './common.ts';
 
 /** API.md "Payment": one attempt to pay for a greetie. */
-export const PAYMENT_STATUSES = ['created', 'pending', 'paid', 'declined', 'error', 'cancelled', 'expired'] as const;
-
 export const PaymentStatus = Type.Union(
   [
     Type.Literal('created'),

@@ -397,5 +397,3 @@ export const authMachine = setup({
     },
   },
 });
-
-export type AuthMachine = typeof authMachine;

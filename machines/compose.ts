@@ -1,7 +1,9 @@
 import { and, assign, fromPromise, not, setup, stateIn } from 'xstate';
 import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieGift, GreetieMedia, GreetieStatus, GreetieUpdate } from '../contract/greetie.ts';
+import { isUuid } from '../contract/common.ts';
 import { GIFTS_MAX } from '../contract/greetie.ts';
 import type { Product } from '../contract/merchant.ts';
+import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES, isPhotoType, isVideoType, mediaTypeOf, mediaTypeOfName } from '../contract/media.ts';
 import { checkName, checkOptionalName, type NameProblem } from '../contract/name.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
 import { loaderErrorOf, type LoaderError } from './loader.ts';
@@ -52,25 +54,6 @@ export interface ChosenFile {
   size: number;
 }
 
-export const PHOTO_MAX_BYTES = 15 * 1024 * 1024;
-export const VIDEO_MAX_BYTES = 100 * 1024 * 1024;
-export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'] as const;
-export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'] as const;
-
-// Some browsers give HEIC photos and MOV videos no type: the name's ending says what it claims to be.
-const TYPE_BY_ENDING: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  heic: 'image/heic',
-  heif: 'image/heif',
-  mp4: 'video/mp4',
-  m4v: 'video/mp4',
-  webm: 'video/webm',
-  mov: 'video/quicktime',
-};
-
 export type FileRefusal = 'wrongType' | 'photoTooBig' | 'videoTooBig' | 'empty';
 
 /**
@@ -78,12 +61,12 @@ export type FileRefusal = 'wrongType' | 'photoTooBig' | 'videoTooBig' | 'empty';
  * name) and its size. The server checks the bytes themselves.
  */
 export function checkMediaFile(file: ChosenFile): { kind: MediaKind } | { refused: FileRefusal } {
-  const type = (file.type || TYPE_BY_ENDING[file.name.split('.').pop()?.toLowerCase() ?? ''] || '').toLowerCase();
-  if ((PHOTO_TYPES as readonly string[]).includes(type)) {
+  const type = mediaTypeOf(file.type || mediaTypeOfName(file.name));
+  if (isPhotoType(type)) {
     if (file.size === 0) return { refused: 'empty' };
     return file.size > PHOTO_MAX_BYTES ? { refused: 'photoTooBig' } : { kind: 'photo' };
   }
-  if ((VIDEO_TYPES as readonly string[]).includes(type)) {
+  if (isVideoType(type)) {
     if (file.size === 0) return { refused: 'empty' };
     return file.size > VIDEO_MAX_BYTES ? { refused: 'videoTooBig' } : { kind: 'video' };
   }
@@ -120,7 +103,7 @@ export interface ComposeDraft {
 /** The page says what its address asks for as it opens. */
 export interface OpenedEvent {
   type: 'user.opened';
-  /** `?draft={id}`: resume that draft. */
+  /** `?draft={id}`: resume that draft (as the address has it: an id that is no UUID is a draft that does not exist). */
   draftId: string | null;
   /** Started from a merchant's product ("Skicka med en greetie", `?productId=…&amount=…`): the draft starts with it. */
   gift: GiftInput | null;
@@ -417,6 +400,8 @@ export const composeMachine = setup({
   },
   guards: {
     asksForDraft: (_, p: OpenedEvent) => p.draftId !== null,
+    /** No draft ever has that id (a draft's id is a UUID): there is nothing to ask the server. */
+    asksForNoSuchDraft: (_, p: OpenedEvent) => p.draftId !== null && !isUuid(p.draftId),
     startsWithGift: (_, p: OpenedEvent) => p.gift !== null,
     hasDraft: ({ context }) => context.draftId !== null,
     isNotFound: (_, p: { error: unknown }) => loaderErrorOf(p.error).status === 404,
@@ -480,6 +465,11 @@ export const composeMachine = setup({
       description: 'Sidan öppnas: adressen säger vad som ska hända (fortsätta ett utkast, börja med en produkt, eller inget).',
       on: {
         'user.opened': [
+          {
+            guard: { type: 'asksForNoSuchDraft', params: ({ event }) => event },
+            target: 'notFound',
+            description: 'Adressen pekar ut ett utkast med ett id som inget utkast har: det finns inte.',
+          },
           {
             guard: { type: 'asksForDraft', params: ({ event }) => event },
             target: 'loading',

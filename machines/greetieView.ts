@@ -182,5 +182,3 @@ export const greetieViewMachine = setup({
     },
   },
 });
-
-export type GreetieViewMachine = typeof greetieViewMachine;

@@ -385,5 +385,3 @@ export const paymentMachine = setup({
     },
   },
 });
-
-export type PaymentMachine = typeof paymentMachine;

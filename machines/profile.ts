@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { MobileUser } from '../contract/auth.ts';
-import { checkName, type NameProblem } from '../contract/mobileuser.ts';
+import { checkName, type NameProblem } from '../contract/name.ts';
 
 /**
  * One's own profile on my pages (/my/profile, /my/settings) and in the name prompt after the first
@@ -227,5 +227,3 @@ export const profileMachine = setup({
     },
   },
 });
-
-export type ProfileMachine = typeof profileMachine;

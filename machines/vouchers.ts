@@ -295,5 +295,3 @@ export const vouchersMachine = setup({
     },
   },
 });
-
-export type VouchersMachine = typeof vouchersMachine;

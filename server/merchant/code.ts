@@ -138,10 +138,3 @@ export function runningMerchantCodeCheck(code: string, stored: string): Promise<
   const key = checkKey(code, stored);
   return matched.has(key) ? undefined : known.get(key);
 }
-
-/** Forgets every remembered check (tests and benchmarks measure the cold path with it). */
-export function forgetMerchantCodeChecks(): void {
-  known.clear();
-  matched.clear();
-  hashesByCode.clear();
-}

@@ -7,9 +7,6 @@ export type ApiLanguage = Language;
 
 const catalogue: Record<ApiLanguage, Record<string, string>> = { sv: sv.errors, en: en.errors };
 
-/** Statuses with their own default message; any other non-2xx gets the generic one. */
-export const knownStatuses = [400, 401, 403, 404, 500, 502, 503] as const;
-
 /** The longest piece of a response body shown inside the generic message. */
 const MAX_BODY_IN_MESSAGE = 200;
 

@@ -8,10 +8,6 @@ import { enGB } from 'date-fns/locale/en-GB';
  * Europe/Stockholm, whatever the device's own time zone.
  */
 
-export type DateLanguage = 'sv' | 'en';
-
-export const dateLocales: Record<DateLanguage, Locale> = { sv, en: enGB };
-
 /** Monday. */
 export const WEEK_STARTS_ON = 1 as const;
 

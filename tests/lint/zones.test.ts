@@ -76,3 +76,19 @@ describe('import zones: shared → features (src/pages/<group>/) → app', () =>
     expect(await zoneErrors('machines/LintFixture.ts', "export { api } from '../src/api/client.ts';\n")).not.toEqual([]);
   });
 });
+
+describe('contract/ as the one home of its rules', () => {
+  const messagesOf = async (path: string, code: string) =>
+    ((await eslint.lintText(code, { filePath: join(root, path) }))[0]?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+
+  it('lets machines/ and src/ import the contract', async () => {
+    expect(await zoneErrors('machines/LintFixture.ts', "export { MERCHANT_CODE_PATTERN } from '../contract/merchant.ts';\n")).toEqual([]);
+    expect(await zoneErrors('src/pages/greetie/LintFixture.ts', "export { PHOTO_TYPES } from '../../../contract/media.ts';\n")).toEqual([]);
+  });
+
+  it('fails `as unknown as` in machines/', async () => {
+    const code = "import { MerchantCode } from '../contract/merchant.ts';\nexport const p = (MerchantCode as unknown as { pattern: string }).pattern;\n";
+    expect(await messagesOf('machines/LintFixture.ts', code)).toEqual([expect.stringMatching(/No `as unknown as` in machines/)]);
+    expect(await messagesOf('machines/LintFixture.ts', "export const n = (1 as number) as unknown;\n")).toEqual([]);
+  });
+});

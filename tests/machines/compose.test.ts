@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { Greetie, GreetieCreateV2 } from '../../contract/greetie.ts';
+import { PHOTO_MAX_BYTES, PHOTO_TYPES, TYPE_ALIASES, VIDEO_MAX_BYTES, VIDEO_TYPES } from '../../contract/media.ts';
 import {
-  PHOTO_MAX_BYTES,
   SAVE_DELAY_MS,
-  VIDEO_MAX_BYTES,
   checkMediaFile,
   composeMachine,
   giftsTotal,
@@ -93,6 +92,15 @@ describe('checkMediaFile', () => {
     expect(checkMediaFile({ name: 'IMG_0001.HEIC', type: '', size: 10 })).toEqual({ kind: 'photo' });
     expect(checkMediaFile({ name: 'IMG_0002.MOV', type: '', size: 10 })).toEqual({ kind: 'video' });
     expect(checkMediaFile({ name: 'noending', type: '', size: 10 })).toEqual({ refused: 'wrongType' });
+  });
+
+  it("takes exactly the contract's types and their other names (contract/media.ts)", () => {
+    for (const type of PHOTO_TYPES) expect(checkMediaFile({ name: 'a', type, size: 1 })).toEqual({ kind: 'photo' });
+    for (const type of VIDEO_TYPES) expect(checkMediaFile({ name: 'a', type, size: 1 })).toEqual({ kind: 'video' });
+    // HEIF is HEIC's container: the server stores it as HEIC, so the browser takes it too.
+    expect(TYPE_ALIASES['image/heif']).toBe('image/heic');
+    for (const alias of Object.keys(TYPE_ALIASES)) expect(checkMediaFile({ name: 'a', type: alias, size: 1 })).not.toEqual({ refused: 'wrongType' });
+    expect(checkMediaFile({ name: 'IMG_0003.heif', type: '', size: 1 })).toEqual({ kind: 'photo' });
   });
 });
 
@@ -192,6 +200,14 @@ describe('compose machine', () => {
     u.load.calls[0]!.reject(Object.assign(new Error('nope'), { status: 404 }));
     await settle();
     expect(u.has('notFound')).toBe(true);
+  });
+
+  it('a draft id that is no UUID is not found without asking the server', () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: 'inte-ett-utkast', gift: null });
+    expect(t.has('notFound')).toBe(true);
+    expect(t.load.calls).toEqual([]);
+    expect(t.actor.getSnapshot().context.draftId).toBeNull();
   });
 
   describe("the sender's name (issue 27: the SMS names the sender)", () => {

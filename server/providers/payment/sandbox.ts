@@ -24,8 +24,6 @@ import { stateFromSwish, swishMessage, type SwishPaymentRequest } from './swish.
  */
 export type SandboxOutcome = 'paid' | 'declined' | 'error' | 'cancelled' | 'timeout';
 
-export const SANDBOX_OUTCOMES: readonly SandboxOutcome[] = ['paid', 'declined', 'error', 'cancelled', 'timeout'];
-
 export interface SandboxPaymentProvider extends PaymentProvider {
   readonly name: 'sandbox';
   /**

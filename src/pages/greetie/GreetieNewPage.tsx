@@ -53,7 +53,7 @@ export function GreetieNewPage() {
     const amount = Number(params.get('amount'));
     send({
       type: 'user.opened',
-      draftId: draft && isUuid(draft) ? draft : draft ? '00000000-0000-0000-0000-000000000000' : null,
+      draftId: draft || null,
       gift: productId && isUuid(productId) ? { productId, ...(Number.isInteger(amount) && amount > 0 ? { amount } : {}) } : null,
       sender: user ? { id: user.id, name: user.name } : null,
     });

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { UPLOAD_LIMITS_MB } from '../../../contract/media.ts';
 import { checkMediaFile } from '../../../machines/compose.ts';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
 import type { ComposeView } from './useCompose.ts';
@@ -59,7 +60,7 @@ export function MediaStep({ compose, title }: { compose: ComposeView; title: Rea
         )}
         {upload === 'refused' && refusal && (
           <p role="alert" className={css.fieldError}>
-            {t(`media.refused.${refusal}`)}
+            {t(`media.refused.${refusal}`, UPLOAD_LIMITS_MB)}
           </p>
         )}
         {(upload === 'failed' || upload === 'cancelled') && (
@@ -78,7 +79,7 @@ export function MediaStep({ compose, title }: { compose: ComposeView; title: Rea
               <FileField id="media-camera" label={media ? t('media.replaceCamera') : t('media.camera')} capture onFile={(f) => send({ type: 'user.choseFile', file: f })} />
               <FileField id="media-file" label={media ? t('media.replace') : t('media.choose')} secondary onFile={(f) => send({ type: 'user.choseFile', file: f })} />
             </div>
-            <p className={css.hint}>{t('media.rules')}</p>
+            <p className={css.hint}>{t('media.rules', UPLOAD_LIMITS_MB)}</p>
           </>
         )}
       </div>

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderEditor, stubAnimationFetch, text } from './render.tsx';
 import type { ContentElement } from '../../../contract/greetie.ts';
+import { PHOTO_MAX_BYTES, PHOTO_TYPES } from '../../../contract/media.ts';
 
 vi.mock('lottie-web/build/player/lottie_light', async () => (await import('./render.tsx')).fakeLottie());
 
@@ -109,6 +110,21 @@ describe('adding elements', () => {
     await user.upload(screen.getByLabelText('Välj en bild'), new File(['x'], 'liten.png', { type: 'image/png' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Bilden kunde inte laddas upp. Filen är inte en bild.');
     expect(changes).toEqual([]);
+  });
+
+  it("takes the contract's photo types, HEIF too, up to its photo limit (contract/media.ts)", async () => {
+    const user = userEvent.setup();
+    const { onPicture } = renderEditor();
+    await user.click(screen.getByRole('button', { name: 'Bild' }));
+    const input = screen.getByLabelText('Välj en bild');
+    expect(input).toHaveAttribute('accept', [...PHOTO_TYPES, 'image/heif'].join(','));
+    const big = new File(['x'], 'stor.heif', { type: 'image/heif' });
+    Object.defineProperty(big, 'size', { value: PHOTO_MAX_BYTES + 1 });
+    await user.upload(input, big);
+    expect(screen.getByRole('alert')).toHaveTextContent('Bilden är för stor');
+    const heif = new File(['x'], 'IMG_0004.heif', { type: 'image/heif' });
+    await user.upload(input, heif);
+    expect(onPicture).toHaveBeenCalledWith(heif);
   });
 });
 

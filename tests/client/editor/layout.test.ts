@@ -6,7 +6,8 @@ import type { ContentElement } from '../../../contract/greetie.ts';
 import { applyGesture, normaliseRotation } from '../../../src/pages/greetie/editor/elements.ts';
 import { EMOJI_MAX_VERSION, prepareEmoji, searchEmoji, type RawEmoji } from '../../../src/pages/greetie/editor/emojiData.ts';
 import { BASE_SIZE, overlaySize, placement, textShadowColor, wrapText } from '../../../src/pages/greetie/editor/layout.ts';
-import { OVERLAY_MAX_BYTES, encodeWithinLimit } from '../../../src/pages/greetie/editor/overlay.ts';
+import { OVERLAY_MAX_BYTES } from '../../../contract/media.ts';
+import { encodeWithinLimit } from '../../../src/pages/greetie/editor/overlay.ts';
 
 /**
  * The overlay's layout as pure functions (jsdom has no canvas: the pixels themselves are checked

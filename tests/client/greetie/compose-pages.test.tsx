@@ -109,6 +109,13 @@ describe('/greetie/new', () => {
     expect(screen.getByRole('button', { name: 'Nästa' })).toBeDisabled();
   });
 
+  it('an address whose draft id is no UUID shows "not found" without asking the server for a draft', async () => {
+    renderRoute('/greetie/new?draft=inte-ett-utkast', { session: signedIn() });
+    expect(await stepHeading('Greetien finns inte')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Mina greeties' })).toHaveAttribute('href', '/greetie/list');
+    expect(calls.filter((c) => c.path.startsWith('/api/greetie'))).toEqual([]);
+  });
+
   it('keeps a running total in kr while gifts and amounts change; an amount outside the limits stops the step', async () => {
     serve(greetie({ media: photo, content: [textElement], gifts: [gift], total: gift.amount }));
     const user = userEvent.setup();

@@ -76,6 +76,8 @@ export default defineHooks({
     'user.opened': [
       { draftId: null, gift: null },
       { draftId: DRAFT_ID, gift: null },
+      // An address whose draft id is no UUID: no draft has it.
+      { draftId: 'inte-ett-utkast', gift: null },
       { draftId: null, gift: { productId: PRODUCT_ID, amount: 14900 } },
       // A sender whose profile has no name: the recipient step asks for it.
       { draftId: DRAFT_ID, gift: null, sender: { id: 'u1', name: null } },

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { expect, vi } from 'vitest';
+import { MERCHANT_CODE_PATTERN } from '../../../contract/merchant.ts';
 import type { RedeemContext } from '../../../machines/redeem.ts';
 import type { ModelPath } from '../harness/model.ts';
 import { instore } from '../../fixtures/vouchers.ts';
@@ -44,7 +45,7 @@ export default defineUi({
     // The page runs the machine's own check of the code, so what follows a code is the check's answer.
     const types = path.events.map((e) => e.type);
     const code = firstCode(path);
-    const malformed = code !== undefined && !/^[A-Za-z0-9]{4,16}$/.test(code.trim());
+    const malformed = code !== undefined && !new RegExp(MERCHANT_CODE_PATTERN).test(code.trim());
     if (types.includes('xstate.error.actor.checkCode') && !malformed) return 'the page checks a well-formed code and sends it: its check never refuses that code';
     if (types.includes('xstate.done.actor.checkCode') && malformed) return 'the page refuses that code itself: its check never passes it';
     return undefined;

@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANIMATIONS, STICKERS, TEXT_COLORS, TEXT_FONTS, stickerUrl, type TextColor, type TextFont } from '../../../../contract/catalogue.ts';
+import { PHOTO_ACCEPT, PHOTO_MAX_BYTES, UPLOAD_LIMITS_MB, isPhotoType, mediaTypeOf, mediaTypeOfName } from '../../../../contract/media.ts';
 import { ElementVisual, placedStyle } from './ContentLayer.tsx';
 import * as css from './editor.css.ts';
 import { EmojiPicker } from './EmojiPicker.tsx';
@@ -37,10 +38,6 @@ export interface ContentEditorProps {
 
 type Panel = 'text' | 'emoji' | 'sticker' | 'lottie' | 'picture';
 const PANELS: readonly Panel[] = ['text', 'emoji', 'sticker', 'lottie', 'picture'];
-
-/** The photo rules the server applies to a picture: checked here first, told in Swedish. */
-export const PICTURE_MAX_BYTES = 15 * 1024 * 1024;
-export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'] as const;
 
 const COLOR_KEYS: Record<TextColor, string> = {
   '#FFFFFF': 'white',
@@ -551,12 +548,13 @@ function PictureForm({ disabled, onPicture, onAdd }: { disabled: boolean; onPict
 
   const pick = async (file: File | undefined) => {
     if (!file) return;
-    if (!(PICTURE_TYPES as readonly string[]).includes(file.type) && !/\.(jpe?g|png|webp|hei[cf])$/i.test(file.name)) {
+    // The photo rules the server applies to a picture (contract/media.ts): checked here first.
+    if (!isPhotoType(mediaTypeOf(file.type)) && !isPhotoType(mediaTypeOfName(file.name))) {
       setState({ status: 'refused', message: t('picture.wrongType') });
       return;
     }
-    if (file.size > PICTURE_MAX_BYTES) {
-      setState({ status: 'refused', message: t('picture.tooBig') });
+    if (file.size > PHOTO_MAX_BYTES) {
+      setState({ status: 'refused', message: t('picture.tooBig', UPLOAD_LIMITS_MB) });
       return;
     }
     setState({ status: 'uploading' });
@@ -575,7 +573,7 @@ function PictureForm({ disabled, onPicture, onAdd }: { disabled: boolean; onPict
       <input
         id={inputId}
         type="file"
-        accept={PICTURE_TYPES.join(',')}
+        accept={PHOTO_ACCEPT}
         aria-describedby={hintId}
         disabled={disabled || state.status === 'uploading'}
         onChange={(e) => {
@@ -584,7 +582,7 @@ function PictureForm({ disabled, onPicture, onAdd }: { disabled: boolean; onPict
         }}
       />
       <p id={hintId} className={css.hint}>
-        {t('picture.hint')}
+        {t('picture.hint', UPLOAD_LIMITS_MB)}
       </p>
       {state.status === 'uploading' && <p role="status">{t('picture.uploading')}</p>}
       {state.status === 'refused' && (

@@ -107,12 +107,3 @@ export function overlaySize(width: number, height: number, maxSide = 2048): { wi
   const k = Math.min(1, maxSide / Math.max(width, height));
   return { width: Math.max(1, Math.round(width * k)), height: Math.max(1, Math.round(height * k)) };
 }
-
-/** The accessible name's kind word, per element type (an i18n key in the editor namespace). */
-export const TYPE_KEYS = {
-  emoji: 'type.emoji',
-  text: 'type.text',
-  sticker: 'type.sticker',
-  lottie: 'type.lottie',
-  picture: 'type.picture',
-} as const;

@@ -1,5 +1,6 @@
 import { stickerUrl, type AnimationId } from '../../../../contract/catalogue.ts';
 import type { ContentElement } from '../../../../contract/greetie.ts';
+import { OVERLAY_MAX_BYTES } from '../../../../contract/media.ts';
 import { emojiFontStack } from './editor.css.ts';
 import { loadAnimationData, loadLottie, stillFrame } from './lottie.ts';
 import { FONT_FAMILIES, TEXT_LINE_HEIGHT, TEXT_MAX_WIDTH, overlaySize, placement, textShadowColor, textStyleOf, wrapText } from './layout.ts';
@@ -12,9 +13,7 @@ export { ContentLayer } from './ContentLayer.tsx';
  * animations contribute their still frame (the one shown when motion is reduced).
  */
 
-/** The server takes a PNG or WebP of at most 5 MB. */
-export const OVERLAY_MAX_BYTES = 5 * 1024 * 1024;
-/** Tried in order: WebP (small), then PNG (every browser encodes it); then a smaller image. */
+/** Tried in order (the server takes OVERLAY_TYPES up to OVERLAY_MAX_BYTES): WebP (small), then PNG (every browser encodes it); then a smaller image. */
 export const OVERLAY_ENCODINGS = [
   { type: 'image/webp', quality: 0.92 },
   { type: 'image/png', quality: undefined },
