@@ -26,7 +26,7 @@ journey('notifications', async (j) => {
     const pushManager = {
       getSubscription: async () => sub,
       subscribe: async () => {
-        const endpoint = `https://push.invalid/e2e/${Math.random().toString(36).slice(2)}`;
+        const endpoint = `https://fcm.googleapis.com/fcm/send/e2e-${Math.random().toString(36).slice(2)}`;
         sub = {
           endpoint,
           toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' } }),

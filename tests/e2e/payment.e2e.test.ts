@@ -160,7 +160,7 @@ journey('payment', async (j) => {
     .getByRole('list', { name: 'Sms-utkorg' })
     .getByRole('listitem')
     .filter({ hasText: recipient.e164 })
-    .filter({ hasText: 'har skickat en greetie till dig' });
+    .filter({ hasText: 'Anna har skickat en greetie med en present till dig.' });
   await sms.waitFor({ timeout: 15_000 });
   expect(await sms.textContent()).toMatch(/\/greetie\/view\/[A-Za-z0-9_-]{22,}/);
   await sandbox.screenshot({ path: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-sms.png`), fullPage: true });
