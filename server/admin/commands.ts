@@ -15,7 +15,7 @@ import {
   updateProduct,
 } from '../merchant/admin.ts';
 import { listAllMerchants } from '../merchant/queries.ts';
-import { freeCodes, loadCodes, parseCodes } from '../payment/codes.ts';
+import { freeCodes, loadCodes, parseCodes } from '../voucher/codes.ts';
 import { ConnectionError, openDatabase, type OpenDatabase } from './connection.ts';
 import { cliText, problemMessage, type CliMessageCode } from './messages.ts';
 

@@ -22,7 +22,7 @@ import { encodeOverlay, encodePhoto, placeholderPoster, ImageUnreadable, THUMBNA
 import { probeVideo, VideoUnreadable } from './video.ts';
 import { receive, tempName, type Received, type ReceiveRules } from './receive.ts';
 import { fileByKey, replaceFiles, uploadTarget, type NewFile, type Role } from './queries.ts';
-import { newStorageKey, validSignature } from './urls.ts';
+import { newStorageKey, validSignature } from '../mediaUrls.ts';
 
 /**
  * Media rules (API.md "Greetie": media, mediaoverlay, picture; decisions 070 and 071):
