@@ -47,8 +47,10 @@ import {
 import { mediaPath, mediaUrl } from '../mediaUrls.ts';
 import { checkSendLimits, scheduleDelivery } from '../delivery/rules.ts';
 import type { Voucher } from '../../contract/voucher.ts';
-import { vouchersOfGreeties } from '../voucher/queries.ts';
-import { toVoucher } from '../voucher/rules.ts';
+import { toVoucher, vouchersOfGreeties } from '../voucher/rules.ts';
+
+/** What the resources above greetie (media, payment) read and lock of a greetie, inside their own transactions. */
+export { findGreetie, giftsOf, lockOwnGreetie } from './queries.ts';
 
 /**
  * Greeties' rules (API.md "Greetie"): what a draft may hold, who may read and change one, and

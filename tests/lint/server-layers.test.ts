@@ -50,6 +50,15 @@ function layerErrors(graph: Graph): string[] {
   return [...new Set(errors)];
 }
 
+/** Imports of another resource's queries.ts from outside the wiring layer. */
+function queryReaches(graph: Graph): string[] {
+  const wiring = new Set(LAYERS[WIRING]);
+  return [...graph]
+    .filter(([from]) => !wiring.has(from))
+    .flatMap(([, edges]) => [...edges.values()].flat())
+    .filter((why) => /\/queries\.ts$/.test(why));
+}
+
 describe('server resources: no cycles, one-way layers', () => {
   it('has no cycle between resource folders (value imports only)', () => {
     const graph = resourceGraph();
@@ -58,6 +67,13 @@ describe('server resources: no cycles, one-way layers', () => {
 
   it('keeps every import pointing down the layers', () => {
     expect(layerErrors(resourceGraph())).toEqual([]);
+  });
+
+  it('lets a resource use another through its rules, never its queries (the wiring may)', () => {
+    expect(queryReaches(resourceGraph())).toEqual([]);
+    const rules = readFileSync(join(serverDir, 'media/rules.ts'), 'utf8');
+    const reach = resourceGraph({ 'media/rules.ts': `import { giftsOf } from '../greetie/queries.ts';\n${rules}` });
+    expect(queryReaches(reach)).toEqual(['media/rules.ts → greetie/queries.ts']);
   });
 
   it('fails a cycle: the i18n registry importing a resource, as it once did', () => {
