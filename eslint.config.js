@@ -91,6 +91,18 @@ export default tseslint.config(
     },
   },
   {
+    // No import cycles between server files (decision 025). Type-only imports do not count: the
+    // rule skips `import type` and imports whose every name is a type. The resource folders'
+    // one-way layers are checked by tests/lint/server-layers.test.ts.
+    files: ['server/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+      'import-x/extensions': ['.ts', '.js'],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
+  },
+  {
     files: ['scripts/**', 'bench/**', 'tests/e2e/**', 'server/admin/**'],
     rules: { 'no-console': 'off' },
   },

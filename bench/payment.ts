@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { openDatabase } from '../server/admin/connection.ts';
 import { demoMerchants, demoProductId } from '../server/merchant/seed.ts';
-import { loadCodes } from '../server/payment/codes.ts';
+import { loadCodes } from '../server/voucher/codes.ts';
 import { demoCode } from '../server/payment/seed.ts';
 
 /**

@@ -25,6 +25,7 @@ import { CatalogueCache } from './merchant/cache.ts';
 import { startRateEventPurge, type RateEventPurge } from './auth/retention.ts';
 import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, nonFiniteField, sendError } from './errors.ts';
 import { apiRoutes, sandboxRoutes } from './routes.ts';
+import { registerServerMessages } from './messages.ts';
 import { createViewShell } from './spa/viewShell.ts';
 import { createSpaPages, sendHtml } from './spa/shell.ts';
 import { FIRST_SCREEN_PATHS } from './spa/firstScreens.ts';
@@ -192,6 +193,7 @@ export function securityHeaders(options: Record<string, unknown>): Record<string
 }
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  registerServerMessages();
   const requestLog = deps.logger ? undefined : requestLogDestination();
   const app = Fastify({
     logger: deps.logger ?? { ...(loggerOptions(config) as object), ...(requestLog ? { stream: requestLog.stream } : {}) },

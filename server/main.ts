@@ -5,7 +5,7 @@ import { buildApp, loggerOptions } from './app.ts';
 import type { FastifyInstance } from 'fastify';
 import { connect, ensureDatabase, migrateToLatest, type DatabaseHandle } from './db/index.ts';
 import { DataDirError, checkDataDir, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
-import { seed } from './db/seed.ts';
+import { seed } from './seed.ts';
 import { startPaymentReconciler, type Reconciler } from './payment/reconcile.ts';
 
 /**

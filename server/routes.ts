@@ -10,6 +10,7 @@ import { mediaRoutes } from './media/routes.ts';
 import { mobileUserRoutes } from './mobileuser/routes.ts';
 import { sandboxMerchantRoutes } from './sandbox/merchants.ts';
 import { paymentRoutes } from './payment/routes.ts';
+import { greetiePayments } from './payment/rules.ts';
 import { sellerRoutes } from './seller/routes.ts';
 import { sandboxPaymentRoutes } from './sandbox/payments.ts';
 import { voucherRoutes } from './voucher/routes.ts';
@@ -26,7 +27,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(merchantRoutes);
-  await app.register(greetieRoutes);
+  await app.register(greetieRoutes, { payments: greetiePayments });
   await app.register(mediaRoutes);
   await app.register(mobileUserRoutes);
   await app.register(paymentRoutes);

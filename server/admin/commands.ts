@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Lang } from '../i18n/index.ts';
 import { translate } from '../i18n/index.ts';
+import { registerServerMessages } from '../messages.ts';
 import { HttpError, type FieldProblem } from '../errors.ts';
 import { MERCHANT_CATEGORIES } from '../../contract/merchant.ts';
 import {
@@ -14,7 +15,7 @@ import {
   updateProduct,
 } from '../merchant/admin.ts';
 import { listAllMerchants } from '../merchant/queries.ts';
-import { freeCodes, loadCodes, parseCodes } from '../payment/codes.ts';
+import { freeCodes, loadCodes, parseCodes } from '../voucher/codes.ts';
 import { ConnectionError, openDatabase, type OpenDatabase } from './connection.ts';
 import { cliText, problemMessage, type CliMessageCode } from './messages.ts';
 
@@ -300,6 +301,7 @@ function reportHttpError(err: HttpError, io: AdminIo, lang: Lang): number {
 
 /** Runs one admin command; resolves to the process exit code. Never prints a merchant code. */
 export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
+  registerServerMessages();
   const lang = languageOf(argv, io.env);
   const usage = () => cliText('USAGE', lang, { categories: MERCHANT_CATEGORIES.join(', ') });
   let run: Run | 'usage';

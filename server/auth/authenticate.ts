@@ -12,6 +12,11 @@
  * exists, and sets `req.userId` and `req.signedInUser` (that user's row, read by the existence
  * check itself, so GET /auth/my asks the database once). Anything else is 401 with the error
  * body; the token itself is never logged (the logger redacts the header).
+ *
+ * A public route that answers a signed-in caller differently uses `app.authenticateOptional`
+ * instead: the same token check, but no token or an invalid one leaves `req.userId` empty ('')
+ * and the request goes on as a visitor's. It reads no database row (public read paths stay one
+ * query), so a removed account's still-unexpired token names an id that owns nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../contract/common.ts';
@@ -25,9 +30,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler for protected routes; see server/auth/authenticate.ts. */
     authenticate: AuthenticateHook;
+    /** preHandler for public routes that know a signed-in caller: sets `req.userId` or leaves it ''. */
+    authenticateOptional: AuthenticateHook;
   }
   interface FastifyRequest {
-    /** The signed-in user's id; set by app.authenticate ('' on routes that do not use it). */
+    /** The signed-in user's id; set by app.authenticate or app.authenticateOptional ('' when nobody is signed in). */
     userId: string;
     /** The signed-in user's row as app.authenticate found it (null on routes that do not use it). */
     signedInUser: UserRow | null;
@@ -36,17 +43,29 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
 
+/** The user id a request's Authorization header carries in a token this server signed, or why not. */
+function tokenUserId(app: FastifyInstance, req: FastifyRequest): { userId: string } | { code: 'UNAUTHORIZED' | 'INVALID_TOKEN' } {
+  const header = req.headers.authorization;
+  if (!header) return { code: 'UNAUTHORIZED' };
+  const match = BEARER.exec(header.trim());
+  if (!match) return { code: 'INVALID_TOKEN' };
+  const userId = verifyAccessToken(keysFor(app.config), match[1]!, app.services.now());
+  if (!userId || !isUuid(userId)) return { code: 'INVALID_TOKEN' };
+  return { userId };
+}
+
 export function installAuthentication(app: FastifyInstance): void {
   if (app.hasDecorator('authenticate')) return;
   app.decorateRequest('userId', '');
   app.decorateRequest('signedInUser', null);
+  app.decorate('authenticateOptional', async function authenticateOptional(req: FastifyRequest): Promise<void> {
+    const token = tokenUserId(app, req);
+    req.userId = 'userId' in token ? token.userId : '';
+  });
   app.decorate('authenticate', async function authenticate(req: FastifyRequest): Promise<void> {
-    const header = req.headers.authorization;
-    if (!header) throw unauthorized('UNAUTHORIZED');
-    const match = BEARER.exec(header.trim());
-    if (!match) throw unauthorized('INVALID_TOKEN');
-    const userId = verifyAccessToken(keysFor(app.config), match[1]!, app.services.now());
-    if (!userId || !isUuid(userId)) throw unauthorized('INVALID_TOKEN');
+    const token = tokenUserId(app, req);
+    if ('code' in token) throw unauthorized(token.code);
+    const { userId } = token;
     // An account removed since the token was issued signs out at once, not in 15 minutes.
     const user = await findUser(app.db, userId);
     if (!user) throw unauthorized('INVALID_TOKEN');

@@ -15,12 +15,11 @@ import {
 } from '../../contract/greetie.ts';
 import { Voucher } from '../../contract/voucher.ts';
 import { access, publicAccess } from '../access.ts';
-import { keysFor, verifyAccessToken } from '../auth/tokens.ts';
-import { cancelBeforeDelete } from '../payment/rules.ts';
 import { idempotency } from '../idempotency/index.ts';
 import {
   createDraft,
   deleteOwn,
+  type GreetiePayments,
   greetieInfo,
   greetieVouchers,
   listGreeties,
@@ -34,15 +33,10 @@ import {
 /**
  * Greeties (API.md "Greetie"): create a draft, change it while it is one, send it, list, read and
  * delete. Someone else's greetie is 404, never a hint that it exists. Media uploads are the media
- * resource's (server/media).
+ * resource's (server/media). The payment resource, above this one, comes in as `payments`.
  */
-export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const greetieRoutes: FastifyPluginAsyncTypebox<{ payments: GreetiePayments }> = async (app, { payments }) => {
   const deps = { db: app.db, config: app.config, services: app.services };
-  /** The signed-in caller of a public route, or null (no token, or one that is not valid). */
-  const optionalUserId = async (header: string | undefined): Promise<string | null> => {
-    const token = header && /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header.trim())?.[1];
-    return token ? verifyAccessToken(keysFor(app.config), token, app.services.now()) : null;
-  };
   const signedIn = access({ visitor: 401, owner: 200, other: 200, note: "The caller's own: nothing of anybody else is named" });
   // POST /greetie and /createv2 take an Idempotency-Key (server/idempotency, decision 084).
   const idem = idempotency({ db: app.db, now: () => app.services.now() });
@@ -141,8 +135,9 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: ByRefQuery,
         response: { 200: PublicGreetie, ...errorResponses(400, 404) },
       },
+      preHandler: app.authenticateOptional,
     },
-    async (req) => viewByRef(deps, req.query.refId, await optionalUserId(req.headers.authorization)),
+    async (req) => viewByRef(deps, req.query.refId, req.userId || null),
   );
 
   app.get(
@@ -210,8 +205,8 @@ export const greetieRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      await cancelBeforeDelete(deps, req.userId, req.params.id);
-      await deleteOwn(deps, req.userId, req.params.id, (err) => req.log.error({ err, greetieId: req.params.id }, 'stored media not deleted'));
+      await payments.cancelBeforeDelete(deps, req.userId, req.params.id);
+      await deleteOwn(deps, payments, req.userId, req.params.id, (err) => req.log.error({ err, greetieId: req.params.id }, 'stored media not deleted'));
       return reply.code(204).send(null);
     },
   );

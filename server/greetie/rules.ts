@@ -18,7 +18,7 @@ import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { normaliseSwedishMobile } from '../auth/phone.ts';
 import { NAME_MAX_LENGTH, checkName, checkOptionalName } from '../../contract/name.ts';
-import { checkCodePools } from '../payment/codes.ts';
+import { checkCodePools } from '../voucher/codes.ts';
 import {
   callerNumber,
   senderName,
@@ -44,12 +44,13 @@ import {
   type GreetieRow,
   type Keyset,
 } from './queries.ts';
-import { mediaPath, mediaUrl } from '../media/urls.ts';
-import { openPayment } from '../payment/queries.ts';
+import { mediaPath, mediaUrl } from '../mediaUrls.ts';
 import { checkSendLimits, scheduleDelivery } from '../delivery/rules.ts';
 import type { Voucher } from '../../contract/voucher.ts';
-import { vouchersOfGreeties } from '../voucher/queries.ts';
-import { toVoucher } from '../voucher/rules.ts';
+import { toVoucher, vouchersOfGreeties } from '../voucher/rules.ts';
+
+/** What the resources above greetie (media, payment) read and lock of a greetie, inside their own transactions. */
+export { findGreetie, giftsOf, lockOwnGreetie } from './queries.ts';
 
 /**
  * Greeties' rules (API.md "Greetie"): what a draft may hold, who may read and change one, and
@@ -340,21 +341,34 @@ export async function sendDraft(deps: DbClockDelivery, userId: string, id: strin
 }
 
 /**
+ * What deleting a greetie needs from its payment. The payment resource sits above greetie and
+ * fills this in (server/payment/rules.ts `greetiePayments`, handed to greetieRoutes by
+ * server/routes.ts), so greetie never imports payment.
+ */
+export interface GreetiePayments {
+  /** Cancels an open payment of the caller's greetie with the provider, before the delete. */
+  cancelBeforeDelete(deps: Deps, userId: string, greetieId: string): Promise<void>;
+  /** True while a payment of the greetie is open; read inside the delete's transaction. */
+  isOpen(tx: Tx, greetieId: string): Promise<boolean>;
+}
+
+/**
  * DELETE /greetie/{id}: while a draft or awaiting payment. The rows go in one transaction; then
  * the stored media (services.media, server/greetie/cleanup.ts). A storage failure is reported to
  * `onCleanupError`, not to the caller: the greetie is gone either way.
  */
 export async function deleteOwn(
   deps: Pick<Deps, 'db'> & { services: Pick<Deps['services'], 'media'> },
+  payments: Pick<GreetiePayments, 'isOpen'>,
   userId: string,
   id: string,
   onCleanupError: (err: unknown) => void,
 ): Promise<void> {
   const storageKeys = await transaction(deps.db, async (tx) => {
     await lockForChange(tx, userId, id, ['draft', 'awaitingPayment'], 'GREETIE_NOT_DELETABLE');
-    // The payment is cancelled with the provider before this (server/payment, cancelBeforeDelete);
+    // The payment is cancelled with the provider before this (GreetiePayments.cancelBeforeDelete);
     // one still open here was started meanwhile, and deleting would lose what it pays for.
-    if (await openPayment(tx, id)) throw conflict('PAYMENT_PENDING');
+    if (await payments.isOpen(tx, id)) throw conflict('PAYMENT_PENDING');
     return deleteGreetie(tx, id);
   });
   try {

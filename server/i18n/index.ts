@@ -1,16 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { messages as common } from './common.ts';
-import { messages as auth } from '../auth/messages.ts';
-import { messages as merchant } from '../merchant/messages.ts';
-import { messages as greetie } from '../greetie/messages.ts';
-import { messages as media } from '../media/messages.ts';
-import { messages as mobileuser } from '../mobileuser/messages.ts';
-import { messages as payment } from '../providers/payment/messages.ts';
-import { messages as paymentCalls } from '../payment/messages.ts';
-import { messages as delivery } from '../delivery/messages.ts';
-import { messages as voucher } from '../voucher/messages.ts';
-import { messages as notification } from '../notification/messages.ts';
-import { messages as idempotency } from '../idempotency/messages.ts';
 
 export type Lang = 'sv' | 'en';
 
@@ -21,10 +10,16 @@ export interface Message {
 }
 
 /**
- * The error-message catalogue. Each resource keeps its own messages in a `messages.ts`
- * beside its routes and adds it here, so a code always has both languages.
+ * The error-message catalogue, a registry filled from above: it holds the common messages, and
+ * each resource's `messages.ts` is added at start-up (server/messages.ts, called by buildApp and
+ * the admin command). So i18n sits below every resource and imports none of them.
  */
-const catalogue: Readonly<Record<string, Message>> = { ...common, ...auth, ...merchant, ...greetie, ...media, ...mobileuser, ...payment, ...paymentCalls, ...voucher, ...delivery, ...notification, ...idempotency };
+const catalogue: Record<string, Message> = { ...common };
+
+/** Adds catalogues to the registry; adding the same one again changes nothing. */
+export function registerMessages(...catalogues: Readonly<Record<string, Message>>[]): void {
+  for (const messages of catalogues) Object.assign(catalogue, messages);
+}
 
 export function hasMessage(code: string): boolean {
   return code in catalogue;

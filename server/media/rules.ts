@@ -16,13 +16,12 @@ import { transaction } from '../db/index.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import type { Storage } from '../providers/storage/index.ts';
-import { lockOwnGreetie } from '../greetie/queries.ts';
-import { readGreetie } from '../greetie/rules.ts';
+import { lockOwnGreetie, readGreetie } from '../greetie/rules.ts';
 import { encodeOverlay, encodePhoto, placeholderPoster, ImageUnreadable, THUMBNAIL_MAX_SIDE, type Encoded } from './photo.ts';
 import { probeVideo, VideoUnreadable } from './video.ts';
 import { receive, tempName, type Received, type ReceiveRules } from './receive.ts';
 import { fileByKey, replaceFiles, uploadTarget, type NewFile, type Role } from './queries.ts';
-import { newStorageKey, validSignature } from './urls.ts';
+import { newStorageKey, validSignature } from '../mediaUrls.ts';
 
 /**
  * Media rules (API.md "Greetie": media, mediaoverlay, picture; decisions 070 and 071):

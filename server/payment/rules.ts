@@ -4,13 +4,11 @@ import { transaction } from '../db/index.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { normaliseSwedishMobile } from '../auth/phone.ts';
-import { giftsOf, lockOwnGreetie, findGreetie } from '../greetie/queries.ts';
-import { priceGifts, requireSenderName } from '../greetie/rules.ts';
-import { INSTRUCTION_ID, PaymentError, newInstructionId, paymentErrorMessageCode, type PaymentState } from '../providers/payment/index.ts';
+import { findGreetie, giftsOf, lockOwnGreetie, priceGifts, requireSenderName, type GreetiePayments } from '../greetie/rules.ts';
+import { INSTRUCTION_ID, PaymentError, newInstructionId, paymentErrorMessageCode, swishMessage, type PaymentState } from '../providers/payment/index.ts';
 import { swishAppUrl, swishQrSvg } from '../providers/payment/qr.ts';
-import { swishMessage } from '../providers/payment/swish.ts';
 import { checkSendLimits, scheduleDelivery } from '../delivery/rules.ts';
-import { codesNeeded, releaseCodes, reserveCodes, takeCodes } from './codes.ts';
+import { codesNeeded, releaseCodes, reserveCodes, takeCodes } from '../voucher/codes.ts';
 import { crashPoint } from './crash.ts';
 import { notifyPayment } from '../notification/rules.ts';
 import {
@@ -339,3 +337,9 @@ export async function cancelBeforeDelete(deps: PaymentDeps, userId: string, gree
   if (!greetie || greetie.sender_id !== userId || greetie.status !== 'awaitingPayment') return;
   await cancelOpenPayment(deps, greetieId);
 }
+
+/** What greetie's delete needs from payment, handed to greetieRoutes from above (server/routes.ts). */
+export const greetiePayments: GreetiePayments = {
+  cancelBeforeDelete,
+  isOpen: async (tx, greetieId) => (await openPayment(tx, greetieId)) !== undefined,
+};

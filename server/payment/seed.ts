@@ -14,7 +14,7 @@ export function demoCode(): string {
 }
 
 /**
- * Demo data (server/db/seed.ts): every demo "Code" product gets a pool of generated codes, once
+ * Demo data (server/seed.ts): every demo "Code" product gets a pool of generated codes, once
  * (a product whose pool exists, even emptied, is left alone; the table lock makes the check and
  * the fill one step when two processes start together).
  */

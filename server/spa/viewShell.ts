@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
-import { mediaPath } from '../media/urls.ts';
+import { mediaPath } from '../mediaUrls.ts';
 
 /**
  * The greetie a recipient opens, painted before any script (decision 090).

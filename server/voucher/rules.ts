@@ -20,6 +20,9 @@ import {
   type VoucherRow,
 } from './queries.ts';
 
+/** The vouchers of greeties, for greetie's answers (the resource above). */
+export { vouchersOfGreeties } from './queries.ts';
+
 /**
  * Vouchers' rules (API.md "Voucher").
  * - A voucher is its greetie's recipient's: the user whose mobile number it was sent to, once it is

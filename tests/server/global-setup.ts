@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connect, migrateToLatest } from '../../server/db/index.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/db/embedded.ts';
-import { seed } from '../../server/db/seed.ts';
+import { seed } from '../../server/seed.ts';
 import { removeDataDir } from '../../server/db/datadir.ts';
 
 declare module 'vitest' {

@@ -6,13 +6,14 @@ import {
   INSTRUCTION_ID,
   PaymentError,
   kronorString,
+  swishMessage,
   swishPayerAlias,
   type CreatePaymentRequest,
   type CreatedPaymentRequest,
   type PaymentProvider,
   type PaymentState,
-} from './index.ts';
-import { stateFromSwish, swishMessage, type SwishPaymentRequest } from './swish.ts';
+} from './provider.ts';
+import { stateFromSwish, type SwishPaymentRequest } from './swish.ts';
 
 /**
  * The sandbox payment provider: Swish's protocol played in-process. A create keeps a payment

@@ -9,7 +9,7 @@ import {
   type CreatedPaymentRequest,
   type PaymentProvider,
   type PaymentState,
-} from './index.ts';
+} from './provider.ts';
 
 /**
  * Swish's Commerce API (Swish för handel), as its merchant integration guide documents it:
@@ -74,16 +74,6 @@ export interface SwishPaymentRequest {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Swish's allowed message characters; anything else becomes a space, and the text is cut to 50. */
-export function swishMessage(text: string): string {
-  return text
-    .replace(/[^a-zA-Z0-9åäöÅÄÖéÉüÜ :;.,?!()"-]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 50)
-    .trim();
-}
 
 const MESSAGE = /^[a-zA-Z0-9åäöÅÄÖéÉüÜ :;.,?!()"-]{0,50}$/;
 const REFERENCE = /^[A-Za-z0-9-]{1,35}$/;

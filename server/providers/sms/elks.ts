@@ -1,4 +1,4 @@
-import { SmsError, type SmsMessage, type SmsSender } from './index.ts';
+import { SmsError, type SmsMessage, type SmsSender } from './provider.ts';
 
 /**
  * 46elks (https://46elks.com/docs/send-sms): POST {baseUrl}/a1/sms with HTTP Basic auth

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import type { SmsMessage, SmsSender } from './index.ts';
+import type { SmsMessage, SmsSender } from './provider.ts';
 
 /**
  * The sandbox outbox: messages are kept in the database (so every API process and a restart see

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { StorageMissing, type Storage } from './index.ts';
+import { StorageMissing, type Storage } from './provider.ts';
 
 const KEY = /^[A-Za-z0-9_-]{22,}(\.[a-z0-9]{1,5})?$/;
 

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { StorageMissing, type Storage } from './index.ts';
+import { StorageMissing, type Storage } from './provider.ts';
 
 export interface S3Options {
   bucket: string;

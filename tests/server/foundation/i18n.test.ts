@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { allMessageCodes, languageOf, translate } from '../../../server/i18n/index.ts';
-import '../../../server/app.ts'; // loads every resource, so every catalogue is registered
+import { registerServerMessages } from '../../../server/messages.ts';
+
+// The registry is filled from above at start-up; buildApp does the same.
+registerServerMessages();
 
 describe('server messages', () => {
   it.each([

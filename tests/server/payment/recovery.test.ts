@@ -4,7 +4,7 @@ import type { Greetie } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import type { SandboxPaymentProvider } from '../../../server/providers/payment/index.ts';
 import { EXPIRE_AFTER_MS, RECONCILE_MIN_AGE_MS, reconcileOpenPayments, startPaymentReconciler } from '../../../server/payment/reconcile.ts';
-import { loadCodes } from '../../../server/payment/codes.ts';
+import { loadCodes } from '../../../server/voucher/codes.ts';
 import { call, catalogue, freshNumber, greetieTestApp, person, type Catalogue, type Person } from '../greetie/support.ts';
 
 /**

@@ -1,6 +1,7 @@
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { translate } from '../../../server/i18n/index.ts';
+import { registerServerMessages } from '../../../server/messages.ts';
 import {
   INSTRUCTION_ID,
   PaymentError,
@@ -13,9 +14,12 @@ import {
   type CreatePaymentRequest,
 } from '../../../server/providers/payment/index.ts';
 import { swishAppUrl, swishQrContent, swishQrSvg } from '../../../server/providers/payment/qr.ts';
-import { createSwishPayments, swishMessage, type SwishOptions } from '../../../server/providers/payment/swish.ts';
+import { createSwishPayments, type SwishOptions } from '../../../server/providers/payment/swish.ts';
+import { swishMessage } from '../../../server/providers/payment/index.ts';
 import { startFakeSwish, type FakeSwish } from './fake-swish.ts';
 import { testPki, type TestPki } from './test-ca.ts';
+
+registerServerMessages();
 
 const CALLBACK = 'https://greetie.test/api/greetie/paymentCallBack';
 

@@ -6,7 +6,7 @@ import type { Greetie } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import { hashMerchantCode } from '../../../server/merchant/code.ts';
 import { deliverOne } from '../../../server/delivery/rules.ts';
-import { loadCodes } from '../../../server/payment/codes.ts';
+import { loadCodes } from '../../../server/voucher/codes.ts';
 import { call, type Person } from '../greetie/support.ts';
 
 /**

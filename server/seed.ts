@@ -1,6 +1,6 @@
-import type { Db } from './index.ts';
-import { seedMerchants } from '../merchant/seed.ts';
-import { seedCodePools } from '../payment/seed.ts';
+import type { Db } from './db/index.ts';
+import { seedMerchants } from './merchant/seed.ts';
+import { seedCodePools } from './payment/seed.ts';
 
 /**
  * Demo data for an empty database. Each resource adds its own seeder; a seeder must do nothing
