@@ -160,14 +160,17 @@ export async function markFailed(tx: Tx, greetieId: string, claimedAt: Date, err
   return true;
 }
 
-/** Rows a worker switched to sending before `before` and never finished (it stopped or crashed). */
-export async function staleSending(db: Executor, before: Date, limit = 100): Promise<Claimed[]> {
-  const { rows } = await sql<Claimed>`
-    SELECT d.greetie_id, d.attempts, d.sending_since, g.recipient_number, g.ref_id, g.status, u.name AS sender_name, d.sms_to, d.sms_body,
-           EXISTS (SELECT 1 FROM greetie_gift gg WHERE gg.greetie_id = g.id) AS has_gift
+/** A row left in sending: what the sweep confirms against (the SMS fixed at the claim) and finishes. */
+export type StaleSending = Pick<Claimed, 'greetie_id' | 'attempts' | 'sending_since' | 'sms_to' | 'sms_body'>;
+
+/**
+ * Rows a worker switched to sending before `before` and never finished (it stopped or crashed).
+ * Only the delivery row: the sweep never builds the SMS again, so it needs nothing of the greetie.
+ */
+export async function staleSending(db: Executor, before: Date, limit = 100): Promise<StaleSending[]> {
+  const { rows } = await sql<StaleSending>`
+    SELECT d.greetie_id, d.attempts, d.sending_since, d.sms_to, d.sms_body
       FROM delivery d
-      JOIN greetie g ON g.id = d.greetie_id
-      LEFT JOIN mobile_user u ON u.id = g.sender_id
      WHERE d.state = 'sending' AND d.sending_since < ${before}
      ORDER BY d.sending_since
      LIMIT ${limit}`.execute(db);

@@ -22,6 +22,7 @@ import {
   staleSending,
   storeClaimedSms,
   type Claimed,
+  type StaleSending,
 } from './queries.ts';
 
 /**
@@ -198,7 +199,7 @@ export async function deliverOne(deps: DeliveryDeps, greetieId: string, opts: { 
 }
 
 /** After a failed send: back to pending with backoff (and its job), or failed after the last attempt. */
-async function failedAttempt(deps: DeliveryDeps, claimed: Claimed, reason: string): Promise<DeliveryOutcome> {
+async function failedAttempt(deps: DeliveryDeps, claimed: StaleSending, reason: string): Promise<DeliveryOutcome> {
   const now = deps.services.now();
   return transaction(deps.db, async (tx) => {
     await lockForFinish(tx, claimed.greetie_id);
@@ -220,7 +221,7 @@ async function failedAttempt(deps: DeliveryDeps, claimed: Claimed, reason: strin
  * row exists to prevent. The text is never built again: the sender's name, the account or
  * PUBLIC_URL may have changed since, and a rebuilt text would not be found.
  */
-async function resolveSending(deps: DeliveryDeps, row: Claimed): Promise<DeliveryOutcome> {
+async function resolveSending(deps: DeliveryDeps, row: StaleSending): Promise<DeliveryOutcome> {
   let sent: boolean | undefined;
   const stored = row.sms_to !== null && row.sms_body !== null ? { to: row.sms_to, body: row.sms_body } : undefined;
   if (stored && deps.services.sms.confirmSent) {
