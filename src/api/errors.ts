@@ -1,4 +1,5 @@
 import type { ErrorBody } from '../../contract/common.ts';
+import { isErrorCode, type Failure } from '../../contract/errors.ts';
 import sv from '../../locales/sv/api.json';
 import en from '../../locales/en/api.json';
 import type { Language } from '../format/language.ts';
@@ -86,4 +87,32 @@ export function parseRetryAfter(header: string | null): number | undefined {
 
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
+}
+
+/**
+ * Whatever a call rejected with, as the one failure machines see (contract/errors.ts). An ApiError
+ * keeps its status, code, person-facing message and Retry-After (as a time); anything else (a bug,
+ * a check that threw) is status 0 with code UNKNOWN and its own message. A value that already is a
+ * Failure passes through unchanged, so mapping twice is harmless.
+ */
+export function toFailure(error: unknown, now: () => number = Date.now): Failure {
+  if (error instanceof ApiError) {
+    return {
+      status: error.status,
+      code: error.status === 0 ? 'NETWORK' : isErrorCode(error.code) ? error.code : 'UNKNOWN',
+      message: error.userMessage,
+      retryAt: error.retryAfter === undefined ? null : new Date(now() + error.retryAfter * 1000).toISOString(),
+    };
+  }
+  if (isFailure(error)) return error;
+  const message = error instanceof Error && error.message ? error.message : String(error);
+  return { status: 0, code: 'UNKNOWN', message, retryAt: null };
+}
+
+function isFailure(value: unknown): value is Failure {
+  const v = value as Partial<Failure> | null;
+  return (
+    typeof v === 'object' && v !== null && typeof v.status === 'number' && typeof v.code === 'string' &&
+    typeof v.message === 'string' && (v.retryAt === null || typeof v.retryAt === 'string')
+  );
 }
