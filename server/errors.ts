@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../contract/common.ts';
+import type { ErrorCode } from '../contract/errors.ts';
 import { requestLanguage, translate, hasMessage } from './i18n/index.ts';
 
 /**
@@ -10,7 +11,7 @@ import { requestLanguage, translate, hasMessage } from './i18n/index.ts';
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly params: Record<string, string | number> = {},
     readonly details?: unknown,
     readonly headers: Record<string, string> = {},
@@ -20,15 +21,15 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (code = 'BAD_REQUEST', params?: Record<string, string | number>, details?: unknown) =>
+export const badRequest = (code: ErrorCode = 'BAD_REQUEST', params?: Record<string, string | number>, details?: unknown) =>
   new HttpError(400, code, params, details);
-export const unauthorized = (code = 'UNAUTHORIZED') => new HttpError(401, code);
-export const notFound = (code = 'NOT_FOUND') => new HttpError(404, code);
-export const conflict = (code = 'CONFLICT', params?: Record<string, string | number>) => new HttpError(409, code, params);
-export const tooManyRequests = (retryAfterSeconds: number, code = 'RATE_LIMITED') =>
+export const unauthorized = (code: ErrorCode = 'UNAUTHORIZED') => new HttpError(401, code);
+export const notFound = (code: ErrorCode = 'NOT_FOUND') => new HttpError(404, code);
+export const conflict = (code: ErrorCode = 'CONFLICT', params?: Record<string, string | number>) => new HttpError(409, code, params);
+export const tooManyRequests = (retryAfterSeconds: number, code: ErrorCode = 'RATE_LIMITED') =>
   new HttpError(429, code, { retryAfter: retryAfterSeconds }, undefined, { 'retry-after': String(retryAfterSeconds) });
 
-const STATUS_CODES: Record<number, string> = {
+const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
@@ -45,7 +46,7 @@ const STATUS_CODES: Record<number, string> = {
 };
 
 /** Fastify's own errors for bad input, mapped to our codes. */
-const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
+const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'INVALID_JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'EMPTY_BODY' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
@@ -79,7 +80,7 @@ export function sendError(
   req: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  code: string,
+  code: ErrorCode,
   params: Record<string, string | number> = {},
   details?: unknown,
 ): FastifyReply {
@@ -166,7 +167,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     // Our fault: log it with the request id, tell the caller nothing about the insides.
     req.log.error({ err: error }, 'request failed');
-    const code = hasMessage(STATUS_CODES[status] ?? '') && status >= 500 ? STATUS_CODES[status]! : 'INTERNAL_ERROR';
+    const known = STATUS_CODES[status];
+    const code = known !== undefined && hasMessage(known) && status >= 500 ? known : 'INTERNAL_ERROR';
     return sendError(req, reply, status === 502 || status === 503 ? status : 500, code);
   });
 }

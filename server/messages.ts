@@ -1,4 +1,6 @@
-import { registerMessages } from './i18n/index.ts';
+import type { ErrorCode } from '../contract/errors.ts';
+import { messages as common } from './i18n/common.ts';
+import { registerMessages, type Message } from './i18n/index.ts';
 import { messages as auth } from './auth/messages.ts';
 import { messages as merchant } from './merchant/messages.ts';
 import { messages as greetie } from './greetie/messages.ts';
@@ -12,10 +14,30 @@ import { messages as notification } from './notification/messages.ts';
 import { messages as idempotency } from './idempotency/messages.ts';
 
 /**
+ * Every API error code has a message and no catalogue holds a key outside the union: each
+ * catalogue is `satisfies Catalogue` (no stray key), and together they must be a full record
+ * (tests/server/foundation/error-codes.test.ts checks the same at run time).
+ */
+const everyCode = {
+  ...common,
+  ...auth,
+  ...merchant,
+  ...greetie,
+  ...media,
+  ...mobileuser,
+  ...payment,
+  ...paymentCalls,
+  ...voucher,
+  ...delivery,
+  ...notification,
+  ...idempotency,
+} satisfies Record<ErrorCode, Message>;
+
+/**
  * Every resource's error messages, put into the i18n registry (server/i18n) from above, so the
  * registry imports no resource. A new resource adds its `messages.ts` here. Called by buildApp
  * and the admin command before they answer; calling it again changes nothing.
  */
 export function registerServerMessages(): void {
-  registerMessages(auth, merchant, greetie, media, mobileuser, payment, paymentCalls, voucher, delivery, notification, idempotency);
+  registerMessages(everyCode);
 }

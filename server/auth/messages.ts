@@ -1,7 +1,7 @@
-import type { Message } from '../i18n/index.ts';
+import type { Catalogue } from '../i18n/index.ts';
 
 /** Error messages of sign-in (server/auth) and SMS sending, in Swedish and English. */
-export const messages: Record<string, Message> = {
+export const messages = {
   INVALID_MOBILE_NUMBER: {
     sv: 'Det där ser inte ut som ett svenskt mobilnummer. Skriv det till exempel som 070-123 45 67.',
     en: 'That does not look like a Swedish mobile number. Write it like 070-123 45 67.',
@@ -58,4 +58,4 @@ export const messages: Record<string, Message> = {
     sv: 'Sms-tjänsten tog inte emot meddelandet. Försök igen senare – felet ligger hos oss, inte hos dig.',
     en: 'The text message service did not accept the message. Please try later – the fault is ours, not yours.',
   },
-};
+} satisfies Catalogue;

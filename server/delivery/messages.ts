@@ -1,5 +1,5 @@
 import { checkName } from '../../contract/name.ts';
-import type { Message } from '../i18n/index.ts';
+import type { Catalogue } from '../i18n/index.ts';
 
 /**
  * The delivery SMS and the sending limits' error messages (server/delivery).
@@ -32,7 +32,7 @@ export function waitText(seconds: number): { sv: string; en: string } {
   return { sv: hours === 1 ? '1 timme' : `${hours} timmar`, en: hours === 1 ? '1 hour' : `${hours} hours` };
 }
 
-export const messages: Record<string, Message> = {
+export const messages = {
   SEND_LIMIT_PER_DAY: {
     sv: 'Du har skickat {limit} greeties det senaste dygnet, och fler än så går inte. Du kan skicka nästa om {waitSv}.',
     en: 'You have sent {limit} greeties in the last 24 hours, which is as many as you can. You can send the next one in {waitEn}.',
@@ -41,4 +41,4 @@ export const messages: Record<string, Message> = {
     sv: 'Du har skickat {limit} greeties till det här numret det senaste dygnet, och fler än så går inte. Du kan skicka nästa dit om {waitSv}.',
     en: 'You have sent {limit} greeties to this number in the last 24 hours, which is as many as you can. You can send the next one to it in {waitEn}.',
   },
-};
+} satisfies Catalogue;

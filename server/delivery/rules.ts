@@ -124,7 +124,7 @@ export async function checkSendLimits(
   if (perRecipient > 0) throw limitError('SEND_LIMIT_PER_RECIPIENT', limitPerRecipient, perRecipient);
 }
 
-function limitError(code: string, limit: number, seconds: number): HttpError {
+function limitError(code: 'SEND_LIMIT_PER_DAY' | 'SEND_LIMIT_PER_RECIPIENT', limit: number, seconds: number): HttpError {
   const wait = waitText(seconds);
   return new HttpError(429, code, { limit, retryAfter: seconds, waitSv: wait.sv, waitEn: wait.en }, undefined, { 'retry-after': String(seconds) });
 }

@@ -1,11 +1,11 @@
-import type { Message } from '../i18n/index.ts';
+import type { Catalogue } from '../i18n/index.ts';
 
 /**
  * Error messages of greeties (server/greetie). A bad mobile number reuses sign-in's
  * INVALID_MOBILE_NUMBER and a bad cursor the catalogue's INVALID_CURSOR: the same words for the
  * same problem.
  */
-export const messages: Record<string, Message> = {
+export const messages = {
   GREETIE_NOT_FOUND: { sv: 'Greetien finns inte.', en: 'There is no such greetie.' },
   GREETIE_NOT_DRAFT: {
     sv: 'Greetien är redan skickad och kan inte längre ändras.',
@@ -67,4 +67,4 @@ export const messages: Record<string, Message> = {
     sv: 'Texten innehåller tecken som inte går att spara.',
     en: 'The text contains characters that cannot be saved.',
   },
-};
+} satisfies Catalogue;

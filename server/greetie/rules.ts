@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MerchantSource } from '../../contract/merchant.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
 import {
   GREETIE_PAGE_DEFAULT,
   type ContentElement,
@@ -278,7 +279,7 @@ export async function createDraft(deps: DbClock, userId: string, body: GreetieCr
 }
 
 /** The sender's greetie locked for a change: 404 when not theirs, 409 when `allowed` says no. */
-async function lockForChange(tx: Tx, userId: string, id: string, allowed: readonly string[], code: string) {
+async function lockForChange(tx: Tx, userId: string, id: string, allowed: readonly string[], code: ErrorCode) {
   const row = await lockOwnGreetie(tx, id, userId);
   if (!row) throw notFound('GREETIE_NOT_FOUND');
   if (!allowed.includes(row.status)) throw conflict(code);

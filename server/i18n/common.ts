@@ -1,7 +1,7 @@
-import type { Message } from './index.ts';
+import type { Catalogue } from './index.ts';
 
 /** Messages for errors that any route can give. */
-export const messages: Record<string, Message> = {
+export const messages = {
   BAD_REQUEST: { sv: 'Begäran kunde inte tolkas.', en: 'The request could not be understood.' },
   VALIDATION_FAILED: { sv: 'Några uppgifter saknas eller är felaktiga.', en: 'Some fields are missing or invalid.' },
   INVALID_JSON: { sv: 'Innehållet är inte giltig JSON.', en: 'The body is not valid JSON.' },
@@ -35,4 +35,4 @@ export const messages: Record<string, Message> = {
     en: 'The service is unavailable right now. Please try again shortly.',
   },
   DB_UNAVAILABLE: { sv: 'Databasen svarar inte.', en: 'The database is not answering.' },
-};
+} satisfies Catalogue;

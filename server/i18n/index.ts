@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../../contract/errors.ts';
 import { messages as common } from './common.ts';
 
 export type Lang = 'sv' | 'en';
@@ -10,23 +11,31 @@ export interface Message {
 }
 
 /**
+ * One resource's error messages: keys are API error codes (contract/errors.ts), so a message for a
+ * code outside the union does not compile. Declared with `satisfies Catalogue` so each file keeps
+ * its own keys in its type and server/messages.ts can check that together they cover every code.
+ */
+export type Catalogue = { readonly [K in ErrorCode]?: Message };
+
+/**
  * The error-message catalogue, a registry filled from above: it holds the common messages, and
  * each resource's `messages.ts` is added at start-up (server/messages.ts, called by buildApp and
  * the admin command). So i18n sits below every resource and imports none of them.
  */
-const catalogue: Record<string, Message> = { ...common };
+const catalogue: Catalogue = { ...common };
 
 /** Adds catalogues to the registry; adding the same one again changes nothing. */
-export function registerMessages(...catalogues: Readonly<Record<string, Message>>[]): void {
+export function registerMessages(...catalogues: Catalogue[]): void {
   for (const messages of catalogues) Object.assign(catalogue, messages);
 }
 
-export function hasMessage(code: string): boolean {
+export function hasMessage(code: string): code is ErrorCode {
   return code in catalogue;
 }
 
-export function allMessageCodes(): string[] {
-  return Object.keys(catalogue);
+/** The codes that have a message (every key of the catalogue is an ErrorCode by its type). */
+export function allMessageCodes(): ErrorCode[] {
+  return Object.keys(catalogue) as ErrorCode[];
 }
 
 /**
@@ -62,7 +71,7 @@ export function fillPlaceholders(text: string, params: Record<string, string | n
   return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
 }
 
-export function translate(code: string, lang: Lang, params: Record<string, string | number> = {}): string {
+export function translate(code: ErrorCode, lang: Lang, params: Record<string, string | number> = {}): string {
   const entry = catalogue[code] ?? catalogue.INTERNAL_ERROR!;
   return fillPlaceholders(entry[lang], params);
 }

@@ -1,7 +1,7 @@
-import type { Message } from '../i18n/index.ts';
+import type { Catalogue } from '../i18n/index.ts';
 
 /** Error messages of media uploads and media files (GREETIE_NOT_FOUND and GREETIE_NOT_DRAFT are server/greetie's). */
-export const messages: Record<string, Message> = {
+export const messages = {
   MEDIA_NOT_MULTIPART: {
     sv: 'Skicka filen som multipart/form-data i fältet "file".',
     en: 'Send the file as multipart/form-data in the field "file".',
@@ -42,4 +42,4 @@ export const messages: Record<string, Message> = {
     en: 'The image has too many pixels. Choose a smaller one.',
   },
   RANGE_NOT_SATISFIABLE: { sv: 'Den begärda delen av filen finns inte.', en: 'The requested part of the file does not exist.' },
-};
+} satisfies Catalogue;

@@ -1,7 +1,7 @@
-import type { Message } from '../i18n/index.ts';
+import type { Catalogue } from '../i18n/index.ts';
 
 /** Error messages of the merchant catalogue and of the operator's admin command. */
-export const messages: Record<string, Message> = {
+export const messages = {
   MERCHANT_NOT_FOUND: { sv: 'Handlaren finns inte.', en: 'There is no such merchant.' },
   PRODUCT_NOT_FOUND: { sv: 'Produkten finns inte.', en: 'There is no such product.' },
   INVALID_CURSOR: {
@@ -24,4 +24,4 @@ export const messages: Record<string, Message> = {
     sv: 'Gåvotypen {source} används av produkter hos handlaren. Ta bort eller ändra dem först.',
     en: 'The gift type {source} is used by products of this merchant. Remove or change them first.',
   },
-};
+} satisfies Catalogue;

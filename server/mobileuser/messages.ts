@@ -1,10 +1,10 @@
-import type { Message } from '../i18n/index.ts';
+import type { Catalogue } from '../i18n/index.ts';
 
 /**
  * Error messages of one's own profile and account (server/mobileuser), in Swedish and English. The
  * NAME_* codes are contract/name.ts's problems, for the profile name and the recipient's name alike.
  */
-export const messages: Record<string, Message> = {
+export const messages = {
   NAME_EMPTY: { sv: 'Skriv ditt namn.', en: 'Please enter your name.' },
   NAME_TOO_LONG: { sv: 'Namnet får vara högst {max} tecken.', en: 'The name can be at most {max} characters.' },
   NAME_INVALID_CHARACTERS: {
@@ -23,4 +23,4 @@ export const messages: Record<string, Message> = {
     sv: 'En betalning för en av dina greeties pågår just nu. Vänta tills den är klar (eller avbryt den i Swish) och försök sedan igen.',
     en: 'A payment for one of your greeties is in progress right now. Wait until it is finished (or cancel it in Swish), then try again.',
   },
-};
+} satisfies Catalogue;

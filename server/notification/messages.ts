@@ -1,7 +1,7 @@
-import type { Lang, Message } from '../i18n/index.ts';
+import type { Lang, Catalogue } from '../i18n/index.ts';
 
 /** Error messages of notifications and push (server/notification), in Swedish and English. */
-export const messages: Record<string, Message> = {
+export const messages = {
   EXPO_TOKEN_INVALID: {
     sv: 'Det där är ingen Expo-push-token (ExponentPushToken[…]).',
     en: 'That is not an Expo push token (ExponentPushToken[…]).',
@@ -16,7 +16,7 @@ export const messages: Record<string, Message> = {
     en: "The web push subscription does not point to a browser's push service that Greetie sends to.",
   },
   WEBPUSH_OFF: { sv: 'Webbnotiser är inte påslagna på den här servern.', en: 'Web push is not turned on on this server.' },
-};
+} satisfies Catalogue;
 
 /** What a notification's text may name (kept in the row's params). */
 export interface NotificationParams {

@@ -1,7 +1,7 @@
-import type { Message } from '../i18n/index.ts';
+import type { Catalogue } from '../i18n/index.ts';
 
 /** Error messages of the payment calls (server/payment); the provider's own are in server/providers/payment/messages.ts. */
-export const messages: Record<string, Message> = {
+export const messages = {
   PAYMENT_NOT_FOUND: { sv: 'Det finns ingen betalning.', en: 'There is no such payment.' },
   GREETIE_NO_GIFTS: {
     sv: 'Greetien har inga gåvor och behöver ingen betalning. Skicka den i stället.',
@@ -39,4 +39,4 @@ export const messages: Record<string, Message> = {
     sv: 'Filen innehåller inga koder, eller en kod är längre än 200 tecken.',
     en: 'The file holds no codes, or a code is longer than 200 characters.',
   },
-};
+} satisfies Catalogue;

@@ -1,7 +1,7 @@
-import type { Message } from '../i18n/index.ts';
+import type { Catalogue } from '../i18n/index.ts';
 
 /** Error messages of the voucher calls (server/voucher): what the customer and the till staff read. */
-export const messages: Record<string, Message> = {
+export const messages = {
   VOUCHER_NOT_FOUND: { sv: 'Presentkortet finns inte.', en: 'There is no such voucher.' },
   MERCHANT_CODE_REQUIRED: { sv: 'Skriv in handlarkoden.', en: 'Enter the merchant code.' },
   MERCHANT_CODE_WRONG: {
@@ -18,4 +18,4 @@ export const messages: Record<string, Message> = {
     sv: 'Det här presentkortet löses in i butiken med handlarens kod.',
     en: "This voucher is redeemed in the shop with the merchant's code.",
   },
-};
+} satisfies Catalogue;

@@ -1,11 +1,11 @@
-import type { Message } from '../../i18n/index.ts';
+import type { Catalogue } from '../../i18n/index.ts';
 
 /**
  * Messages for the payment provider's answers: one per Swish error code (`PAYMENT_{code}`, see
  * paymentErrorMessageCode), written for the person paying, plus the provider being unreachable.
  * Codes that only our own mistakes can cause still get a message that tells the payer what to do.
  */
-export const messages: Record<string, Message> = {
+export const messages = {
   PAYMENT_FAILED: { sv: 'Betalningen gick inte igenom. Försök igen.', en: 'The payment did not go through. Please try again.' },
   PAYMENT_UNAVAILABLE: {
     sv: 'Swish svarar inte just nu. Försök igen om en stund.',
@@ -61,4 +61,4 @@ export const messages: Record<string, Message> = {
   },
   PAYMENT_VR01: { sv: 'Du uppfyller inte åldersgränsen för köpet.', en: 'You do not meet the age limit for this purchase.' },
   PAYMENT_VR02: { sv: 'Swish-numret hör inte till rätt person för köpet.', en: 'The Swish number does not belong to the right person for this purchase.' },
-};
+} satisfies Catalogue;

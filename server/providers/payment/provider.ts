@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ErrorCode } from '../../../contract/errors.ts';
 
 /**
  * Taking a payment. Two implementations behind one interface: the sandbox (default; pending
@@ -144,9 +145,19 @@ export const SWISH_ERROR_CODES = [
   'TM01', 'DS24', 'VR01', 'VR02',
 ] as const;
 
-/** The i18n code for a Swish error code (`PAYMENT_RP06`), or the general one for a code we do not know. */
-export function paymentErrorMessageCode(swishCode: string | null | undefined): string {
-  return swishCode && (SWISH_ERROR_CODES as readonly string[]).includes(swishCode) ? `PAYMENT_${swishCode}` : 'PAYMENT_FAILED';
+export type SwishErrorCode = (typeof SWISH_ERROR_CODES)[number];
+
+/** True when `code` is one of the Swish error codes we give a message for. */
+export function isSwishErrorCode(code: string | null | undefined): code is SwishErrorCode {
+  return typeof code === 'string' && (SWISH_ERROR_CODES as readonly string[]).includes(code);
+}
+
+/**
+ * The API error code for a Swish error code (`PAYMENT_RP06`), or the general one for a code we do
+ * not know. Each `PAYMENT_{code}` must be in contract/errors.ts, or this does not compile.
+ */
+export function paymentErrorMessageCode(swishCode: string | null | undefined): ErrorCode {
+  return isSwishErrorCode(swishCode) ? (`PAYMENT_${swishCode}` as const) : 'PAYMENT_FAILED';
 }
 
 /** Where Swish (or the sandbox) calls us back: PUBLIC_URL + /api/greetie/paymentCallBack. */
