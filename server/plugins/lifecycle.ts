@@ -1,0 +1,101 @@
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import type { Services } from '../services.ts';
+import { createSmsSender } from '../providers/sms/index.ts';
+import { createPaymentProvider } from '../providers/payment/index.ts';
+import { createStorage } from '../providers/storage/index.ts';
+import { createMediaCleanup } from '../media/rules.ts';
+import { createDeliveryQueue } from '../delivery/queue.ts';
+import { createPushProvider } from '../providers/push/index.ts';
+import { createWebPushSender, resolveVapidKeys, type WebPushSenderOptions } from '../providers/push/webpush.ts';
+import { createNotificationQueue } from '../notification/queue.ts';
+import { CatalogueCache } from '../merchant/cache.ts';
+import { startRateEventPurge, type RateEventPurge } from '../auth/retention.ts';
+
+export interface LifecycleOptions {
+  config: Config;
+  db: Db;
+  /** Replace services (clock, SMS gateway…) in tests. */
+  services?: Partial<Services>;
+  /** Tests only: how the Web Push sender reaches the tests' fake push service. */
+  webpush?: Pick<WebPushSenderOptions, 'ca' | 'resolve' | 'reachable'>;
+  /** The database's connection string, for the catalogue cache's own LISTEN connection. */
+  databaseUrl?: string;
+}
+
+/**
+ * The services the routes use (`app.config`, `app.db`, `app.services`, `app.catalogueCache`) and
+ * what runs beside the requests: started once the app is ready, stopped on close before the pool
+ * is. Also how a shutdown ends keep-alive connections.
+ */
+const lifecycle: FastifyPluginAsync<LifecycleOptions> = async (app, deps) => {
+  const { config } = deps;
+  app.decorate('config', config);
+  app.decorate('db', deps.db);
+  const services = { now: () => new Date(), ...deps.services } as Services;
+  // Reads the clock through `services` so a test that moves `now` moves the outbox's times too.
+  services.sms ??= createSmsSender(config, deps.db, () => services.now());
+  services.storage ??= createStorage(config);
+  services.media ??= createMediaCleanup(services.storage);
+  services.payments ??= createPaymentProvider(config, deps.db, () => services.now());
+  services.delivery ??= createDeliveryQueue({ db: deps.db, config, services, log: app.log });
+  services.push ??= createPushProvider(config, deps.db, () => services.now());
+  // One VAPID key pair for every process: the settings' or the database's (decision 095).
+  services.webpush ??= createWebPushSender({
+    keys: await resolveVapidKeys(deps.db, { keys: config.push.vapidKeys, dataDir: config.dataDir }),
+    subject: config.push.vapidSubject,
+    allowedHosts: config.push.webpushAllowedHosts,
+    ...deps.webpush,
+  });
+  services.notifications ??= createNotificationQueue({ db: deps.db, config, services, log: app.log });
+  app.decorate('services', services);
+  // The delivery worker (DELIVERY_WORKER, on by default; decision 081) runs with the app: started
+  // once it is ready, stopped on close before the pool is (deliveries in flight finish first).
+  if (config.delivery.worker) {
+    app.addHook('onReady', async () => {
+      await services.delivery.start();
+      await services.notifications.start();
+    });
+    app.addHook('onClose', async () => {
+      await services.notifications.stop();
+      await services.delivery.stop();
+    });
+  }
+
+  // Rate-limit events (IP addresses, numbers) older than 30 days are deleted at start-up and every
+  // hour, as the privacy policy promises (server/auth/retention.ts).
+  let ratePurge: RateEventPurge | undefined;
+  app.addHook('onReady', async () => {
+    ratePurge = startRateEventPurge({ db: deps.db, now: () => services.now(), log: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await ratePurge?.stop();
+  });
+
+  // The catalogue's answers, emptied by PostgreSQL notifications once listening (decision 064).
+  const catalogueCache = new CatalogueCache(deps.db, { listenUrl: deps.databaseUrl, log: app.log });
+  app.decorate('catalogueCache', catalogueCache);
+  app.addHook('onReady', async () => {
+    await catalogueCache.start();
+  });
+  app.addHook('onClose', async () => {
+    await catalogueCache.close();
+  });
+
+  // Shutting down (decision 002): an answer still being made when close begins goes out with
+  // `Connection: close`, so its keep-alive connection ends with it. Otherwise that connection
+  // would stay open, idle, for the keep-alive timeout, and hold close() up long after the last
+  // request was answered.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+};
+
+export default fp(lifecycle, { name: 'greetie-lifecycle' });
