@@ -14,6 +14,9 @@ const jsdom = {
 // (jsdom; run by `npm run test:paths`), and the server (node, real PostgreSQL).
 export default defineConfig({
   test: {
+    // Vitest runs (cores − 1) files at once: one on a 2-core machine, which left a core idle while
+    // a server test waited on PostgreSQL (its own process). Each server file has its own database.
+    maxWorkers: 2,
     projects: [
       {
         plugins: [react(), vanillaExtractPlugin()],
@@ -21,6 +24,9 @@ export default defineConfig({
           name: 'client',
           include: ['tests/client/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts', 'tests/charts/**/*.test.ts', 'tests/lint/**/*.test.ts', 'machines/**/*.test.ts'],
           ...jsdom,
+          // The lint tests run ESLint over the tree and a page's first render compiles its styles:
+          // seconds on a busy 2-core machine, where the default 5 s made them time out, not fail.
+          testTimeout: 15_000,
         },
       },
       {
