@@ -4,6 +4,7 @@ import path from 'node:path';
 import { dataDirFrom } from './db/datadir.ts';
 import type { S3Options } from './providers/storage/s3.ts';
 import { DEFAULT_WEBPUSH_HOSTS, HOST_PATTERN, type AllowedHosts } from './providers/push/endpoint.ts';
+import { parse as parseIsoDuration, pattern as isoDurationPattern, toSeconds as isoDurationSeconds, type Duration } from 'iso8601-duration';
 
 /**
  * Settings come from the environment and are validated once at start. Every problem is reported
@@ -110,6 +111,43 @@ export interface DeliveryConfig {
    * the slowest send: 46elks's 3 attempts of 3 s with their backoff take about 10 s).
    */
   leaseMs: number;
+  /**
+   * The reminder SMS to a recipient who has not opened a delivered greetie, each this long after
+   * delivery, shortest first (UNOPENED_REMINDERS, ISO-8601 durations, "P3D,P10D"; "off": none).
+   */
+  unopenedReminders: IsoDuration[];
+  /** The sender's notification that it is still unopened (UNOPENED_NOTICE, "P14D"; "off": none). */
+  unopenedNotice: IsoDuration | null;
+}
+
+/** An ISO-8601 duration setting: as written, and its parts (decision 089). */
+export interface IsoDuration {
+  iso: string;
+  parts: Required<Duration>;
+}
+
+const WHOLE_ISO_DURATION = new RegExp(`^${isoDurationPattern.source}$`);
+/** Calendar units are compared as they fall from this day (a month from it is 31 days). */
+const DURATION_REFERENCE = new Date('2026-01-01T00:00:00Z');
+
+/** One ISO-8601 duration (PnYnMnWnDTnHnMnS), longer than zero; undefined when it is not one. */
+export function isoDurationSetting(value: string): IsoDuration | undefined {
+  const iso = value.trim().toUpperCase();
+  if (!WHOLE_ISO_DURATION.test(iso)) return undefined;
+  let d: Duration;
+  try {
+    d = parseIsoDuration(iso);
+  } catch {
+    return undefined;
+  }
+  const parts = { years: 0, months: 0, weeks: 0, days: 0, hours: 0, minutes: 0, seconds: 0, ...d };
+  if (isoDurationSeconds(parts, DURATION_REFERENCE) <= 0) return undefined;
+  return { iso, parts };
+}
+
+/** The seconds a duration lasts from the reference day (to order and compare them). */
+export function isoDurationLength(d: IsoDuration): number {
+  return isoDurationSeconds(d.parts, DURATION_REFERENCE);
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -302,7 +340,29 @@ function parseDelivery(env: Env, errors: string[]): DeliveryConfig {
     retryMs: whole('DELIVERY_RETRY_MS', 30_000, 100, 3_600_000),
     reconcileMs: whole('DELIVERY_RECONCILE_MS', 30_000, 200, 3_600_000),
     leaseMs: whole('DELIVERY_LEASE_MS', 30_000, 15_000, 3_600_000),
+    ...parseUnopened(env, errors),
   };
+}
+
+/** UNOPENED_REMINDERS and UNOPENED_NOTICE (server/delivery/reminders.ts). */
+function parseUnopened(env: Env, errors: string[]): Pick<DeliveryConfig, 'unopenedReminders' | 'unopenedNotice'> {
+  const off = (v: string) => v.trim().toLowerCase() === 'off';
+  const remindersText = env.UNOPENED_REMINDERS !== undefined && env.UNOPENED_REMINDERS !== '' ? env.UNOPENED_REMINDERS : 'P3D,P10D';
+  let unopenedReminders: IsoDuration[] = [];
+  if (!off(remindersText)) {
+    const parsed = remindersText.split(',').map((v) => isoDurationSetting(v));
+    const lengths = parsed.map((d) => (d ? isoDurationLength(d) : NaN));
+    if (parsed.some((d) => d === undefined) || lengths.some((n, i) => i > 0 && !(n > lengths[i - 1]!))) {
+      errors.push(`UNOPENED_REMINDERS must be ISO-8601 durations longer than zero, shortest first, separated by commas (e.g. "P3D,P10D"), or "off" (got "${remindersText}")`);
+    } else unopenedReminders = parsed as IsoDuration[];
+  }
+  const noticeText = env.UNOPENED_NOTICE !== undefined && env.UNOPENED_NOTICE !== '' ? env.UNOPENED_NOTICE : 'P14D';
+  let unopenedNotice: IsoDuration | null = null;
+  if (!off(noticeText)) {
+    unopenedNotice = isoDurationSetting(noticeText) ?? null;
+    if (!unopenedNotice) errors.push(`UNOPENED_NOTICE must be an ISO-8601 duration longer than zero (e.g. "P14D"), or "off" (got "${noticeText}")`);
+  }
+  return { unopenedReminders, unopenedNotice };
 }
 
 export const SWISH_PRODUCTION_URL = 'https://cpc.getswish.net/swish-cpcapi';
