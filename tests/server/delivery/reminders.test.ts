@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Greetie } from '../../../contract/greetie.ts';
 import { buildApp } from '../../../server/app.ts';
-import { deliverOne } from '../../../server/delivery/rules.ts';
-import { remindUnopened, type ReminderDeps } from '../../../server/delivery/reminders.ts';
+import { deliverOne, type DeliveryDeps } from '../../../server/delivery/rules.ts';
+import { remindUnopened } from '../../../server/delivery/reminders.ts';
 import { createTestDb, testConfig, type TestDb } from '../helpers.ts';
 import { TestClock, freshNumber } from '../auth/support.ts';
 import { call, person, type Person } from '../greetie/support.ts';
@@ -20,7 +20,7 @@ const DAY = 24 * 3600_000;
 let db: TestDb;
 let clock: TestClock;
 const apps: FastifyInstance[] = [];
-let deps: ReminderDeps[];
+let deps: DeliveryDeps[];
 let alice: Person;
 
 beforeAll(async () => {

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { Voucher } from '../../../contract/voucher.ts';
 import { deliverOne, type DeliveryDeps } from '../../../server/delivery/rules.ts';
+import { transaction } from '../../../server/db/index.ts';
+import { newRefId } from '../../../server/greetie/rules.ts';
 import type { SmsSender } from '../../../server/providers/sms/index.ts';
 import { call, freshNumber, greetieTestApp, person, type Person } from './support.ts';
 import { MERCHANT_CODE, deliver, paidGreetie, voucherCatalogue, type VoucherCatalogue } from '../voucher/support.ts';
@@ -116,6 +118,28 @@ describe('POST /greetie/{id}/recipient', () => {
     const sms = await outbox(t.db.db, right);
     expect(sms).toHaveLength(1);
     expect(sms[0]).toContain((res.json() as Greetie).refId);
+  });
+
+  it('a claim that starts while a correction is being written waits for it and sends to the new number', async () => {
+    const g = await scheduled();
+    const old = g.recipient!.mobileNumber;
+    const right = freshNumber();
+    const refId = newRefId();
+    let inFlight!: Promise<string>;
+    // What correctRecipient does, held open in the middle: the greetie locked, the delivery row
+    // written; a worker's claim starts meanwhile.
+    await transaction(t.db.db, async (tx) => {
+      await sql`SELECT id FROM greetie WHERE id = ${g.id} FOR UPDATE`.execute(tx);
+      await sql`UPDATE delivery SET updated_at = updated_at WHERE greetie_id = ${g.id}`.execute(tx);
+      inFlight = deliverOne(deps, g.id);
+      await new Promise((r) => setTimeout(r, 300));
+      await sql`UPDATE greetie SET recipient_number = ${right}, ref_id = ${refId} WHERE id = ${g.id}`.execute(tx);
+    });
+    expect(await inFlight).toBe('delivered');
+    expect(await outbox(t.db.db, old)).toEqual([]);
+    const sms = await outbox(t.db.db, right);
+    expect(sms).toHaveLength(1);
+    expect(sms[0]).toContain(refId);
   });
 
   it('at most 3 corrections (409 RECIPIENT_CHANGE_LIMIT)', async () => {
