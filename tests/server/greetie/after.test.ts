@@ -65,13 +65,16 @@ describe('POST /greetie/{id}/recipient', () => {
     // The old number's lists no longer show it, nor its vouchers.
     expect(((await call(t.app, wrongPerson, 'GET', '/api/voucher')).json() as Voucher[]).map((v) => v.greetieId)).not.toContain(g.id);
     expect((await call(t.app, wrongPerson, 'GET', `/api/greetie/${g.id}`)).statusCode).toBe(404);
+    // Until it is delivered there, the new number does not see it either: still a surprise.
+    const rightPerson = await person(t.app, right, 'Rätt person');
+    expect(((await call(t.app, rightPerson, 'GET', '/api/voucher')).json() as Voucher[]).map((v) => v.greetieId)).not.toContain(g.id);
+    expect((await call(t.app, rightPerson, 'GET', `/api/greetie/${g.id}/vouchers`)).statusCode).toBe(404);
 
     expect(await deliverOne(deps, g.id)).toBe('delivered');
-    const sms = await outbox(t.db.db, right);
+    const sms = (await outbox(t.db.db, right)).filter((b) => b.includes('/greetie/view/'));
     expect(sms).toHaveLength(1);
     expect(sms[0]).toContain(`/greetie/view/${corrected.refId}`);
     expect((await byRef(corrected.refId)).statusCode).toBe(200);
-    const rightPerson = await person(t.app, right, 'Rätt person');
     const vouchers = (await call(t.app, rightPerson, 'GET', '/api/voucher')).json() as Voucher[];
     expect(vouchers.filter((v) => v.greetieId === g.id)).toHaveLength(1);
     // Its validity counts from the new delivery.
