@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox';
 import { AccountExport, ExportPayment, ExportSession } from './account.ts';
 import { MobileUser, TokenPair, VerificationCodeAnswer } from './auth.ts';
-import { ContentElement, Greetie, GreetieGift, GreetieInfo, GreetieMedia, GreetieStatus, PublicGreetie } from './greetie.ts';
+import { ContentElement, Greetie, GreetieGift, GreetieInfo, GreetieMedia, GreetieStatus, GreetieThanks, PublicGreetie } from './greetie.ts';
 import { Health } from './health.ts';
 import { PictureAnswer } from './media.ts';
 import { Merchant, MerchantCategory, MerchantPage, MerchantSource, Product, SandboxMerchant } from './merchant.ts';
@@ -34,6 +34,7 @@ export const COMPONENTS: readonly TSchema[] = [
   GreetieGift,
   GreetieInfo,
   GreetieMedia,
+  GreetieThanks,
   Health,
   Merchant,
   MerchantPage,

@@ -147,6 +147,19 @@ export const GreetieGift = Type.Object(
 );
 export type GreetieGift = Static<typeof GreetieGift>;
 
+/** The recipient's thank-you, in characters (UTF-16 code units, as the browser counts them). */
+export const THANKS_MAX_LENGTH = 500;
+
+export const GreetieThanks = Type.Object(
+  {
+    message: Type.String({ description: `1 to ${THANKS_MAX_LENGTH} characters` }),
+    emoji: Type.Union([Type.String(), Type.Null()], { description: 'One emoji, or null' }),
+    createdAt: DateTime,
+  },
+  { $id: 'GreetieThanks', title: 'GreetieThanks' },
+);
+export type GreetieThanks = Static<typeof GreetieThanks>;
+
 const greetieFields = {
   id: Uuid,
   refId: Type.String({ description: "The public reference in the recipient's link /greetie/view/{refId}" }),
@@ -169,6 +182,7 @@ const greetieFields = {
   deliveredAt: Type.Union([DateTime, Type.Null()]),
   viewed: Type.Boolean(),
   viewedAt: Type.Union([DateTime, Type.Null()]),
+  thanks: Type.Union([GreetieThanks, Type.Null()], { description: "The recipient's thank-you (POST /greetie/{id}/thanks), once; null until then" }),
   createdAt: DateTime,
   updatedAt: DateTime,
 };
@@ -216,6 +230,25 @@ export const RecipientInput = Type.Object(
   { additionalProperties: false },
 );
 export type RecipientInput = Static<typeof RecipientInput>;
+
+/** POST /greetie/{id}/recipient: the corrected recipient (the name rule applies to `name`). */
+export const RecipientCorrection = Type.Object(
+  { mobileNumber: RecipientInput.properties.mobileNumber, name: RecipientInput.properties.name },
+  { additionalProperties: false },
+);
+export type RecipientCorrection = Static<typeof RecipientCorrection>;
+
+/** POST /greetie/{id}/thanks. */
+export const ThanksInput = Type.Object(
+  {
+    message: Type.String({ minLength: 1, maxLength: THANKS_MAX_LENGTH, description: `The thank-you, 1 to ${THANKS_MAX_LENGTH} characters (not only spaces)` }),
+    emoji: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: EMOJI_MAX_LENGTH }), Type.Null()], { description: 'One emoji (a Unicode emoji sequence), or none' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ThanksInput = Static<typeof ThanksInput>;
 
 export const GiftInput = Type.Object(
   {

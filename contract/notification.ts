@@ -11,6 +11,8 @@ export const NOTIFICATION_TYPES = [
   'paymentFailed',
   'voucherRedeemed',
   'voucherExpiring',
+  'unopened',
+  'thanks',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -25,6 +27,8 @@ export const NotificationType = Type.Union(
     Type.Literal('paymentFailed'),
     Type.Literal('voucherRedeemed'),
     Type.Literal('voucherExpiring'),
+    Type.Literal('unopened'),
+    Type.Literal('thanks'),
   ],
   { title: 'NotificationType' },
 );

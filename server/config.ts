@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Type } from 'typebox';
 import { dataDirFrom } from './db/datadir.ts';
-import { Problem, custom, flag, httpUrl, matching, oneOf, settingsReader, text, whole, type Env } from './settings.ts';
+import { Problem, custom, durationList, durationOrOff, flag, httpUrl, matching, oneOf, settingsReader, text, whole, type Env, type IsoDuration } from './settings.ts';
+export type { IsoDuration } from './settings.ts';
 import type { S3Options } from './providers/storage/s3.ts';
 import { DEFAULT_WEBPUSH_HOSTS, HOST_PATTERN, type AllowedHosts } from './providers/push/endpoint.ts';
 
@@ -112,6 +113,13 @@ export interface DeliveryConfig {
    * the slowest send: 46elks's 3 attempts of 3 s with their backoff take about 10 s).
    */
   leaseMs: number;
+  /**
+   * The reminder SMS to a recipient who has not opened a delivered greetie, each this long after
+   * delivery, shortest first (UNOPENED_REMINDERS, ISO-8601 durations, "P3D,P10D"; "off": none).
+   */
+  unopenedReminders: IsoDuration[];
+  /** The sender's notification that it is still unopened (UNOPENED_NOTICE, "P14D"; "off": none). */
+  unopenedNotice: IsoDuration | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -236,6 +244,8 @@ export const SETTINGS = {
   DELIVERY_RETRY_MS: whole({ min: 100, max: 3_600_000, default: 30_000, description: 'the wait after the first failed attempt, doubled after each' }),
   DELIVERY_RECONCILE_MS: whole({ min: 200, max: 3_600_000, default: 30_000, description: 'how often interrupted and overdue deliveries are looked for' }),
   DELIVERY_LEASE_MS: whole({ min: 15_000, max: 3_600_000, default: 30_000, description: 'how long a delivery may stay claimed before the sweep asks the SMS provider' }),
+  UNOPENED_REMINDERS: durationList({ default: 'P3D,P10D', description: 'when after delivery a recipient who has not opened a greetie gets a reminder SMS' }),
+  UNOPENED_NOTICE: durationOrOff({ default: 'P14D', description: 'when after delivery the sender is told the greetie is still not opened' }),
   PUSH_PROVIDER: oneOf(['sandbox', 'expo'], { shown: 'sandbox (expo when SANDBOX=off)', description: 'where notifications are pushed to the mobile app' }),
   EXPO_ACCESS_TOKEN: text({ description: "Expo's access token" }),
   EXPO_BASE_URL: httpUrl({ shown: "Expo's own", description: "another address for Expo's push API" }),
@@ -357,6 +367,8 @@ function parseDelivery(read: Read): DeliveryConfig {
     retryMs: read('DELIVERY_RETRY_MS'),
     reconcileMs: read('DELIVERY_RECONCILE_MS'),
     leaseMs: read('DELIVERY_LEASE_MS'),
+    unopenedReminders: read('UNOPENED_REMINDERS'),
+    unopenedNotice: read('UNOPENED_NOTICE'),
   };
 }
 

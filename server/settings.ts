@@ -1,3 +1,4 @@
+import { parse as parseIsoDuration, pattern as isoDurationPattern, toSeconds as isoDurationSeconds, type Duration } from 'iso8601-duration';
 import { Type, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -97,28 +98,63 @@ export function httpUrl<D extends string | undefined = undefined>(options: Commo
   );
 }
 
-const DURATION = /^P(?:(\d+)W|(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?)$/;
-
-/**
- * An ISO-8601 duration of weeks, days, hours, minutes and seconds (P3D, PT12H, P1DT6H, P2W), as
- * milliseconds; months and years are left out, their length varies. A zero duration is refused.
- */
-export function duration<D extends number | undefined = undefined>(options: Common<D>): Setting<number, D> {
-  const schema = Type.Integer({ minimum: 1, description: options.description, default: options.default });
-  return setting(schema, { shown: options.default === undefined ? undefined : isoDuration(options.default), ...options }, (raw, name) => {
-    const m = DURATION.exec(raw.toUpperCase());
-    const [w, d, h, min, sec] = (m?.slice(1) ?? []).map((part) => Number(part ?? 0));
-    const ms = m && raw.toUpperCase() !== 'P' && !raw.toUpperCase().endsWith('T') ? ((((w! * 7 + d!) * 24 + h!) * 60 + min!) * 60 + sec!) * 1000 : 0;
-    return ms > 0 ? ms : new Problem(`${name} must be an ISO-8601 duration such as P3D or PT12H (got "${raw}")`);
-  });
+/** An ISO-8601 duration setting: as written, and its parts (iso8601-duration; decision 089). */
+export interface IsoDuration {
+  iso: string;
+  parts: Required<Duration>;
 }
 
-/** Milliseconds as an ISO-8601 duration, for the README's default column (P3D, PT12H). */
-export function isoDuration(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  const [d, h, m, sec] = [Math.floor(s / 86_400), Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60];
-  const time = `${h ? `${h}H` : ''}${m ? `${m}M` : ''}${sec ? `${sec}S` : ''}`;
-  return `P${d ? `${d}D` : ''}${time ? `T${time}` : ''}`;
+const WHOLE_ISO_DURATION = new RegExp(`^${isoDurationPattern.source}$`);
+/** Calendar units are compared as they fall from this day (a month from it is 31 days). */
+const DURATION_REFERENCE = new Date('2026-01-01T00:00:00Z');
+
+/** One ISO-8601 duration (PnYnMnWnDTnHnMnS), longer than zero; undefined when it is not one. */
+export function isoDurationOf(value: string): IsoDuration | undefined {
+  const iso = value.trim().toUpperCase();
+  if (!WHOLE_ISO_DURATION.test(iso)) return undefined;
+  let d: Duration;
+  try {
+    d = parseIsoDuration(iso);
+  } catch {
+    return undefined;
+  }
+  const parts = { years: 0, months: 0, weeks: 0, days: 0, hours: 0, minutes: 0, seconds: 0, ...d };
+  if (isoDurationSeconds(parts, DURATION_REFERENCE) <= 0) return undefined;
+  return { iso, parts };
+}
+
+/** The seconds a duration lasts from the reference day (to order and compare them). */
+export function isoDurationLength(d: IsoDuration): number {
+  return isoDurationSeconds(d.parts, DURATION_REFERENCE);
+}
+
+const isOff = (raw: string) => raw.trim().toLowerCase() === 'off';
+
+/** One ISO-8601 duration longer than zero, or "off" (null). `default` is written as ISO-8601. */
+export function durationOrOff(options: Omit<Common<string>, 'default'> & { default: string }): Setting<IsoDuration | null, IsoDuration | null> {
+  const schema = Type.String({ description: options.description, default: options.default });
+  return setting(schema, { ...options, default: isoDurationOf(options.default) ?? null, shown: options.default, trim: true }, (raw, name) =>
+    isOff(raw)
+      ? null
+      : (isoDurationOf(raw) ?? new Problem(`${name} must be an ISO-8601 duration longer than zero (e.g. "${options.default}"), or "off" (got "${raw}")`)),
+  );
+}
+
+/** ISO-8601 durations longer than zero, shortest first, separated by commas, or "off" (none). */
+export function durationList(options: Omit<Common<string>, 'default'> & { default: string }): Setting<IsoDuration[], IsoDuration[]> {
+  const schema = Type.String({ description: options.description, default: options.default });
+  const parse = (raw: string): IsoDuration[] | undefined => {
+    const parsed = raw.split(',').map((v) => isoDurationOf(v));
+    if (parsed.some((d) => d === undefined)) return undefined;
+    const lengths = (parsed as IsoDuration[]).map(isoDurationLength);
+    return lengths.every((n, i) => i === 0 || n > lengths[i - 1]!) ? (parsed as IsoDuration[]) : undefined;
+  };
+  return setting(schema, { ...options, default: parse(options.default) ?? [], shown: options.default, trim: true }, (raw, name) =>
+    isOff(raw)
+      ? []
+      : (parse(raw) ??
+        new Problem(`${name} must be ISO-8601 durations longer than zero, shortest first, separated by commas (e.g. "${options.default}"), or "off" (got "${raw}")`)),
+  );
 }
 
 /** Any text, as written (after `trim` when asked). */

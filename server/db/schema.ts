@@ -116,6 +116,35 @@ export interface GreetieTable {
   viewed_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 019: how often the sender corrected the recipient (at most 3). */
+  recipient_changes: Generated<number>;
+  /** 019: the last POST /resend. */
+  resent_at: Timestamp | null;
+}
+
+/** 019_recipient_thanks: a correction of the recipient, as a send to the new number (sending limits). */
+export interface RecipientChangeTable {
+  id: Generated<string>;
+  greetie_id: string;
+  sender_id: string | null;
+  recipient_number: string;
+  created_at: Timestamp;
+}
+
+/** 019_recipient_thanks: one reminder made for one delivery of a greetie (the claim that makes it once). */
+export interface GreetieReminderTable {
+  greetie_id: string;
+  delivered_at: Timestamp;
+  step: string;
+  created_at: Timestamp;
+}
+
+/** 019_recipient_thanks: the recipient's one thank-you. */
+export interface GreetieThanksTable {
+  greetie_id: string;
+  message: string;
+  emoji: string | null;
+  created_at: Timestamp;
 }
 
 /** 004_greetie: one gift of a greetie: a product and its amount in öre (fixed on the server). */
@@ -330,6 +359,9 @@ export interface Database {
   voucher: VoucherTable;
   delivery: DeliveryTable;
   idempotency_key: IdempotencyKeyTable;
+  recipient_change: RecipientChangeTable;
+  greetie_reminder: GreetieReminderTable;
+  greetie_thanks: GreetieThanksTable;
   product_code: ProductCodeTable;
   code_pool: CodePoolTable;
   redeem_attempt: RedeemAttemptTable;

@@ -22,6 +22,15 @@ export function deliverySms(input: { senderName: string | null; hasGift: boolean
   return `${who} har skickat en greetie${input.hasGift ? ' med en present' : ''} till dig. Öppna: ${link}`;
 }
 
+/**
+ * The reminder to a recipient who has not opened it (UNOPENED_REMINDERS): the delivery SMS with
+ * the same link, said as a reminder: "Påminnelse: Anna Lind har skickat en greetie med en present
+ * till dig. Öppna: …".
+ */
+export function reminderSms(input: { senderName: string | null; hasGift: boolean; publicUrl: string; refId: string }): string {
+  return `Påminnelse: ${deliverySms(input)}`;
+}
+
 /** A wait as people say it: "12 minuter", "3 timmar" (rounded up; at least one minute). */
 export function waitText(seconds: number): { sv: string; en: string } {
   const minutes = Math.max(1, Math.ceil(seconds / 60));

@@ -195,13 +195,16 @@ export async function lockSender(tx: Tx, senderId: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext('send-limit'), hashtext(${senderId}))`.execute(tx);
 }
 
-/** The sender's deliveries scheduled after `since`, oldest first. */
+/** The sender's deliveries scheduled after `since`, and their corrections of a recipient (each a send to the new number), oldest first. */
 export function scheduledSince(tx: Tx, senderId: string, since: Date) {
   return tx
     .selectFrom('delivery')
     .select(['created_at', 'recipient_number'])
     .where('sender_id', '=', senderId)
     .where('created_at', '>', since)
+    .unionAll((eb) =>
+      eb.selectFrom('recipient_change').select(['created_at', 'recipient_number']).where('sender_id', '=', senderId).where('created_at', '>', since),
+    )
     .orderBy('created_at')
     .execute();
 }

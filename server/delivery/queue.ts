@@ -6,6 +6,7 @@ import type { Db, Tx } from '../db/index.ts';
 import type { Services } from '../services.ts';
 import { QUEUE } from '../db/migrations/008_delivery.ts';
 import { deliverOne, reconcile, type DeliveryDeps } from './rules.ts';
+import { remindUnopened } from './reminders.ts';
 
 /**
  * The delivery job queue: pg-boss 10 on our own connection pool (decision 081). Its schema and
@@ -16,7 +17,7 @@ import { deliverOne, reconcile, type DeliveryDeps } from './rules.ts';
 export interface DeliveryQueue {
   /** The job that delivers `greetieId` at `at`, added in the caller's transaction. */
   enqueue(tx: Tx, greetieId: string, at: Date): Promise<void>;
-  /** Starts the worker and the sweep (at once, then every DELIVERY_RECONCILE_MS). */
+  /** Starts the worker and the sweep (at once, then every DELIVERY_RECONCILE_MS; it also makes the unopened greeties' reminders). */
   start(): Promise<void>;
   /** Stops fetching, lets deliveries in flight finish (up to 10 s), stops the sweep. */
   stop(): Promise<void>;
@@ -58,8 +59,14 @@ export function createDeliveryQueue(opts: { db: Db; config: Config; services: Se
   const sweep = () => {
     if (sweeping) return sweeping;
     sweeping = reconcile(deps)
-      .then((r) => {
+      .then(async (r) => {
         if (r.resolved || r.delivered) log.info(r, 'delivery sweep');
+        // The reminders of unopened greeties ride on the same sweep (server/delivery/reminders.ts).
+        const reminded = await remindUnopened(deps).catch((err: unknown) => {
+          log.warn({ err }, 'unopened reminders failed');
+          return { sms: 0, notices: 0 };
+        });
+        if (reminded.sms || reminded.notices) log.info(reminded, 'unopened reminders');
         return r;
       })
       .catch((err: unknown) => {

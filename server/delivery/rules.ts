@@ -139,6 +139,10 @@ type ClaimedWithSms = Claimed & { sms_to: string; sms_body: string };
  */
 async function claimDelivery(deps: DeliveryDeps, greetieId: string, now: Date, dueBy: Date): Promise<Claimed | ClaimedWithSms | undefined> {
   return transaction(deps.db, async (tx) => {
+    // The greetie first, as every change to both takes them: a correction of its recipient
+    // (server/greetie/after.ts) either commits before (and the claim reads the new number and
+    // reference) or waits for this claim and takes its row away.
+    await lockForFinish(tx, greetieId);
     const claimed = await claim(tx, greetieId, now, dueBy);
     if (!claimed || claimed.status !== 'scheduled') return claimed;
     const sms = {

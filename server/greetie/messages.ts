@@ -67,4 +67,40 @@ export const messages = {
     sv: 'Texten innehåller tecken som inte går att spara.',
     en: 'The text contains characters that cannot be saved.',
   },
+  GREETIE_ALREADY_OPENED: {
+    sv: 'Mottagaren har redan öppnat greetien eller använt en gåva, så den kan inte längre ändras, skickas igen eller avbrytas.',
+    en: 'The recipient has already opened the greetie or used a gift, so it can no longer be changed, sent again or cancelled.',
+  },
+  RECIPIENT_CHANGE_LIMIT: {
+    sv: 'Mottagaren kan rättas högst {max} gånger, och det är redan gjort.',
+    en: 'The recipient can be corrected at most {max} times, and that has already been done.',
+  },
+  RECIPIENT_CHANGE_NOT_ALLOWED: {
+    sv: 'Mottagaren kan bara rättas på en greetie som är skickad eller levererad.',
+    en: 'The recipient can only be corrected on a greetie that has been sent or delivered.',
+  },
+  RECIPIENT_UNCHANGED: {
+    sv: 'Greetien går redan till det numret. Ange det rätta numret.',
+    en: 'The greetie already goes to that number. Enter the correct number.',
+  },
+  RESEND_NOT_ALLOWED: {
+    sv: 'Länken kan skickas igen först när greetien är levererad.',
+    en: 'The link can only be sent again once the greetie has been delivered.',
+  },
+  RESEND_LIMIT: {
+    sv: 'Länken kan skickas igen en gång per dygn. Du kan skicka den igen om {waitSv}.',
+    en: 'The link can be sent again once a day. You can send it again in {waitEn}.',
+  },
+  THANKS_ALREADY_SENT: {
+    sv: 'Du har redan tackat för den här greetien.',
+    en: 'You have already said thank you for this greetie.',
+  },
+  THANKS_MESSAGE_EMPTY: {
+    sv: 'Skriv något i ditt tack.',
+    en: 'Write something in your thank-you.',
+  },
+  THANKS_EMOJI_INVALID: {
+    sv: 'Emojin känns inte igen.',
+    en: 'The emoji is not recognised.',
+  },
 } satisfies Catalogue;

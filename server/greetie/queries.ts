@@ -330,3 +330,70 @@ export function greetiePageQuery(db: Executor, f: ListFilter) {
 export function greetiePage(db: Executor, f: ListFilter): Promise<{ id: string; at: string }[]> {
   return greetiePageQuery(db, f).execute();
 }
+
+// ---- After delivery (server/greetie/after.ts) ----
+
+/** The sender's greetie locked for a correction or a resend; undefined when not theirs. */
+export function lockSentGreetie(tx: Tx, id: string, senderId: string) {
+  return tx
+    .selectFrom('greetie')
+    .select(['id', 'status', 'recipient_number', 'recipient_name', 'deliver_at', 'viewed_at', 'recipient_changes', 'resent_at'])
+    .where('id', '=', id)
+    .where('sender_id', '=', senderId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * Whether any of the greetie's vouchers is used, their rows locked (FOR UPDATE reads the latest
+ * committed row, waiting for a redeem in flight), so none is used under a correction.
+ */
+export async function anyVoucherUsed(tx: Tx, greetieId: string): Promise<boolean> {
+  const rows = await tx.selectFrom('voucher').select(['id', 'is_redeemed']).where('greetie_id', '=', greetieId).orderBy('id').forUpdate().execute();
+  return rows.some((r) => r.is_redeemed);
+}
+
+/**
+ * The corrected recipient: a new number (and name), a new reference (the old link opens nothing),
+ * scheduled again (a delivered one is delivered anew: its vouchers' validity is counted from that
+ * delivery), one more correction, the day's resend free again.
+ */
+export async function applyCorrection(tx: Tx, id: string, c: { number: string; name: string | null; refId: string; now: Date }): Promise<void> {
+  await tx
+    .updateTable('greetie')
+    .set((eb) => ({
+      recipient_number: c.number,
+      recipient_name: c.name,
+      ref_id: c.refId,
+      status: 'scheduled',
+      delivered_at: null,
+      resent_at: null,
+      recipient_changes: eb('recipient_changes', '+', 1),
+      updated_at: c.now,
+    }))
+    .where('id', '=', id)
+    .execute();
+  await tx.updateTable('voucher').set({ expires_at: null }).where('greetie_id', '=', id).execute();
+}
+
+/** The day's resend taken (`at`), or given back (`previous`, only while it is still `at`). */
+export async function setResentAt(db: Executor, id: string, value: Date | null, onlyIf?: Date): Promise<void> {
+  let q = db.updateTable('greetie').set({ resent_at: value }).where('id', '=', id);
+  if (onlyIf) q = q.where('resent_at', '=', onlyIf);
+  await q.execute();
+}
+
+/** The recipient's thank-you, once: false when the greetie has one already. */
+export async function insertThanks(tx: Tx, t: { greetieId: string; message: string; emoji: string | null; now: Date }): Promise<boolean> {
+  const r = await tx
+    .insertInto('greetie_thanks')
+    .values({ greetie_id: t.greetieId, message: t.message, emoji: t.emoji, created_at: t.now })
+    .onConflict((oc) => oc.column('greetie_id').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export function thanksOf(db: Executor, greetieIds: string[]) {
+  if (greetieIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('greetie_thanks').select(['greetie_id', 'message', 'emoji', 'created_at']).where('greetie_id', 'in', greetieIds).execute();
+}

@@ -29,6 +29,7 @@ import {
   updateDraft,
   viewByRef,
 } from './rules.ts';
+import { greetieAfterRoutes } from './afterRoutes.ts';
 
 /**
  * Greeties (API.md "Greetie"): create a draft, change it while it is one, send it, list, read and
@@ -281,4 +282,7 @@ export const greetieRoutes: FastifyPluginAsyncTypebox<{ payments: GreetiePayment
     },
     async (req) => greetieVouchers(deps, req.userId, req.params.id),
   );
+
+  // After delivery: correct the recipient, resend, thanks (server/greetie/after.ts).
+  greetieAfterRoutes(app);
 };

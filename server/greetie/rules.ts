@@ -38,6 +38,7 @@ import {
   mediaOf,
   pictureKeysOf,
   purchasableProducts,
+  thanksOf,
   replaceGifts,
   updateGreetie,
   type GiftRow,
@@ -77,7 +78,7 @@ type DbClockDelivery = Pick<Deps, 'db' | 'config'> & { services: Pick<Deps['serv
  * its sender is given (decision 071); after, by its unguessable key alone.
  */
 type UrlOf = (storageKey: string, draft: boolean) => string;
-function urlsFor(deps: Pick<Deps, 'config'> & { services: Pick<Deps['services'], 'now'> }): UrlOf {
+export function urlsFor(deps: Pick<Deps, 'config'> & { services: Pick<Deps['services'], 'now'> }): UrlOf {
   const now = deps.services.now();
   return (storageKey, draft) => mediaUrl(deps.config.tokenSigningKey, storageKey, { draft, now });
 }
@@ -98,7 +99,7 @@ function storable(value: string): boolean {
   return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 }
 
-function checkText(value: string, at: string): void {
+export function checkText(value: string, at: string): void {
   if (!storable(value)) throw badRequest('TEXT_INVALID_CHARACTERS', {}, field(at, 'characters'));
 }
 
@@ -213,7 +214,8 @@ function ownsVouchers(r: Pick<GreetieRow, 'status' | 'recipient_number'>, viewer
  */
 export async function toGreeties(db: Db | Tx, rows: GreetieRow[], urlOf: UrlOf, viewerNumber?: string | null): Promise<Greetie[]> {
   const ids = rows.map((r) => r.id);
-  const [gifts, media, vouchers] = await Promise.all([giftsOf(db, ids), mediaOf(db, ids), vouchersOfGreeties(db, ids)]);
+  const [gifts, media, vouchers, thanks] = await Promise.all([giftsOf(db, ids), mediaOf(db, ids), vouchersOfGreeties(db, ids), thanksOf(db, ids)]);
+  const thanksBy = new Map(thanks.map((t) => [t.greetie_id, { message: t.message, emoji: t.emoji, createdAt: t.created_at.toISOString() }]));
   return rows.map((r) => ({
     id: r.id,
     refId: r.ref_id,
@@ -239,12 +241,13 @@ export async function toGreeties(db: Db | Tx, rows: GreetieRow[], urlOf: UrlOf, 
     deliveredAt: r.delivered_at?.toISOString() ?? null,
     viewed: r.viewed_at !== null,
     viewedAt: r.viewed_at?.toISOString() ?? null,
+    thanks: thanksBy.get(r.id) ?? null,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   }));
 }
 
-async function greetieById(db: Db | Tx, id: string, urlOf: UrlOf): Promise<Greetie> {
+export async function greetieById(db: Db | Tx, id: string, urlOf: UrlOf): Promise<Greetie> {
   const row = await findGreetie(db, id);
   if (!row) throw notFound('GREETIE_NOT_FOUND');
   return (await toGreeties(db, [row], urlOf))[0]!;
@@ -390,7 +393,7 @@ export async function readGreetie(deps: DbClock, userId: string, id: string, mar
 }
 
 /** The greetie if the caller is its sender or (once delivered) its recipient; 404 for everyone else. */
-async function readable(deps: Db_, userId: string, id: string) {
+export async function readable(deps: Db_, userId: string, id: string) {
   const row = await findGreetie(deps.db, id);
   if (!row) throw notFound('GREETIE_NOT_FOUND');
   const number = (await callerNumber(deps.db, userId)) ?? null;

@@ -129,6 +129,8 @@ export async function forgetNumber(tx: Tx, number: string): Promise<void> {
   await tx.updateTable('payment').set({ payer_alias: null }).where('payer_alias', '=', number).execute();
   await tx.updateTable('greetie').set({ recipient_number: null }).where('recipient_number', '=', number).where('status', '=', 'delivered').execute();
   await tx.updateTable('delivery').set({ recipient_number: '' }).where('recipient_number', '=', number).where('state', 'in', ['sent', 'failed']).execute();
+  // Corrections to it: kept (a day) for the senders' limits, without the number.
+  await tx.updateTable('recipient_change').set({ recipient_number: '' }).where('recipient_number', '=', number).execute();
   await tx.deleteFrom('auth_verification').where('mobile_number', '=', number).execute();
   await tx.deleteFrom('sandbox_sms').where('to_number', '=', number).execute();
   // Swish's alias form: the number without "+".

@@ -25,6 +25,15 @@ export interface NotificationParams {
   merchantName?: string | null;
   productName?: string | null;
   days?: number;
+  /** A thank-you's text and emoji (type `thanks`). */
+  message?: string | null;
+  emoji?: string | null;
+}
+
+/** A thank-you as a push shows it: its emoji, then its text cut to 120 characters. */
+function thanksBody(p: NotificationParams): string {
+  const text = (p.message ?? '').length > 120 ? `${[...(p.message ?? '')].slice(0, 119).join('')}…` : (p.message ?? '');
+  return p.emoji ? `${p.emoji} ${text}` : text;
 }
 
 type Texts = (p: NotificationParams) => { title: string; body: string };
@@ -49,6 +58,11 @@ const texts: Record<Lang, Record<string, Texts>> = {
       title: p.days === 7 ? 'Presentkortet går ut om en vecka' : `Presentkortet går ut om ${p.days ?? 30} dagar`,
       body: `Glöm inte att använda ${p.productName || gift.sv}${p.merchantName ? ` hos ${p.merchantName}` : ''}.`,
     }),
+    unopened: (p) => ({
+      title: 'Din greetie är inte öppnad än',
+      body: `${p.recipientName || 'Mottagaren'} har inte öppnat din greetie. Du kan rätta numret, skicka länken igen eller avbryta den.`,
+    }),
+    thanks: (p) => ({ title: `${p.recipientName || 'Mottagaren'} tackar för din greetie`, body: thanksBody(p) }),
   },
   en: {
     greetieReceived: (p) => ({ title: 'You have received a greetie!', body: `${p.senderName || someone.en} has sent you a greetie.` }),
@@ -61,6 +75,11 @@ const texts: Record<Lang, Record<string, Texts>> = {
       title: p.days === 7 ? 'Your gift card expires in a week' : `Your gift card expires in ${p.days ?? 30} days`,
       body: `Remember to use ${p.productName || gift.en}${p.merchantName ? ` at ${p.merchantName}` : ''}.`,
     }),
+    unopened: (p) => ({
+      title: 'Your greetie has not been opened yet',
+      body: `${p.recipientName || 'The recipient'} has not opened your greetie. You can correct the number, send the link again or cancel it.`,
+    }),
+    thanks: (p) => ({ title: `${p.recipientName || 'The recipient'} thanks you for your greetie`, body: thanksBody(p) }),
   },
 };
 

@@ -156,7 +156,7 @@ export async function deliveredFacts(tx: Executor, greetieId: string) {
     .selectFrom('greetie as g')
     .leftJoin('mobile_user as s', 's.id', 'g.sender_id')
     .leftJoin('mobile_user as r', 'r.mobile_number', 'g.recipient_number')
-    .select(['g.id', 'g.sender_id', 'g.recipient_name', 's.name as sender_name', 's.mobile_number as sender_number', 'g.recipient_number', 'r.id as recipient_id'])
+    .select(['g.id', 'g.sender_id', 'g.recipient_name', 's.name as sender_name', 's.mobile_number as sender_number', 'g.recipient_number', 'r.id as recipient_id', 'g.recipient_changes'])
     .where('g.id', '=', greetieId)
     .executeTakeFirst();
 }

@@ -91,11 +91,13 @@ export async function notifyDelivered(tx: Tx, deps: NotifyDeps, greetieId: strin
   const g = await deliveredFacts(tx, greetieId);
   if (!g) return;
   const toSelf = g.sender_id !== null && g.sender_id === g.recipient_id;
+  // A greetie delivered again to a corrected recipient (server/greetie/after.ts) is news again.
+  const again = g.recipient_changes > 0 ? `:${g.recipient_changes}` : '';
   if (g.recipient_id) {
-    await notify(tx, deps, { userId: g.recipient_id, type: 'greetieReceived', greetieId, params: { senderName: g.sender_name }, key: `greetieReceived:${greetieId}` });
+    await notify(tx, deps, { userId: g.recipient_id, type: 'greetieReceived', greetieId, params: { senderName: g.sender_name }, key: `greetieReceived:${greetieId}${again}` });
   }
   if (g.sender_id && !toSelf) {
-    await notify(tx, deps, { userId: g.sender_id, type: 'greetieDelivered', greetieId, params: { recipientName: g.recipient_name }, key: `greetieDelivered:${greetieId}` });
+    await notify(tx, deps, { userId: g.sender_id, type: 'greetieDelivered', greetieId, params: { recipientName: g.recipient_name }, key: `greetieDelivered:${greetieId}${again}` });
   }
   const now = deps.services.now().getTime();
   for (const v of await expiringVouchers(tx, greetieId)) {

@@ -142,3 +142,36 @@ describe('settings from the environment', () => {
     expect(() => statSync(path.join(dir, 'token-signing.key'))).toThrow();
   });
 });
+
+describe('UNOPENED_REMINDERS and UNOPENED_NOTICE (ISO-8601 durations)', () => {
+  const delivery = (env: Record<string, string>) => {
+    const r = parseConfig(env, { cwd: '/srv/greetie' });
+    return r.ok ? { ok: true as const, d: r.config.delivery } : { ok: false as const, errors: r.errors };
+  };
+
+  it('default to P3D,P10D and P14D; "off" turns them off; calendar units are kept', () => {
+    const r = delivery({});
+    expect(r.ok && r.d.unopenedReminders.map((d) => d.iso)).toEqual(['P3D', 'P10D']);
+    expect(r.ok && r.d.unopenedNotice?.iso).toBe('P14D');
+    const off = delivery({ UNOPENED_REMINDERS: 'off', UNOPENED_NOTICE: 'OFF' });
+    expect(off.ok && [off.d.unopenedReminders, off.d.unopenedNotice]).toEqual([[], null]);
+    const set = delivery({ UNOPENED_REMINDERS: 'PT12H, P1W,p1m', UNOPENED_NOTICE: 'P1M2DT3H' });
+    expect(set.ok && set.d.unopenedReminders.map((d) => d.iso)).toEqual(['PT12H', 'P1W', 'P1M']);
+    expect(set.ok && set.d.unopenedNotice?.parts).toMatchObject({ months: 1, days: 2, hours: 3 });
+  });
+
+  it.each([
+    ['UNOPENED_REMINDERS', '3 days'],
+    ['UNOPENED_REMINDERS', 'P10D,P3D'],
+    ['UNOPENED_REMINDERS', 'P3D,P3D'],
+    ['UNOPENED_REMINDERS', 'P0D'],
+    ['UNOPENED_REMINDERS', 'xP3D'],
+    ['UNOPENED_NOTICE', 'P'],
+    ['UNOPENED_NOTICE', 'PT'],
+    ['UNOPENED_NOTICE', 'P14DX'],
+  ])('refuses %s=%s, naming the setting', (name, value) => {
+    const r = delivery({ [name]: value });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.errors.join('\n')).toContain(name);
+  });
+});

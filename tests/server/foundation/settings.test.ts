@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS, parseConfig } from '../../../server/config.ts';
-import { duration, flag, isoDuration, oneOf, settingsReader, settingsSchema, whole } from '../../../server/settings.ts';
+import { durationList, durationOrOff, flag, oneOf, settingsReader, settingsSchema, whole } from '../../../server/settings.ts';
 
 const root = path.join(import.meta.dirname, '../../..');
 
@@ -56,23 +56,24 @@ describe('settings declared once', () => {
     expect(errors.slice(1)).toEqual(['N must be a whole number from 1 to 5 (got "9")', 'F must be "on" or "off" (got "sometimes")']);
   });
 
-  it('reads ISO-8601 durations (for the settings still to come) as milliseconds', () => {
-    const declared = { D: duration({ default: 3 * 86_400_000, description: 'd' }) };
-    const at = (v: string) => {
+  it('reads ISO-8601 durations (iso8601-duration), one or "off", or a list shortest first', () => {
+    const declared = { D: durationOrOff({ default: 'P3D', description: 'd' }), L: durationList({ default: 'P1D,P1W', description: 'l' }) };
+    const at = (name: 'D' | 'L', v: string) => {
       const errors: string[] = [];
-      const value = settingsReader(declared, { D: v }, errors)('D');
+      const value = settingsReader(declared, { [name]: v }, errors)(name);
       return errors.length > 0 ? errors : value;
     };
-    expect(at('')).toBe(3 * 86_400_000);
-    expect(at('PT12H')).toBe(12 * 3_600_000);
-    expect(at('P1DT6H30M')).toBe((30 * 60 + 30) * 60_000);
-    expect(at('P2W')).toBe(14 * 86_400_000);
-    expect(at('pt90s')).toBe(90_000);
-    for (const bad of ['3d', 'P', 'PT', 'P1M2W', 'P0D', 'P1Y', '-P1D']) {
-      expect(at(bad), bad).toEqual([`D must be an ISO-8601 duration such as P3D or PT12H (got "${bad}")`]);
+    expect(at('D', '')).toMatchObject({ iso: 'P3D', parts: { days: 3 } });
+    expect(at('D', ' pt12h ')).toMatchObject({ iso: 'PT12H', parts: { hours: 12 } });
+    expect(at('D', 'P1M2DT3H')).toMatchObject({ parts: { months: 1, days: 2, hours: 3 } });
+    expect(at('D', 'off')).toBeNull();
+    for (const bad of ['3d', 'P', 'PT', 'P0D', '-P1D', 'P3DX']) {
+      expect(at('D', bad), bad).toEqual([`D must be an ISO-8601 duration longer than zero (e.g. "P3D"), or "off" (got "${bad}")`]);
     }
-    expect(declared.D.shown).toBe('P3D');
-    expect(isoDuration(36 * 3_600_000 + 60_000)).toBe('P1DT12H1M');
+    expect((at('L', '') as { iso: string }[]).map((d) => d.iso)).toEqual(['P1D', 'P1W']);
+    expect(at('L', 'OFF')).toEqual([]);
+    for (const bad of ['P1W,P1D', 'P1D,P1D', 'P1D,,P2D']) expect(at('L', bad), bad).toHaveLength(1);
+    expect([declared.D.shown, declared.L.shown]).toEqual(['P3D', 'P1D,P1W']);
   });
 
   it('keeps a setting that is never read unchecked (Swish, while payments are in the sandbox)', () => {
