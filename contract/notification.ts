@@ -11,6 +11,7 @@ export const NOTIFICATION_TYPES = [
   'paymentFailed',
   'voucherRedeemed',
   'voucherExpiring',
+  'refunded',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -25,6 +26,7 @@ export const NotificationType = Type.Union(
     Type.Literal('paymentFailed'),
     Type.Literal('voucherRedeemed'),
     Type.Literal('voucherExpiring'),
+    Type.Literal('refunded'),
   ],
   { title: 'NotificationType' },
 );

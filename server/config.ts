@@ -1,6 +1,7 @@
 import { X509Certificate, createECDH, createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { Duration } from 'luxon';
 import { dataDirFrom } from './db/datadir.ts';
 import type { S3Options } from './providers/storage/s3.ts';
 import { DEFAULT_WEBPUSH_HOSTS, HOST_PATTERN, type AllowedHosts } from './providers/push/endpoint.ts';
@@ -59,6 +60,12 @@ export interface Config {
   };
   /** Delivering scheduled greeties by SMS and the sending limits (server/delivery, decision 081). */
   delivery: DeliveryConfig;
+  /**
+   * UNCLAIMED_REFUND_AFTER: an ISO-8601 duration (default P60D) after delivery at which a paid
+   * greetie still unopened, with no voucher used, is cancelled and refunded (server/payment/refunds.ts,
+   * decision 086); null when `off`.
+   */
+  unclaimedRefundAfter: string | null;
   /**
    * Who sells (the terms, the privacy policy and the receipt name them; GET /api/seller):
    * SELLER_NAME, SELLER_ORG_NUMBER (NNNNNN-NNNN), SELLER_EMAIL. Demo values by default.
@@ -239,6 +246,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
   }
   const payment = parsePayment(env, { sandbox, publicUrl, cwd }, errors);
   const delivery = parseDelivery(env, errors);
+  const unclaimedRefundAfter = parseIsoDuration(env, 'UNCLAIMED_REFUND_AFTER', 'P60D', errors);
   const seller = parseSeller(env, errors);
   const push = parsePush(env, { sandbox, email: seller.email }, errors);
 
@@ -269,10 +277,27 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
       mediaDecodeConcurrency,
       payment,
       delivery,
+      unclaimedRefundAfter,
       seller,
       push,
     },
   };
+}
+
+/**
+ * A setting that is an ISO-8601 duration (P60D, PT12H, P1M…; luxon reads it), or `off`: the
+ * duration as written (normalised by luxon), or null for off. Zero and negative durations are refused.
+ */
+function parseIsoDuration(env: Env, name: string, fallback: string, errors: string[]): string | null {
+  const v = env[name]?.trim();
+  if (v === undefined || v === '') return fallback;
+  if (v.toLowerCase() === 'off') return null;
+  const d = Duration.fromISO(v);
+  if (!d.isValid || !(d.toMillis() > 0)) {
+    errors.push(`${name} must be an ISO-8601 duration such as P60D, or off (got "${v}")`);
+    return fallback;
+  }
+  return d.toISO();
 }
 
 /** DELIVERY_* and SEND_LIMIT_* settings (server/delivery); each problem is one line in `errors`. */

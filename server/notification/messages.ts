@@ -25,6 +25,14 @@ export interface NotificationParams {
   merchantName?: string | null;
   productName?: string | null;
   days?: number;
+  /** Öre (a refund). */
+  amount?: number;
+}
+
+/** Kronor as people read them: 349 or 349,50. */
+function kronor(ore: number | undefined): string {
+  if (ore === undefined) return '';
+  return ore % 100 === 0 ? String(ore / 100) : (ore / 100).toFixed(2).replace('.', ',');
 }
 
 type Texts = (p: NotificationParams) => { title: string; body: string };
@@ -49,6 +57,10 @@ const texts: Record<Lang, Record<string, Texts>> = {
       title: p.days === 7 ? 'Presentkortet går ut om en vecka' : `Presentkortet går ut om ${p.days ?? 30} dagar`,
       body: `Glöm inte att använda ${p.productName || gift.sv}${p.merchantName ? ` hos ${p.merchantName}` : ''}.`,
     }),
+    refunded: (p) => ({
+      title: 'Du får tillbaka pengarna',
+      body: `${p.recipientName || 'Mottagaren'} öppnade aldrig din greetie, så vi har avbrutit den. ${p.amount ? `${kronor(p.amount)} kr` : 'Pengarna'} betalas tillbaka till ditt Swish-konto.`,
+    }),
   },
   en: {
     greetieReceived: (p) => ({ title: 'You have received a greetie!', body: `${p.senderName || someone.en} has sent you a greetie.` }),
@@ -60,6 +72,10 @@ const texts: Record<Lang, Record<string, Texts>> = {
     voucherExpiring: (p) => ({
       title: p.days === 7 ? 'Your gift card expires in a week' : `Your gift card expires in ${p.days ?? 30} days`,
       body: `Remember to use ${p.productName || gift.en}${p.merchantName ? ` at ${p.merchantName}` : ''}.`,
+    }),
+    refunded: (p) => ({
+      title: 'You are getting your money back',
+      body: `${p.recipientName || 'The recipient'} never opened your greetie, so we have cancelled it. ${p.amount ? `${kronor(p.amount)} kr is` : 'The money is'} being paid back to your Swish account.`,
     }),
   },
 };

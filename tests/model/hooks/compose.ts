@@ -54,6 +54,7 @@ export function greetie(over: Partial<Greetie> = {}): Greetie {
     deliveredAt: null,
     viewed: false,
     viewedAt: null,
+    cancelledAt: null,
     createdAt: '2026-05-01T10:00:00.000Z',
     updatedAt: '2026-05-01T10:00:00.000Z',
     ...over,
