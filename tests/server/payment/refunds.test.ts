@@ -316,3 +316,18 @@ describe('UNCLAIMED_REFUND_AFTER', () => {
     expect(rows[0]!.status).toBe('delivered');
   });
 });
+
+describe('the UNCLAIMED_REFUND_AFTER setting', () => {
+  it('is an ISO-8601 duration (P60D by default) or off; anything else stops the start naming it', async () => {
+    const { parseConfig } = await import('../../../server/config.ts');
+    const base = { SANDBOX: 'on', TOKEN_SIGNING_KEY: 'test-signing-key-0123456789abcdef0123456789', DATA_DIR: '/tmp/greetie-test-data' };
+    expect(testConfig().unclaimedRefundAfter).toBe('P60D');
+    expect(testConfig({ UNCLAIMED_REFUND_AFTER: 'P1M' }).unclaimedRefundAfter).toBe('P1M');
+    expect(testConfig({ UNCLAIMED_REFUND_AFTER: 'OFF' }).unclaimedRefundAfter).toBeNull();
+    for (const bad of ['60 days', '60', 'PT0S', 'P-1D', 'P']) {
+      const r = parseConfig({ ...base, UNCLAIMED_REFUND_AFTER: bad });
+      expect(r.ok, bad).toBe(false);
+      if (!r.ok) expect(r.errors.join('\n')).toContain('UNCLAIMED_REFUND_AFTER');
+    }
+  });
+});
