@@ -6,7 +6,7 @@ import { Health } from './health.ts';
 import { PictureAnswer } from './media.ts';
 import { Merchant, MerchantCategory, MerchantPage, MerchantSource, Product, SandboxMerchant } from './merchant.ts';
 import { Notification, NotificationType, SandboxPush, WebPushKey } from './notification.ts';
-import { Payment, PaymentStatus } from './payment.ts';
+import { Payment, PaymentStatus, Refund, RefundStatus, SandboxRefund } from './payment.ts';
 import { SandboxSms, SandboxStatus } from './sandbox.ts';
 import { Seller } from './seller.ts';
 import { Voucher } from './voucher.ts';
@@ -25,6 +25,7 @@ export const COMPONENTS: readonly TSchema[] = [
   MerchantSource,
   NotificationType,
   PaymentStatus,
+  RefundStatus,
   // Shapes.
   AccountExport,
   ContentElement,
@@ -44,8 +45,10 @@ export const COMPONENTS: readonly TSchema[] = [
   PictureAnswer,
   Product,
   PublicGreetie,
+  Refund,
   SandboxMerchant,
   SandboxPush,
+  SandboxRefund,
   SandboxSms,
   SandboxStatus,
   Seller,

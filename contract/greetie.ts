@@ -111,7 +111,7 @@ export type Content = Static<typeof Content>;
 
 // ---- The greetie ----
 
-export const GREETIE_STATUSES = ['draft', 'awaitingPayment', 'scheduled', 'delivered', 'deliveryFailed'] as const;
+export const GREETIE_STATUSES = ['draft', 'awaitingPayment', 'scheduled', 'delivered', 'deliveryFailed', 'cancelled'] as const;
 export const GreetieStatus = Type.Enum(GREETIE_STATUSES, { title: 'GreetieStatus' });
 export type GreetieStatus = (typeof GREETIE_STATUSES)[number];
 
@@ -183,6 +183,9 @@ const greetieFields = {
   viewed: Type.Boolean(),
   viewedAt: Type.Union([DateTime, Type.Null()]),
   thanks: Type.Union([GreetieThanks, Type.Null()], { description: "The recipient's thank-you (POST /greetie/{id}/thanks), once; null until then" }),
+  cancelledAt: Type.Union([DateTime, Type.Null()], {
+    description: 'When its sender cancelled it (or it was cancelled unclaimed); its link answers 404 and its vouchers are void from then on',
+  }),
   createdAt: DateTime,
   updatedAt: DateTime,
 };

@@ -13,6 +13,7 @@ export const NOTIFICATION_TYPES = [
   'voucherExpiring',
   'unopened',
   'thanks',
+  'refunded',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -29,6 +30,7 @@ export const NotificationType = Type.Union(
     Type.Literal('voucherExpiring'),
     Type.Literal('unopened'),
     Type.Literal('thanks'),
+    Type.Literal('refunded'),
   ],
   { title: 'NotificationType' },
 );

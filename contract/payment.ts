@@ -15,6 +15,21 @@ export const PaymentStatus = Type.Union(
   { title: 'PaymentStatus' },
 );
 
+/** API.md Payment.refund: the one refund of a payment (a failed one is retried as the same refund). */
+export const RefundStatus = Type.Union([Type.Literal('pending'), Type.Literal('paid'), Type.Literal('error')], { title: 'RefundStatus' });
+
+export const Refund = Type.Object(
+  {
+    id: Uuid,
+    status: RefundStatus,
+    amount: Ore,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Refund', title: 'Refund' },
+);
+export type Refund = Static<typeof Refund>;
+
 export const Payment = Type.Object(
   {
     id: Uuid,
@@ -30,6 +45,9 @@ export const Payment = Type.Object(
     errorCode: Type.Union([Type.String(), Type.Null()], { description: "The provider's error code" }),
     createdAt: DateTime,
     updatedAt: DateTime,
+    refund: Type.Union([Refund, Type.Null()], {
+      description: "The money given back when the greetie was cancelled (the whole amount; one per payment), or null",
+    }),
   },
   { $id: 'Payment', title: 'Payment' },
 );
@@ -63,3 +81,36 @@ export const SandboxSettle = Type.Object(
 export type SandboxSettle = Static<typeof SandboxSettle>;
 
 export const PaymentIdParams = Type.Object({ paymentId: Uuid });
+
+/** Swish's refund callback body; only `id` is read (the status is confirmed with the provider). */
+export const RefundCallback = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, description: "The refund's instruction id" }),
+  },
+  { additionalProperties: true },
+);
+export type RefundCallback = Static<typeof RefundCallback>;
+
+/** GET /sandbox/refunds: a refund still pending in the sandbox. */
+export const SandboxRefund = Type.Object(
+  {
+    id: Uuid,
+    paymentId: Uuid,
+    greetieId: Uuid,
+    amount: Ore,
+    status: RefundStatus,
+    createdAt: DateTime,
+  },
+  { $id: 'SandboxRefund', title: 'SandboxRefund' },
+);
+export type SandboxRefund = Static<typeof SandboxRefund>;
+
+export const SandboxRefundSettle = Type.Object(
+  {
+    outcome: Type.Union([Type.Literal('paid'), Type.Literal('error')]),
+  },
+  { additionalProperties: false },
+);
+export type SandboxRefundSettle = Static<typeof SandboxRefundSettle>;
+
+export const RefundIdParams = Type.Object({ refundId: Uuid });

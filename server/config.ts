@@ -63,6 +63,12 @@ export interface Config {
   /** Delivering scheduled greeties by SMS and the sending limits (server/delivery, decision 081). */
   delivery: DeliveryConfig;
   /**
+   * UNCLAIMED_REFUND_AFTER: an ISO-8601 duration (default P60D) after delivery at which a paid
+   * greetie still unopened, with no voucher used, is cancelled and refunded (server/payment/refunds.ts,
+   * decision 086); null when `off`.
+   */
+  unclaimedRefundAfter: IsoDuration | null;
+  /**
    * Who sells (the terms, the privacy policy and the receipt name them; GET /api/seller):
    * SELLER_NAME, SELLER_ORG_NUMBER (NNNNNN-NNNN), SELLER_EMAIL. Demo values by default.
    */
@@ -245,6 +251,7 @@ export const SETTINGS = {
   DELIVERY_RECONCILE_MS: whole({ min: 200, max: 3_600_000, default: 30_000, description: 'how often interrupted and overdue deliveries are looked for' }),
   DELIVERY_LEASE_MS: whole({ min: 15_000, max: 3_600_000, default: 30_000, description: 'how long a delivery may stay claimed before the sweep asks the SMS provider' }),
   UNOPENED_REMINDERS: durationList({ default: 'P3D,P10D', description: 'when after delivery a recipient who has not opened a greetie gets a reminder SMS' }),
+  UNCLAIMED_REFUND_AFTER: durationOrOff({ default: 'P60D', description: 'when after delivery a paid greetie still unopened, with no voucher used, is cancelled and refunded' }),
   UNOPENED_NOTICE: durationOrOff({ default: 'P14D', description: 'when after delivery the sender is told the greetie is still not opened' }),
   PUSH_PROVIDER: oneOf(['sandbox', 'expo'], { shown: 'sandbox (expo when SANDBOX=off)', description: 'where notifications are pushed to the mobile app' }),
   EXPO_ACCESS_TOKEN: text({ description: "Expo's access token" }),
@@ -325,6 +332,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
   const mediaDecodeConcurrency = read('MEDIA_DECODE_CONCURRENCY');
   const payment = parsePayment(read, { sandbox, publicUrl, cwd }, errors);
   const delivery = parseDelivery(read);
+  const unclaimedRefundAfter = read('UNCLAIMED_REFUND_AFTER');
   const seller = { name: read('SELLER_NAME'), orgNumber: read('SELLER_ORG_NUMBER'), email: read('SELLER_EMAIL') };
   // VAPID_SUBJECT's default names the seller's e-mail as written, even when it is wrong.
   const push = parsePush(read, { sandbox, email: env.SELLER_EMAIL?.trim() || seller.email, subjectGiven: Boolean(env.VAPID_SUBJECT?.trim()) }, errors);
@@ -350,6 +358,7 @@ export function parseConfig(env: Env, defaults: { cwd?: string } = {}): ConfigRe
       mediaDecodeConcurrency,
       payment,
       delivery,
+      unclaimedRefundAfter,
       seller,
       push,
     },

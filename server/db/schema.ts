@@ -109,7 +109,7 @@ export interface GreetieTable {
   message: Generated<string>;
   /** ContentElement[] (contract/greetie.ts), validated before it is written. */
   content: ColumnType<unknown[], string | undefined, string>;
-  status: Generated<'draft' | 'awaitingPayment' | 'scheduled' | 'delivered' | 'deliveryFailed'>;
+  status: Generated<'draft' | 'awaitingPayment' | 'scheduled' | 'delivered' | 'deliveryFailed' | 'cancelled'>;
   total: Generated<number>;
   deliver_at: Timestamp | null;
   delivered_at: Timestamp | null;
@@ -120,6 +120,8 @@ export interface GreetieTable {
   recipient_changes: Generated<number>;
   /** 019: the last POST /resend. */
   resent_at: Timestamp | null;
+  /** 018_refunds: when the sender (or the unclaimed-refund sweep) cancelled it. */
+  cancelled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** 019_recipient_thanks: a correction of the recipient, as a send to the new number (sending limits). */
@@ -320,7 +322,7 @@ export interface DeliveryTable {
   greetie_id: string;
   sender_id: string | null;
   recipient_number: string;
-  state: Generated<'pending' | 'sending' | 'sent' | 'failed'>;
+  state: Generated<'pending' | 'sending' | 'sent' | 'failed' | 'cancelled'>;
   due_at: Timestamp;
   attempts: Generated<number>;
   sending_since: Timestamp | null;
@@ -340,6 +342,39 @@ export interface IdempotencyKeyTable {
   status_code: number | null;
   response: string | null;
   created_at: Timestamp;
+}
+
+/** 018_refunds: giving a payment's money back, once (server/payment/refunds.ts). */
+export interface RefundTable {
+  id: Generated<string>;
+  payment_id: string;
+  greetie_id: string;
+  provider: 'sandbox' | 'swish';
+  status: Generated<'created' | 'pending' | 'paid' | 'error'>;
+  amount: number;
+  instruction_id: string;
+  original_payment_reference: string | null;
+  error_code: string | null;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** 018_refunds: the sandbox provider's refunds, kept in Swish's terms. */
+export interface SandboxRefundTable {
+  instruction_id: string;
+  original_payment_reference: string;
+  payer_alias: string;
+  amount: number;
+  message: string;
+  callback_url: string;
+  status: Generated<'CREATED' | 'PAID' | 'ERROR'>;
+  error_code: string | null;
+  error_message: string | null;
+  payment_reference: string | null;
+  date_created: Timestamp;
+  date_paid: Timestamp | null;
+  updated_at: Timestamp;
 }
 
 export interface Database {
@@ -362,6 +397,8 @@ export interface Database {
   recipient_change: RecipientChangeTable;
   greetie_reminder: GreetieReminderTable;
   greetie_thanks: GreetieThanksTable;
+  refund: RefundTable;
+  sandbox_refund: SandboxRefundTable;
   product_code: ProductCodeTable;
   code_pool: CodePoolTable;
   redeem_attempt: RedeemAttemptTable;

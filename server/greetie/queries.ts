@@ -34,6 +34,7 @@ export interface GreetieRow {
   deliver_at: Date | null;
   delivered_at: Date | null;
   viewed_at: Date | null;
+  cancelled_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -56,6 +57,7 @@ function greetieSelect(db: Executor) {
       'g.deliver_at',
       'g.delivered_at',
       'g.viewed_at',
+      'g.cancelled_at',
       'g.created_at',
       'g.updated_at',
     ]);

@@ -235,13 +235,15 @@ export async function toGreeties(db: Db | Tx, rows: GreetieRow[], urlOf: UrlOf, 
         source: g.source as MerchantSource,
         amount: g.amount,
       })),
-    vouchers: vouchers.filter((v) => v.greetie_id === r.id).map((v) => toVoucher(v, ownsVouchers(r, viewerNumber))),
+    // A cancelled greetie's vouchers are void: gone from every answer.
+    vouchers: r.status === 'cancelled' ? [] : vouchers.filter((v) => v.greetie_id === r.id).map((v) => toVoucher(v, ownsVouchers(r, viewerNumber))),
     total: r.total,
     deliverAt: r.deliver_at?.toISOString() ?? null,
     deliveredAt: r.delivered_at?.toISOString() ?? null,
     viewed: r.viewed_at !== null,
     viewedAt: r.viewed_at?.toISOString() ?? null,
     thanks: thanksBy.get(r.id) ?? null,
+    cancelledAt: r.cancelled_at?.toISOString() ?? null,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   }));
@@ -421,6 +423,8 @@ export async function markAsViewed(deps: DbClock, userId: string, id: string): P
 /** GET /greetie/{id}/vouchers: the sender sees what was given (no codes); the recipient once delivered, with codes. */
 export async function greetieVouchers(deps: DbClock, userId: string, id: string): Promise<Voucher[]> {
   const { row, isRecipient } = await readable(deps, userId, id);
+  // A cancelled greetie's vouchers are void: its sender gets [] (its recipient no longer reads it).
+  if (row.status === 'cancelled') return [];
   return (await vouchersOfGreeties(deps.db, [row.id])).map((v) => toVoucher(v, isRecipient));
 }
 

@@ -28,12 +28,20 @@ export interface NotificationParams {
   /** A thank-you's text and emoji (type `thanks`). */
   message?: string | null;
   emoji?: string | null;
+  /** Öre (a refund). */
+  amount?: number;
 }
 
 /** A thank-you as a push shows it: its emoji, then its text cut to 120 characters. */
 function thanksBody(p: NotificationParams): string {
   const text = (p.message ?? '').length > 120 ? `${[...(p.message ?? '')].slice(0, 119).join('')}…` : (p.message ?? '');
   return p.emoji ? `${p.emoji} ${text}` : text;
+}
+
+/** Kronor as people read them: 349 or 349,50. */
+function kronor(ore: number | undefined): string {
+  if (ore === undefined) return '';
+  return ore % 100 === 0 ? String(ore / 100) : (ore / 100).toFixed(2).replace('.', ',');
 }
 
 type Texts = (p: NotificationParams) => { title: string; body: string };
@@ -63,6 +71,10 @@ const texts: Record<Lang, Record<string, Texts>> = {
       body: `${p.recipientName || 'Mottagaren'} har inte öppnat din greetie. Du kan rätta numret, skicka länken igen eller avbryta den.`,
     }),
     thanks: (p) => ({ title: `${p.recipientName || 'Mottagaren'} tackar för din greetie`, body: thanksBody(p) }),
+    refunded: (p) => ({
+      title: 'Du får tillbaka pengarna',
+      body: `${p.recipientName || 'Mottagaren'} öppnade aldrig din greetie, så vi har avbrutit den. ${p.amount ? `${kronor(p.amount)} kr` : 'Pengarna'} betalas tillbaka till ditt Swish-konto.`,
+    }),
   },
   en: {
     greetieReceived: (p) => ({ title: 'You have received a greetie!', body: `${p.senderName || someone.en} has sent you a greetie.` }),
@@ -80,6 +92,10 @@ const texts: Record<Lang, Record<string, Texts>> = {
       body: `${p.recipientName || 'The recipient'} has not opened your greetie. You can correct the number, send the link again or cancel it.`,
     }),
     thanks: (p) => ({ title: `${p.recipientName || 'The recipient'} thanks you for your greetie`, body: thanksBody(p) }),
+    refunded: (p) => ({
+      title: 'You are getting your money back',
+      body: `${p.recipientName || 'The recipient'} never opened your greetie, so we have cancelled it. ${p.amount ? `${kronor(p.amount)} kr is` : 'The money is'} being paid back to your Swish account.`,
+    }),
   },
 };
 

@@ -116,6 +116,19 @@ export async function notifyPayment(tx: Tx, deps: NotifyDeps, p: { greetieId: st
   await notify(tx, deps, { userId: g.sender_id, type, greetieId: p.greetieId, params: { recipientName: g.recipient_name }, key: `${type}:${p.paymentId}` });
 }
 
+/** A greetie cancelled unopened and its payment refunded (server/payment/refunds.ts): the sender is told, once. */
+export async function notifyRefunded(tx: Tx, deps: NotifyDeps, p: { greetieId: string; amount: number }): Promise<void> {
+  const g = await deliveredFacts(tx, p.greetieId);
+  if (!g?.sender_id) return;
+  await notify(tx, deps, {
+    userId: g.sender_id,
+    type: 'refunded',
+    greetieId: p.greetieId,
+    params: { recipientName: g.recipient_name, amount: p.amount },
+    key: `refunded:${p.greetieId}`,
+  });
+}
+
 /** The expiry job: a reminder `days` before, unless the voucher is redeemed or gone by then. */
 export async function remindExpiry(deps: PushDeps, voucherId: string, days: number): Promise<boolean> {
   const v = await voucherForReminder(deps.db, voucherId);

@@ -4,7 +4,7 @@
  * SIGKILL right there — no shutdown code, no pending write — as a power cut would. Unset (always,
  * outside those tests) it does nothing.
  */
-export type CrashPoint = 'payment.paid';
+export type CrashPoint = 'payment.paid' | 'refund.created';
 
 export function crashPoint(point: CrashPoint): void {
   if (process.env.GREETIE_TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');

@@ -39,4 +39,13 @@ export const messages = {
     sv: 'Filen innehåller inga koder, eller en kod är längre än 200 tecken.',
     en: 'The file holds no codes, or a code is longer than 200 characters.',
   },
+  GREETIE_NOT_CANCELLABLE: {
+    sv: 'Bara en skickad greetie kan avbrytas. Ett utkast kan du ta bort i stället.',
+    en: 'Only a sent greetie can be cancelled. A draft can be deleted instead.',
+  },
+  REFUND_NOT_FOUND: { sv: 'Det finns ingen sådan återbetalning.', en: 'There is no such refund.' },
+  REFUND_NOT_PENDING: {
+    sv: 'Återbetalningen väntar inte längre på svar.',
+    en: 'The refund is no longer waiting for an answer.',
+  },
 } satisfies Catalogue;

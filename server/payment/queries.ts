@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
-import type { PaymentTable } from '../db/schema.ts';
+import type { PaymentTable, RefundTable } from '../db/schema.ts';
 
 /** Payments' and vouchers' SQL (migrations 005 and 007). */
 
@@ -122,4 +122,153 @@ export function pendingSandboxPayments(db: Executor, limit = 100): Promise<Payme
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+// ---- Refunds (migration 018, server/payment/refunds.ts) ----
+
+export type RefundRow = Selectable<RefundTable>;
+
+export function refundById(db: Executor, id: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refund').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function refundByInstruction(db: Executor, instructionId: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refund').selectAll().where('instruction_id', '=', instructionId).executeTakeFirst();
+}
+
+export function refundOfPayment(db: Executor, paymentId: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refund').selectAll().where('payment_id', '=', paymentId).executeTakeFirst();
+}
+
+/** The greetie to cancel, locked (greetie first: the order every greetie change takes). */
+export function lockGreetieForCancel(tx: Tx, id: string) {
+  return tx
+    .selectFrom('greetie')
+    .select(['id', 'status', 'sender_id', 'viewed_at', 'delivered_at'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Whether any voucher of the greetie has been used. */
+export async function anyVoucherUsed(db: Executor, greetieId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('voucher')
+    .select('id')
+    .where('greetie_id', '=', greetieId)
+    .where((eb) => eb.or([eb('is_redeemed', '=', true), eb('redeemed_at', 'is not', null)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** scheduled or delivered → cancelled, once; its delivery, if not yet claimed, will never be. */
+export async function markCancelled(tx: Tx, greetieId: string, now: Date): Promise<boolean> {
+  const result = await tx
+    .updateTable('greetie')
+    .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
+    .where('id', '=', greetieId)
+    .where('status', 'in', ['scheduled', 'delivered'])
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await tx
+    .updateTable('delivery')
+    .set({ state: 'cancelled', updated_at: now, sms_to: null, sms_body: null })
+    .where('greetie_id', '=', greetieId)
+    .where('state', '=', 'pending')
+    .execute();
+  return true;
+}
+
+/** The greetie's paid payment (at most one: a paid payment ends the greetie's payments). */
+export function paidPayment(db: Executor, greetieId: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payment').selectAll().where('greetie_id', '=', greetieId).where('status', '=', 'paid').orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+}
+
+/** The payment's one refund, written before the provider is asked; undefined when it has one already. */
+export function insertRefund(
+  tx: Tx,
+  r: { paymentId: string; greetieId: string; provider: 'sandbox' | 'swish'; amount: number; instructionId: string; now: Date },
+): Promise<RefundRow | undefined> {
+  return tx
+    .insertInto('refund')
+    .values({
+      payment_id: r.paymentId,
+      greetie_id: r.greetieId,
+      provider: r.provider,
+      amount: r.amount,
+      instruction_id: r.instructionId,
+      created_at: r.now,
+      updated_at: r.now,
+    })
+    .onConflict((oc) => oc.column('payment_id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** One more provider call for it, counted before the call. */
+export async function countRefundAttempt(db: Executor, id: string, reference: string | null, now: Date): Promise<void> {
+  await db
+    .updateTable('refund')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), ...(reference ? { original_payment_reference: reference } : {}), updated_at: now }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * The refund moves to `to`, once: only from the statuses a provider's answer may move it from
+ * (never from paid). Undefined when another caller moved it first.
+ */
+export function moveRefund(db: Executor, id: string, from: RefundRow['status'][], to: RefundRow['status'], errorCode: string | null, now: Date): Promise<RefundRow | undefined> {
+  return db
+    .updateTable('refund')
+    .set({ status: to, error_code: errorCode, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Refunds the reconciliation looks at: created or pending since `before`, error since `errorBefore`. */
+export function refundsToReconcile(db: Executor, before: Date, errorBefore: Date, limit = 200): Promise<RefundRow[]> {
+  return db
+    .selectFrom('refund')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', 'in', ['created', 'pending']), eb('updated_at', '<=', before)]),
+        eb.and([eb('status', '=', 'error'), eb('updated_at', '<=', errorBefore)]),
+      ]),
+    )
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/** GET /sandbox/refunds: the sandbox's refunds not yet settled, newest first. */
+export function pendingSandboxRefunds(db: Executor, limit = 100): Promise<RefundRow[]> {
+  return db
+    .selectFrom('refund')
+    .selectAll()
+    .where('provider', '=', 'sandbox')
+    .where('status', 'in', ['created', 'pending'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Paid greeties delivered before `deliveredBefore`, still unopened, none of their vouchers used:
+ * the unclaimed-refund sweep's candidates (each checked again under its lock).
+ */
+export async function unclaimedGreeties(db: Executor, deliveredBefore: Date, limit = 100): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT g.id FROM greetie g
+     WHERE g.status = 'delivered' AND g.viewed_at IS NULL AND g.delivered_at <= ${deliveredBefore}
+       AND EXISTS (SELECT 1 FROM payment p WHERE p.greetie_id = g.id AND p.status = 'paid')
+       AND NOT EXISTS (SELECT 1 FROM voucher v WHERE v.greetie_id = g.id AND (v.is_redeemed OR v.redeemed_at IS NOT NULL))
+     ORDER BY g.delivered_at
+     LIMIT ${limit}`.execute(db);
+  return rows.map((r) => r.id);
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { PaymentRow } from './queries.ts';
 import { expirePayment, refresh, type PaymentDeps } from './rules.ts';
+import { REFUND_MIN_AGE_MS, reconcileRefunds } from './refunds.ts';
 
 /**
  * Reconciling open payments (decision 080 "Recovery"): nobody has to ask for a payment
@@ -81,8 +82,14 @@ export function startPaymentReconciler(deps: PaymentDeps, log?: FastifyBaseLogge
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const pass = (minAgeMs: number) => {
-    const p = reconcileOpenPayments(deps, { minAgeMs }, log).then((r) => {
+    const p = reconcileOpenPayments(deps, { minAgeMs }, log).then(async (r) => {
       if (r.applied > 0) log?.info(r, 'open payments reconciled');
+      // Refunds not yet settled and unclaimed greeties (./refunds.ts), in the same pass.
+      const refunds = await reconcileRefunds(deps, { minAgeMs: minAgeMs === 0 ? 0 : REFUND_MIN_AGE_MS }, log).catch((err: unknown) => {
+        log?.error({ err }, 'refund reconciliation failed');
+        return undefined;
+      });
+      if (refunds && (refunds.applied > 0 || refunds.unclaimed > 0)) log?.info(refunds, 'refunds reconciled');
       return r;
     });
     running = p.catch((err: unknown) => log?.error({ err }, 'payment reconciliation failed'));

@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, errorResponses } from '../../contract/common.ts';
-import { Payment, PaymentCallback, StartPayment } from '../../contract/payment.ts';
+import { Payment, PaymentCallback, RefundCallback, StartPayment } from '../../contract/payment.ts';
+import { Greetie } from '../../contract/greetie.ts';
 import { access, publicAccess } from '../access.ts';
 import { paymentCallback, paymentOf, startPayment } from './rules.ts';
+import { cancelGreetie, refundCallback } from './refunds.ts';
 
 /**
  * Paying for a greetie (API.md "Greetie": startpayment, payment, paymentCallBack). The rules are in
@@ -72,6 +74,50 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       await paymentCallback(deps, req.body.id, req.log);
+      return {};
+    },
+  );
+
+  app.post(
+    '/greetie/:id/cancel',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...senders,
+        operationId: 'cancelGreetie',
+        tags: ['Greetie'],
+        summary: 'Cancel a sent greetie that is not yet opened, and get the money back',
+        description:
+          'While scheduled or delivered, not yet viewed and with no voucher used: the greetie becomes `cancelled` ' +
+          '(`cancelledAt`), its link answers 404, its vouchers are void, no delivery happens any more, and when it was paid ' +
+          'its Payment gets one `refund` of the whole amount through the payment provider (GET /greetie/{id}/payment shows ' +
+          'it: pending, paid, or error and retried). Cancelling again answers the same greetie and refunds nothing more. ' +
+          '409 GREETIE_ALREADY_OPENED once viewed or a voucher is used, GREETIE_NOT_CANCELLABLE for a draft, one awaiting ' +
+          'payment or one whose delivery failed.',
+        params: IdParams,
+        response: { 200: Greetie, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (req) => cancelGreetie(deps, req.userId, req.params.id, req.log),
+  );
+
+  app.post(
+    '/greetie/refundCallBack',
+    {
+      schema: {
+        ...publicAccess(200, 'The payment provider calls it; the body is never believed, the status is asked of the provider'),
+        operationId: 'refundCallback',
+        tags: ['Payment'],
+        summary: "The payment provider's refund callback",
+        description:
+          'Swish calls it when a refund ends. Only `id` (the refund\'s instruction id) is read: the refund is found by it ' +
+          'and its status asked of the provider, then applied once. Always 200 for a well-formed body.',
+        body: RefundCallback,
+        response: { 200: Type.Object({}), ...errorResponses(400) },
+      },
+    },
+    async (req) => {
+      await refundCallback(deps, req.body.id, req.log);
       return {};
     },
   );

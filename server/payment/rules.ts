@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Payment, StartPayment } from '../../contract/payment.ts';
+import type { Payment, Refund, StartPayment } from '../../contract/payment.ts';
 import { transaction } from '../db/index.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
@@ -22,8 +22,10 @@ import {
   paymentByInstruction,
   setGreetieStatus,
   setGreetieTotal,
+  refundOfPayment,
   settleOpen,
   type PaymentRow,
+  type RefundRow,
 } from './queries.ts';
 
 /**
@@ -54,8 +56,23 @@ export function returnUrl(publicUrl: string, greetieId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/greetie/details/${greetieId}`;
 }
 
-/** A payment row as API.md's Payment; an open m-commerce one carries its app link and QR code. */
-export async function toPayment(config: Deps['config'], row: PaymentRow): Promise<Payment> {
+/** A refund row as API.md's Payment.refund. */
+export function toRefund(row: RefundRow): Refund {
+  return {
+    id: row.id,
+    // `created` is ours alone (written before the provider is asked): the client sees it pending.
+    status: row.status === 'created' ? 'pending' : row.status,
+    amount: row.amount,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/**
+ * A payment row as API.md's Payment; an open m-commerce one carries its app link and QR code, a
+ * refunded one its refund.
+ */
+export async function toPayment(config: Deps['config'], row: PaymentRow, refund?: RefundRow | null): Promise<Payment> {
   const open = row.status === 'created' || row.status === 'pending';
   const token = open ? row.swish_token : null;
   return {
@@ -72,6 +89,7 @@ export async function toPayment(config: Deps['config'], row: PaymentRow): Promis
     errorCode: row.error_code,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    refund: refund ? toRefund(refund) : null,
   };
 }
 
@@ -303,7 +321,7 @@ export async function paymentOf(deps: PaymentDeps, userId: string, greetieId: st
     await refresh(deps, payment, log);
     payment = (await paymentById(deps.db, payment.id)) ?? payment;
   }
-  return toPayment(deps.config, payment);
+  return toPayment(deps.config, payment, payment.status === 'paid' ? await refundOfPayment(deps.db, payment.id) : null);
 }
 
 /**

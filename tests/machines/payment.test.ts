@@ -27,6 +27,7 @@ export const payment = (over: Partial<Payment> = {}): Payment => ({
   errorCode: null,
   createdAt: '2026-11-23T08:00:00.000Z',
   updatedAt: '2026-11-23T08:00:00.000Z',
+  refund: null,
   ...over,
 });
 

@@ -51,7 +51,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     ALTER TABLE notification ADD CONSTRAINT notification_type_check CHECK (type IN (
       'greetieReceived', 'greetieDelivered', 'greetieViewed', 'paymentSucceeded', 'paymentFailed',
-      'voucherRedeemed', 'voucherExpiring', 'unopened', 'thanks'))`.execute(db);
+      'voucherRedeemed', 'voucherExpiring', 'refunded', 'unopened', 'thanks'))`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -60,7 +60,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     ALTER TABLE notification ADD CONSTRAINT notification_type_check CHECK (type IN (
       'greetieReceived', 'greetieDelivered', 'greetieViewed', 'paymentSucceeded', 'paymentFailed',
-      'voucherRedeemed', 'voucherExpiring'))`.execute(db);
+      'voucherRedeemed', 'voucherExpiring', 'refunded'))`.execute(db);
   await sql`DROP INDEX greetie_unopened`.execute(db);
   await sql`DROP TABLE greetie_thanks`.execute(db);
   await sql`DROP TABLE greetie_reminder`.execute(db);

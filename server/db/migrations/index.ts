@@ -16,6 +16,7 @@ import * as m014 from './014_push_vapid.ts';
 import * as m015 from './015_limits_exact.ts';
 import * as m016 from './016_delivery_claimed_sms.ts';
 import * as m017 from './017_idempotency_key.ts';
+import * as m018 from './018_refunds.ts';
 import * as m019 from './019_recipient_thanks.ts';
 
 /**
@@ -40,5 +41,6 @@ export const migrations: Record<string, Migration> = {
   '015_limits_exact': m015,
   '016_delivery_claimed_sms': m016,
   '017_idempotency_key': m017,
+  '018_refunds': m018,
   '019_recipient_thanks': m019,
 };

@@ -60,5 +60,12 @@ export const messages = {
     en: 'Swish is still waiting for the bank. Wait a moment before trying again.',
   },
   PAYMENT_VR01: { sv: 'Du uppfyller inte åldersgränsen för köpet.', en: 'You do not meet the age limit for this purchase.' },
+  PAYMENT_RF02: {
+    sv: 'Swish hittar inte betalningen som ska återbetalas (eller så är den äldre än 13 månader).',
+    en: 'Swish cannot find the payment to refund (or it is older than 13 months).',
+  },
+  PAYMENT_RF03: { sv: 'Återbetalningen måste göras från samma Swish-nummer som tog emot betalningen. Felet är vårt.', en: 'The refund must come from the Swish number that was paid. The fault is ours.' },
+  PAYMENT_RF08: { sv: 'Beloppet är större än det som finns kvar att återbetala.', en: 'The amount is more than what is left to refund.' },
+  PAYMENT_AM04: { sv: 'Det finns inte tillräckligt med pengar för återbetalningen just nu. Vi försöker igen.', en: 'There is not enough money for the refund right now. We will try again.' },
   PAYMENT_VR02: { sv: 'Swish-numret hör inte till rätt person för köpet.', en: 'The Swish number does not belong to the right person for this purchase.' },
 } satisfies Catalogue;

@@ -91,6 +91,55 @@ export interface PaymentProvider {
    * is not an error: its state is returned, and the caller acts on it (a paid one stays paid).
    */
   cancel(instructionId: string): Promise<PaymentState>;
+  /**
+   * Creates a refund of a paid payment (PUT, idempotent on instructionId: asking again with the
+   * same id is the same refund, also after a crash between the provider's answer and our write).
+   * Throws PaymentError.
+   */
+  createRefund(request: CreateRefundRequest): Promise<{ instructionId: string; location: string | null }>;
+  /** Asks for the refund's status. Throws PaymentError (notFound, unavailable, …). */
+  refundStatus(instructionId: string): Promise<RefundState>;
+}
+
+/** Swish's refund statuses (GET /api/v1/refunds/{id} and the callback). */
+export type SwishRefundStatus = 'CREATED' | 'VALIDATED' | 'DEBITED' | 'PAID' | 'ERROR';
+
+export interface CreateRefundRequest {
+  /** 32 upper-case hex digits, chosen and stored by the caller before the provider is asked. */
+  instructionId: string;
+  /** Swish's paymentReference of the payment paid (PaymentState.paymentReference). */
+  originalPaymentReference: string;
+  /** Öre, > 0: at most what was paid. */
+  amount: number;
+  /** Ours: ≤ 35 of A–Z, a–z, 0–9 and "-" (payerPaymentReference). */
+  reference: string;
+  /** Shown to the payer of the original payment: ≤ 50 characters of Swish's allowed set. */
+  message: string;
+}
+
+/** What the provider says of a refund now, in our terms, with Swish's own words kept. */
+export interface RefundState {
+  instructionId: string;
+  status: 'pending' | 'paid' | 'error';
+  providerStatus: SwishRefundStatus | string;
+  errorCode: string | null;
+  amount: number | null;
+  originalPaymentReference: string | null;
+}
+
+/**
+ * Swish's refund status → ours: PAID → paid; ERROR → error; CREATED, VALIDATED, DEBITED (money on
+ * its way) and anything we do not know → pending (never acted on).
+ */
+export function mapSwishRefundStatus(status: string): RefundState['status'] {
+  if (status === 'PAID') return 'paid';
+  if (status === 'ERROR') return 'error';
+  return 'pending';
+}
+
+/** Where Swish (or the sandbox) calls us back about a refund: PUBLIC_URL + /api/greetie/refundCallBack. */
+export function refundCallbackUrl(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/api/greetie/refundCallBack`;
 }
 
 /** 32 upper-case hex digits (a v4 UUID without dashes), as Swish wants an instructionUUID. */
@@ -143,6 +192,9 @@ export const SWISH_ERROR_CODES = [
   'FF08', 'RP01', 'RP02', 'RP03', 'RP04', 'RP06', 'RP08', 'RP09', 'ACMT01', 'ACMT03', 'ACMT07',
   'AM02', 'AM03', 'AM06', 'AM21', 'BE18', 'PA02', 'RF07', 'BANKIDCL', 'BANKIDONGOING', 'BANKIDUNKN',
   'TM01', 'DS24', 'VR01', 'VR02',
+  // Refunds: original payment not found (or older than 13 months), payer alias not the original
+  // payee, amount more than what is left to refund, insufficient funds on the merchant's account.
+  'RF02', 'RF03', 'RF08', 'AM04',
 ] as const;
 
 export type SwishErrorCode = (typeof SWISH_ERROR_CODES)[number];

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { SandboxPaymentRequestTable } from '../../db/schema.ts';
+import type { SandboxPaymentRequestTable, SandboxRefundTable } from '../../db/schema.ts';
 import {
   INSTRUCTION_ID,
   PaymentError,
@@ -9,11 +9,13 @@ import {
   swishMessage,
   swishPayerAlias,
   type CreatePaymentRequest,
+  type CreateRefundRequest,
   type CreatedPaymentRequest,
   type PaymentProvider,
   type PaymentState,
+  type RefundState,
 } from './provider.ts';
-import { stateFromSwish, type SwishPaymentRequest } from './swish.ts';
+import { refundStateFromSwish, stateFromSwish, type SwishPaymentRequest, type SwishRefund } from './swish.ts';
 
 /**
  * The sandbox payment provider: Swish's protocol played in-process. A create keeps a payment
@@ -35,7 +37,14 @@ export interface SandboxPaymentProvider extends PaymentProvider {
   settle(instructionId: string, outcome: SandboxOutcome): Promise<SwishPaymentRequest | null>;
   /** The requests still pending, newest first (GET /sandbox/payments). */
   pending(limit?: number): Promise<SwishPaymentRequest[]>;
+  /**
+   * Settles a pending refund as Swish would, once: the answer is the callback body Swish would
+   * send. Null when it is no longer pending; PaymentError notFound when there is no such refund.
+   */
+  settleRefund(instructionId: string, outcome: SandboxRefundOutcome): Promise<SwishRefund | null>;
 }
+
+export type SandboxRefundOutcome = 'paid' | 'error';
 
 /** What each outcome leaves, in Swish's terms (mapped to ours by mapSwishStatus). */
 const SETTLED: Record<SandboxOutcome, { status: 'PAID' | 'DECLINED' | 'ERROR'; errorCode: string | null; errorMessage: string | null }> = {
@@ -69,7 +78,36 @@ function toSwish(row: Row): SwishPaymentRequest {
   };
 }
 
-export function createSandboxPayments(db: Db, opts: { now: () => Date; callbackUrl: string; payeeAlias: string }): SandboxPaymentProvider {
+type RefundRow = Selectable<SandboxRefundTable>;
+
+function refundToSwish(row: RefundRow): SwishRefund {
+  return {
+    id: row.instruction_id,
+    originalPaymentReference: row.original_payment_reference,
+    paymentReference: row.payment_reference,
+    callbackUrl: row.callback_url,
+    payerAlias: row.payer_alias,
+    amount: row.amount / 100,
+    currency: 'SEK',
+    message: row.message,
+    status: row.status,
+    dateCreated: row.date_created.toISOString(),
+    datePaid: row.date_paid ? row.date_paid.toISOString() : null,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+  };
+}
+
+/**
+ * Refunds in the sandbox (Swish's protocol): a create checks the original payment is PAID at the
+ * sandbox (RF02), that refunds never exceed it (RF08) and that an instruction id names one refund
+ * (RP09). One difference from Swish, so a tester can walk the retry: a create again with the id of
+ * a refund that ended ERROR opens it again (CREATED), as the same refund.
+ */
+export function createSandboxPayments(
+  db: Db,
+  opts: { now: () => Date; callbackUrl: string; payeeAlias: string; refundCallbackUrl?: string },
+): SandboxPaymentProvider {
   const location = (id: string) => `sandbox:/api/v1/paymentrequests/${id}`;
 
   async function find(instructionId: string): Promise<Row | undefined> {
@@ -168,6 +206,90 @@ export function createSandboxPayments(db: Db, opts: { now: () => Date; callbackU
         .executeTakeFirst();
       if (row) return toSwish(row);
       if (!(await find(instructionId))) throw new PaymentError('notFound', 'the sandbox has no such payment request', [], 404);
+      return null;
+    },
+
+    async createRefund(input: CreateRefundRequest) {
+      checkId(input.instructionId);
+      if (!/^[A-Za-z0-9-]{1,35}$/.test(input.reference)) throw new PaymentError('invalid', 'payerPaymentReference must be 1–35 of A–Z, a–z, 0–9 and "-"', ['FF08']);
+      if (input.message.length > 50 || swishMessage(input.message) !== input.message.trim()) {
+        throw new PaymentError('invalid', 'the message must be at most 50 of the characters Swish allows', ['RP02']);
+      }
+      kronorString(input.amount);
+      const location = `sandbox:/api/v1/refunds/${input.instructionId}`;
+      const now = opts.now();
+      const existing = await db.selectFrom('sandbox_refund').selectAll().where('instruction_id', '=', input.instructionId).executeTakeFirst();
+      if (existing) {
+        if (existing.amount !== input.amount || existing.original_payment_reference !== input.originalPaymentReference) {
+          throw new PaymentError('invalid', 'the instruction id is already used for another refund', ['RP09'], 422);
+        }
+        // The sandbox's retry of a failed refund: the same refund, open again.
+        await db
+          .updateTable('sandbox_refund')
+          .set({ status: 'CREATED', error_code: null, error_message: null, updated_at: now })
+          .where('instruction_id', '=', input.instructionId)
+          .where('status', '=', 'ERROR')
+          .execute();
+        return { instructionId: input.instructionId, location };
+      }
+      const original = await db
+        .selectFrom('sandbox_payment_request')
+        .select(['amount', 'status', 'payee_alias'])
+        .where('payment_reference', '=', input.originalPaymentReference)
+        .executeTakeFirst();
+      if (!original || original.status !== 'PAID') throw new PaymentError('invalid', 'the original payment is not found or not paid', ['RF02'], 422);
+      const refunded = await db
+        .selectFrom('sandbox_refund')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('total'))
+        .where('original_payment_reference', '=', input.originalPaymentReference)
+        .where('status', '<>', 'ERROR')
+        .executeTakeFirstOrThrow();
+      if (Number(refunded.total) + input.amount > original.amount) throw new PaymentError('invalid', 'the refunds would exceed the payment', ['RF08'], 422);
+      await db
+        .insertInto('sandbox_refund')
+        .values({
+          instruction_id: input.instructionId,
+          original_payment_reference: input.originalPaymentReference,
+          payer_alias: original.payee_alias,
+          amount: input.amount,
+          message: input.message,
+          callback_url: opts.refundCallbackUrl ?? opts.callbackUrl,
+          date_created: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      return { instructionId: input.instructionId, location };
+    },
+
+    async refundStatus(instructionId: string): Promise<RefundState> {
+      checkId(instructionId);
+      const row = await db.selectFrom('sandbox_refund').selectAll().where('instruction_id', '=', instructionId).executeTakeFirst();
+      if (!row) throw new PaymentError('notFound', 'the sandbox has no such refund', [], 404);
+      return refundStateFromSwish(refundToSwish(row));
+    },
+
+    async settleRefund(instructionId: string, outcome: SandboxRefundOutcome): Promise<SwishRefund | null> {
+      checkId(instructionId);
+      if (outcome !== 'paid' && outcome !== 'error') throw new PaymentError('invalid', `unknown sandbox outcome "${String(outcome)}"`);
+      const now = opts.now();
+      const row = await db
+        .updateTable('sandbox_refund')
+        .set({
+          status: outcome === 'paid' ? 'PAID' : 'ERROR',
+          error_code: outcome === 'paid' ? null : 'AM04',
+          error_message: outcome === 'paid' ? null : 'Insufficient funds in account',
+          payment_reference: outcome === 'paid' ? randomBytes(16).toString('hex').toUpperCase() : null,
+          date_paid: outcome === 'paid' ? now : null,
+          updated_at: now,
+        })
+        .where('instruction_id', '=', instructionId)
+        .where('status', '=', 'CREATED')
+        .returningAll()
+        .executeTakeFirst();
+      if (row) return refundToSwish(row);
+      const found = await db.selectFrom('sandbox_refund').select('instruction_id').where('instruction_id', '=', instructionId).executeTakeFirst();
+      if (!found) throw new PaymentError('notFound', 'the sandbox has no such refund', [], 404);
       return null;
     },
 

@@ -5,10 +5,13 @@ import {
   kronorString,
   mapSwishStatus,
   swishPayerAlias,
+  mapSwishRefundStatus,
   type CreatePaymentRequest,
+  type CreateRefundRequest,
   type CreatedPaymentRequest,
   type PaymentProvider,
   type PaymentState,
+  type RefundState,
 } from './provider.ts';
 
 /**
@@ -21,6 +24,12 @@ import {
  *   DECLINED, ERROR or CANCELLED and errorCode (RF07, BANKIDCL, TM01, …).
  * - cancel: PATCH {base}/api/v1/paymentrequests/{id}, application/json-patch+json,
  *   [{"op":"replace","path":"/status","value":"cancelled"}].
+ * - refund create: PUT {base}/api/v2/refunds/{instructionUUID} with JSON originalPaymentReference,
+ *   callbackUrl, payerAlias (our Swish number: we pay the money back), amount, currency "SEK",
+ *   message and payerPaymentReference. 201 with Location; 422 with error codes (RF02, RF03, RF08,
+ *   AM04, …).
+ * - refund status: GET {base}/api/v1/refunds/{id} → the refund with status CREATED, VALIDATED,
+ *   DEBITED, PAID or ERROR. Swish calls the refund's callbackUrl when it ends.
  * Every call is made over mutual TLS: our client certificate (issued through Swish's certificate
  * management) and Swish's server checked against the CA we are given.
  *
@@ -41,6 +50,8 @@ export interface SwishOptions {
   ca: string;
   /** HTTPS on port 443 (Swish's rule; RP03 otherwise). */
   callbackUrl: string;
+  /** Where Swish calls back about a refund (HTTPS on port 443 too). */
+  refundCallbackUrl?: string;
   /** Per attempt. */
   timeoutMs?: number;
   /** Attempts in all, the first included. */
@@ -71,6 +82,37 @@ export interface SwishPaymentRequest {
   datePaid?: string | null;
   errorCode?: string | null;
   errorMessage?: string | null;
+}
+
+/** Swish's refund as GET answers it, and as its callback body carries it. */
+export interface SwishRefund {
+  id: string;
+  payerPaymentReference?: string | null;
+  originalPaymentReference?: string | null;
+  paymentReference?: string | null;
+  callbackUrl?: string;
+  payerAlias?: string;
+  payeeAlias?: string | null;
+  amount?: number | string;
+  currency?: string;
+  message?: string | null;
+  status: string;
+  dateCreated?: string;
+  datePaid?: string | null;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+}
+
+export function refundStateFromSwish(body: SwishRefund): RefundState {
+  const amount = body.amount === undefined ? null : Math.round(Number(body.amount) * 100);
+  return {
+    instructionId: body.id,
+    status: mapSwishRefundStatus(body.status),
+    providerStatus: body.status,
+    errorCode: body.errorCode ?? null,
+    amount: amount !== null && Number.isFinite(amount) ? amount : null,
+    originalPaymentReference: body.originalPaymentReference ?? null,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -188,10 +230,23 @@ export function createSwishPayments(opts: SwishOptions): PaymentProvider {
     throw new PaymentError('unavailable', `Swish answered ${answer.status} without a payment request`, [], answer.status);
   }
 
-  const requestPath = (version: 'v1' | 'v2', id: string) => {
+  const requestPath = (version: 'v1' | 'v2', id: string, what: 'paymentrequests' | 'refunds' = 'paymentrequests') => {
     if (!INSTRUCTION_ID.test(id)) throw new PaymentError('invalid', 'the instruction id must be 32 upper-case hex digits', ['RP04']);
-    return `api/${version}/paymentrequests/${id}`;
+    return `api/${version}/${what}/${id}`;
   };
+
+  async function refundStatus(instructionId: string): Promise<RefundState> {
+    const { answer } = await call('GET', requestPath('v1', instructionId, 'refunds'));
+    if (answer.status !== 200) throw refused(answer, 'refund status request');
+    let body: SwishRefund | undefined;
+    try {
+      body = JSON.parse(answer.text) as SwishRefund;
+    } catch {
+      body = undefined;
+    }
+    if (typeof body?.id !== 'string' || typeof body.status !== 'string') throw new PaymentError('unavailable', `Swish answered ${answer.status} without a refund`, [], answer.status);
+    return refundStateFromSwish(body);
+  }
 
   async function status(instructionId: string): Promise<PaymentState> {
     const { answer } = await call('GET', requestPath('v1', instructionId));
@@ -237,6 +292,39 @@ export function createSwishPayments(opts: SwishOptions): PaymentProvider {
     },
 
     status,
+
+    refundStatus,
+
+    async createRefund(input: CreateRefundRequest) {
+      const path = requestPath('v2', input.instructionId, 'refunds');
+      const callbackUrl = opts.refundCallbackUrl ?? opts.callbackUrl;
+      if (!isSwishCallbackUrl(callbackUrl)) throw new PaymentError('invalid', 'the callback URL must be https:// on port 443 (PUBLIC_URL)', ['RP03']);
+      if (!REFERENCE.test(input.reference)) throw new PaymentError('invalid', 'payerPaymentReference must be 1–35 of A–Z, a–z, 0–9 and "-"', ['FF08']);
+      if (!MESSAGE.test(input.message)) throw new PaymentError('invalid', 'the message must be at most 50 of the characters Swish allows (see swishMessage)', ['RP02']);
+      const json = {
+        payerPaymentReference: input.reference,
+        originalPaymentReference: input.originalPaymentReference,
+        callbackUrl,
+        payerAlias: opts.payeeAlias,
+        amount: kronorString(input.amount),
+        currency: 'SEK',
+        message: input.message,
+      };
+      const { answer } = await call('PUT', path, { type: 'application/json', json });
+      if (answer.status === 201) {
+        return { instructionId: input.instructionId, location: typeof answer.headers.location === 'string' ? answer.headers.location : null };
+      }
+      // The instruction UUID is taken: an earlier attempt of ours (perhaps before a crash) made it.
+      // It is this refund when Swish has it for our payment and amount.
+      const codes = answer.status === 422 ? errorCodesOf(answer.text) : [];
+      if (answer.status === 409 || codes.includes('RP09')) {
+        const existing = await refundStatus(input.instructionId).catch(() => undefined);
+        if (existing && existing.amount === input.amount && existing.originalPaymentReference === input.originalPaymentReference) {
+          return { instructionId: input.instructionId, location: new URL(`api/v1/refunds/${input.instructionId}`, base).toString() };
+        }
+      }
+      throw refused(answer, 'refund');
+    },
 
     async cancel(instructionId: string): Promise<PaymentState> {
       const { answer } = await call('PATCH', requestPath('v1', instructionId), {

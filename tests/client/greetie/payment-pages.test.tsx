@@ -35,6 +35,7 @@ const payment = (over: Partial<Payment> = {}): Payment => ({
   errorCode: null,
   createdAt: '2026-11-23T08:00:00.000Z',
   updatedAt: '2026-11-23T08:00:30.000Z',
+  refund: null,
   ...over,
 });
 const recipient = { name: 'Mormor', mobileNumber: '+46701234567' };

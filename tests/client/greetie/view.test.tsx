@@ -62,6 +62,7 @@ const greetie = (extra: Record<string, unknown> = {}) => ({
   deliveredAt: '2026-11-23T08:00:00.000Z',
   viewed: false,
   viewedAt: null,
+  cancelledAt: null,
   createdAt: '2026-11-22T08:00:00.000Z',
   updatedAt: '2026-11-23T08:00:00.000Z',
   ...extra,

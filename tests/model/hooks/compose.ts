@@ -55,6 +55,7 @@ export function greetie(over: Partial<Greetie> = {}): Greetie {
     viewed: false,
     viewedAt: null,
     thanks: null,
+    cancelledAt: null,
     createdAt: '2026-05-01T10:00:00.000Z',
     updatedAt: '2026-05-01T10:00:00.000Z',
     ...over,

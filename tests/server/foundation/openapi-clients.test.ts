@@ -155,10 +155,19 @@ describe('the OpenAPI document as client generators and linters take it', () => 
     // Tokens in a query string: only the two the seed's clients send (decision 063 says why).
     const inUrl = results.filter((r) => r.code === 'owasp:api2:2023-no-credentials-in-url').map((r) => r.path.slice(0, 3).join(' '));
     expect(new Set(inUrl)).toEqual(new Set(['paths /api/auth/refresh post', 'paths /api/mobileuser/setExpoToken post']));
-    // Writes without a bearer token: signing in, the provider's callback, and the sandbox.
+    // Writes without a bearer token: signing in, the provider's callbacks (payment, refund), and the sandbox.
     const openWrites = results.filter((r) => r.code === 'owasp:api2:2023-write-restricted').map((r) => String(r.path[1]));
     expect(openWrites.sort()).toEqual(
-      ['/api/auth/login', '/api/auth/logout', '/api/auth/refresh', '/api/auth/verificationcode', '/api/greetie/paymentCallBack', '/api/sandbox/payments/{paymentId}'].sort(),
+      [
+        '/api/auth/login',
+        '/api/auth/logout',
+        '/api/auth/refresh',
+        '/api/auth/verificationcode',
+        '/api/greetie/paymentCallBack',
+        '/api/greetie/refundCallBack',
+        '/api/sandbox/payments/{paymentId}',
+        '/api/sandbox/refunds/{refundId}',
+      ].sort(),
     );
   }, 60_000);
 
@@ -230,12 +239,12 @@ describe('the OpenAPI document as client generators and linters take it', () => 
       }
     };
     walk(parsed.paths, '#/paths', undefined);
-    // Every JSON success answer is a named shape or a list of one (paymentCallback's empty acknowledgement,
-    // for the provider, aside): a new call's answer gets its name from the start.
+    // Every JSON success answer is a named shape or a list of one (the provider callbacks' empty
+    // acknowledgements aside): a new call's answer gets its name from the start.
     for (const { key, op } of operations(parsed)) {
       for (const [status, answer] of Object.entries(op.responses)) {
         const schema = (answer.content?.['application/json'] as { schema?: { $ref?: string; items?: { $ref?: string } } } | undefined)?.schema;
-        if (!schema || !status.startsWith('2') || op.operationId === 'paymentCallback') continue;
+        if (!schema || !status.startsWith('2') || op.operationId === 'paymentCallback' || op.operationId === 'refundCallback') continue;
         expect(schema.$ref ?? schema.items?.$ref, `${key} ${status}`).toMatch(/^#\/components\/schemas\//);
       }
     }

@@ -18,6 +18,12 @@ import type { TestPki } from './test-ca.ts';
  * - PATCH /api/v1/paymentrequests/{id} with application/json-patch+json
  *   [{"op":"replace","path":"/status","value":"cancelled"}]: 200 with the cancelled request; 422
  *   when it is no longer pending; 415/400 for another content type or body.
+ * - PUT /api/v2/refunds/{instructionUUID}: JSON originalPaymentReference (a PAID request's
+ *   paymentReference, else RF02), callbackUrl (RP03), payerAlias (the original payee, else RF03),
+ *   amount (PA02; more than what is left of the payment to refund: RF08), currency (AM03),
+ *   message (RP02), payerPaymentReference (FF08); 201 with Location; 409 for an instruction UUID
+ *   already used;
+ * - GET /api/v1/refunds/{id}: the refund (status CREATED, DEBITED, PAID, ERROR), 404 when unknown.
  * `script` makes the next answers misbehave: 503, an answer that comes too late (before or after
  * the request is stored), 401.
  */
@@ -49,8 +55,28 @@ export interface StoredRequest {
   errorMessage: string | null;
 }
 
+export interface StoredRefund {
+  id: string;
+  payerPaymentReference: string | null;
+  originalPaymentReference: string;
+  paymentReference: string | null;
+  callbackUrl: string;
+  payerAlias: string;
+  amount: number;
+  currency: 'SEK';
+  message: string | null;
+  status: 'CREATED' | 'DEBITED' | 'PAID' | 'ERROR';
+  dateCreated: string;
+  datePaid: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
 export interface FakeSwish {
   url: string;
+  refunds: Map<string, StoredRefund>;
+  /** Moves a stored refund on, as Swish would. */
+  settleRefund(id: string, status: StoredRefund['status'], errorCode?: string | null): void;
   requests: SwishRecord[];
   /** What the next requests get, in order; the last one repeats. */
   script: SwishBehaviour[];
@@ -80,12 +106,16 @@ const ERRORS: Record<string, string> = {
   RP06: 'A payment request already exists for that payer',
   RP09: 'The given instructionUUID is not available',
   RP07: 'Transaction status not valid for cancellation',
+  RF02: 'Original Payment not found or original payment is more than 13 months old',
+  RF03: 'Payer alias in the refund does not match the payee alias in the original payment',
+  RF08: 'Amount value is too large, or amount exceeds the amount of the original payment minus any previous refunds',
 };
 
 export async function startFakeSwish(pki: TestPki, opts: { payeeAlias?: string } = {}): Promise<FakeSwish> {
   const payeeAlias = opts.payeeAlias ?? '1231181189';
   const store: FakeSwish['store'] = new Map();
-  const fake = { requests: [] as SwishRecord[], script: ['normal'] as SwishBehaviour[], store };
+  const refunds: FakeSwish['refunds'] = new Map();
+  const fake = { requests: [] as SwishRecord[], script: ['normal'] as SwishBehaviour[], store, refunds };
   const timers = new Set<NodeJS.Timeout>();
 
   const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) => {
@@ -139,6 +169,45 @@ export async function startFakeSwish(pki: TestPki, opts: { payeeAlias?: string }
     res.on('close', () => clearTimeout(timer));
   }
 
+  function createRefund(id: string, body: string, res: ServerResponse, host: string) {
+    let input: Record<string, unknown>;
+    try {
+      input = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      return json(res, 400, undefined);
+    }
+    if (refunds.has(id)) return json(res, 409, undefined);
+    const codes: string[] = [];
+    if (typeof input.amount !== 'string' || !/^\d{1,13}\.\d{2}$/.test(input.amount) || Number(input.amount) < 1) codes.push('PA02');
+    if (input.currency !== 'SEK') codes.push('AM03');
+    if (typeof input.callbackUrl !== 'string' || !/^https:\/\/[^/:]+(:443)?\//.test(input.callbackUrl)) codes.push('RP03');
+    if (input.payerPaymentReference !== undefined && (typeof input.payerPaymentReference !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(input.payerPaymentReference))) codes.push('FF08');
+    if (input.message !== undefined && (typeof input.message !== 'string' || input.message.length > 50)) codes.push('RP02');
+    if (codes.length > 0) return refuse(res, codes);
+    const original = [...store.values()].find((r) => r.status === 'PAID' && r.paymentReference !== null && r.paymentReference === input.originalPaymentReference);
+    if (!original) return refuse(res, ['RF02']);
+    if (input.payerAlias !== original.payeeAlias) return refuse(res, ['RF03']);
+    const refunded = [...refunds.values()].filter((r) => r.originalPaymentReference === original.paymentReference && r.status !== 'ERROR').reduce((sum, r) => sum + r.amount, 0);
+    if (Math.round((refunded + Number(input.amount)) * 100) > Math.round(original.amount * 100)) return refuse(res, ['RF08']);
+    refunds.set(id, {
+      id,
+      payerPaymentReference: (input.payerPaymentReference as string | undefined) ?? null,
+      originalPaymentReference: original.paymentReference!,
+      paymentReference: null,
+      callbackUrl: input.callbackUrl as string,
+      payerAlias: input.payerAlias as string,
+      amount: Number(input.amount),
+      currency: 'SEK',
+      message: (input.message as string | undefined) ?? null,
+      status: 'CREATED',
+      dateCreated: new Date().toISOString(),
+      datePaid: null,
+      errorCode: null,
+      errorMessage: null,
+    });
+    return json(res, 201, undefined, { location: `https://${host}/swish-cpcapi/api/v1/refunds/${id}` });
+  }
+
   const server: Server = createServer({ key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.caPem, requestCert: true, rejectUnauthorized: true }, async (req, res) => {
     const body = await readBody(req);
     const path = (req.url ?? '').replace(/^\/swish-cpcapi/, '');
@@ -158,6 +227,20 @@ export async function startFakeSwish(pki: TestPki, opts: { payeeAlias?: string }
       timers.add(timer);
       res.on('close', () => clearTimeout(timer));
       return;
+    }
+    const r = /^\/api\/(v1|v2)\/refunds\/([^/?]+)$/.exec(path);
+    if (r) {
+      const [, version, id] = r as unknown as [string, string, string];
+      if (req.method === 'PUT' && version === 'v2') {
+        if (!/^[0-9A-F]{32}$/.test(id)) return json(res, 404, undefined);
+        if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) return json(res, 415, undefined);
+        return createRefund(id, body, res, req.headers.host ?? 'localhost');
+      }
+      if (req.method === 'GET' && version === 'v1') {
+        const found = refunds.get(id);
+        return found ? json(res, 200, found) : json(res, 404, undefined);
+      }
+      return json(res, 405, undefined);
     }
     const m = /^\/api\/(v1|v2)\/paymentrequests\/([^/?]+)$/.exec(path);
     if (!m) return json(res, 404, undefined);
@@ -188,6 +271,17 @@ export async function startFakeSwish(pki: TestPki, opts: { payeeAlias?: string }
     settle(id: string, status: StoredRequest['status'], errorCode: string | null = null) {
       const r = store.get(id);
       if (!r) throw new Error(`fake Swish has no request ${id}`);
+      r.status = status;
+      r.errorCode = errorCode;
+      r.errorMessage = errorCode;
+      if (status === 'PAID') {
+        r.paymentReference = randomBytes(16).toString('hex').toUpperCase();
+        r.datePaid = new Date().toISOString();
+      }
+    },
+    settleRefund(id: string, status: StoredRefund['status'], errorCode: string | null = null) {
+      const r = refunds.get(id);
+      if (!r) throw new Error(`fake Swish has no refund ${id}`);
       r.status = status;
       r.errorCode = errorCode;
       r.errorMessage = errorCode;

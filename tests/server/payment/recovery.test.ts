@@ -210,6 +210,8 @@ describe('reconciliation', () => {
     const down = {
       name: real.name,
       create: real.create.bind(real),
+      createRefund: real.createRefund.bind(real),
+      refundStatus: real.refundStatus.bind(real),
       status: async () => {
         const { PaymentError } = await import('../../../server/providers/payment/index.ts');
         throw new PaymentError('unavailable', 'down');
