@@ -9,7 +9,7 @@ import { Notification, NotificationType, SandboxPush, WebPushKey } from './notif
 import { Payment, PaymentStatus } from './payment.ts';
 import { SandboxSms, SandboxStatus } from './sandbox.ts';
 import { Seller } from './seller.ts';
-import { Voucher } from './voucher.ts';
+import { RedemptionVia, Voucher, VoucherKind, VoucherRedemption } from './voucher.ts';
 
 /**
  * The named shapes of the OpenAPI document (/api/openapi.json, decision 007): each shape of
@@ -25,6 +25,8 @@ export const COMPONENTS: readonly TSchema[] = [
   MerchantSource,
   NotificationType,
   PaymentStatus,
+  RedemptionVia,
+  VoucherKind,
   // Shapes.
   AccountExport,
   ContentElement,
@@ -51,6 +53,7 @@ export const COMPONENTS: readonly TSchema[] = [
   TokenPair,
   VerificationCodeAnswer,
   Voucher,
+  VoucherRedemption,
   WebPushKey,
 ];
 

@@ -16,6 +16,7 @@ import * as m014 from './014_push_vapid.ts';
 import * as m015 from './015_limits_exact.ts';
 import * as m016 from './016_delivery_claimed_sms.ts';
 import * as m017 from './017_idempotency_key.ts';
+import * as m020 from './020_voucher_balance.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '015_limits_exact': m015,
   '016_delivery_claimed_sms': m016,
   '017_idempotency_key': m017,
+  '020_voucher_balance': m020,
 };
