@@ -8,7 +8,8 @@
  * PostgreSQL CPU per redeem, commits and WAL syncs per redeem (pg_stat_database, pg_stat_io).
  * PROFILE=1 runs node under --cpu-prof and keeps the profile (its path is printed; open it in Chrome
  * DevTools → Performance).
- * PROFILE_ENV='K=V …' passes settings to the server. Not part of `npm run bench`.
+ * PROFILE_ENV='K=V …' passes settings to the server. PROFILE_PARTIAL=1: value vouchers, half of
+ * each taken (partial redemptions, as bench/redeem.ts `partial`). Not part of `npm run bench`.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
     };
 
     const t0 = performance.now();
-    const prepared = await prepare(base, count);
+    const prepared = await prepare(base, count, { partial: process.env.PROFILE_PARTIAL === '1' });
     console.log(`${prepared.vouchers.length} vouchers over ${prepared.merchants} merchants made in ${((performance.now() - t0) / 1000).toFixed(1)} s; load average ${os.loadavg()[0]!.toFixed(2)}`);
     // What PostgreSQL does with no request (workers polling), and what the sign-in check alone
     // costs (GET /api/auth/my: the token and the user's row), to set beside a redeem's figures.
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
             path: '/api/voucher/redeem',
             setupRequest: (req) => {
               const v = items[next++ % items.length]!;
-              return { ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${v.token}` }, body: JSON.stringify({ voucherId: v.voucherId, merchantCode: v.merchantCode }) };
+              return { ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${v.token}` }, body: JSON.stringify({ voucherId: v.voucherId, merchantCode: v.merchantCode, ...(v.amount === undefined ? {} : { amount: v.amount }) }) };
             },
           },
         ],

@@ -11,6 +11,11 @@ import autocannon from 'autocannon';
  * with 10 gifts each (fixed-price InStore products of several demo merchants, so several merchant
  * codes are checked) to a few recipients, pay in the sandbox, and the server's delivery worker
  * delivers them. Senders keep inside the sending limits (3 greeties to one number, 20 a day).
+ *
+ * Partial redemptions (issue 25, `partial: true`): the gifts are the demo merchants' InStore
+ * *value* products (min/max), each at twice its minimum, and each request takes half of its
+ * voucher's amount (`amount` in the body), so every redeem is a real partial one that leaves a
+ * balance; afterwards every voucher's balance is checked to be exactly the other half.
  */
 
 /** One run: each of its vouchers redeemed once. */
@@ -33,6 +38,10 @@ export interface RedeemRun {
 
 export interface RedeemBenchResult extends RedeemRun {
   available: true;
+  /** Each request took half of its value voucher's amount. */
+  partial: boolean;
+  /** Partial runs: vouchers whose balance afterwards is not exactly amount − taken (any is a failure). */
+  wrongBalances: number;
   merchants: number;
   /** The same server, right after: fresh vouchers offered at a fixed rate (the p99 target's load). */
   atRate: RedeemRun;
@@ -40,8 +49,10 @@ export interface RedeemBenchResult extends RedeemRun {
 }
 
 export interface Prepared {
-  vouchers: { voucherId: string; merchantCode: string; token: string }[];
+  /** `amount`: öre to take (partial redemptions); absent: the whole voucher. */
+  vouchers: { voucherId: string; merchantCode: string; token: string; amount?: number }[];
   merchants: number;
+  recipients: { token: string }[];
 }
 
 const GIFTS_PER_GREETIE = 10;
@@ -79,16 +90,24 @@ async function inBatches<T, R>(items: T[], width: number, fn: (item: T) => Promi
   return out;
 }
 
-export async function prepare(baseUrl: string, wanted: number): Promise<Prepared> {
+export async function prepare(baseUrl: string, wanted: number, opts: { partial?: boolean } = {}): Promise<Prepared> {
   const codes = await json<{ id: string; merchantCode: string }[]>(await fetch(`${baseUrl}/api/sandbox/merchants`), 'GET /api/sandbox/merchants');
   const codeOf = new Map(codes.map((m) => [m.id, m.merchantCode]));
-  const products: string[] = [];
+  const products: { productId: string; amount?: number }[] = [];
   for (const m of codes) {
-    const list = await json<{ id: string; source: string; price?: number | null }[]>(await fetch(`${baseUrl}/api/merchant/${m.id}/products`), 'GET /api/merchant/{id}/products');
-    const p = list.find((x) => x.source === 'InStore' && typeof x.price === 'number');
-    if (p) products.push(p.id);
+    const list = await json<{ id: string; source: string; price?: number | null; minAmount?: number | null; maxAmount?: number | null }[]>(
+      await fetch(`${baseUrl}/api/merchant/${m.id}/products`),
+      'GET /api/merchant/{id}/products',
+    );
+    if (opts.partial) {
+      const p = list.find((x) => x.source === 'InStore' && typeof x.minAmount === 'number' && typeof x.maxAmount === 'number');
+      if (p) products.push({ productId: p.id, amount: Math.min(2 * p.minAmount!, p.maxAmount!) });
+    } else {
+      const p = list.find((x) => x.source === 'InStore' && typeof x.price === 'number');
+      if (p) products.push({ productId: p.id });
+    }
   }
-  if (products.length === 0) throw new Error('no fixed-price InStore product among the demo merchants');
+  if (products.length === 0) throw new Error(`no ${opts.partial ? 'value (min/max)' : 'fixed-price'} InStore product among the demo merchants`);
 
   const recipients = await inBatches(Array.from({ length: RECIPIENTS }), RECIPIENTS, () => signIn(baseUrl));
   const greetiesWanted = Math.ceil(wanted / GIFTS_PER_GREETIE);
@@ -103,7 +122,7 @@ export async function prepare(baseUrl: string, wanted: number): Promise<Prepared
   let n = 0;
   const greeties = await inBatches(jobs, 8, async ({ s, r }) => {
     const auth = { 'content-type': 'application/json', authorization: `Bearer ${s.token}` };
-    const gifts = Array.from({ length: GIFTS_PER_GREETIE }, () => ({ productId: products[n++ % products.length]! }));
+    const gifts = Array.from({ length: GIFTS_PER_GREETIE }, () => products[n++ % products.length]!);
     const g = await json<{ id: string }>(
       await fetch(`${baseUrl}/api/greetie/createv2`, { method: 'POST', headers: auth, body: JSON.stringify({ recipient: { mobileNumber: r.mobileNumber }, gifts }) }),
       'POST /api/greetie/createv2',
@@ -122,7 +141,7 @@ export async function prepare(baseUrl: string, wanted: number): Promise<Prepared
     const lists = await Promise.all(
       recipients.map(async (r) => ({
         r,
-        vouchers: await json<{ id: string; merchant: { id: string }; isRedeemed: boolean }[]>(
+        vouchers: await json<{ id: string; merchant: { id: string }; amount: number; isRedeemed: boolean }[]>(
           await fetch(`${baseUrl}/api/voucher`, { headers: { authorization: `Bearer ${r.token}` } }),
           'GET /api/voucher',
         ),
@@ -130,8 +149,15 @@ export async function prepare(baseUrl: string, wanted: number): Promise<Prepared
     );
     const total = lists.reduce((a, l) => a + l.vouchers.length, 0);
     if (total >= greeties.length * GIFTS_PER_GREETIE) {
-      const vouchers = lists.flatMap((l) => l.vouchers.map((v) => ({ voucherId: v.id, merchantCode: codeOf.get(v.merchant.id)!, token: l.r.token })));
-      return { vouchers, merchants: new Set(lists.flatMap((l) => l.vouchers.map((v) => v.merchant.id))).size };
+      const vouchers = lists.flatMap((l) =>
+        l.vouchers.map((v) => ({
+          voucherId: v.id,
+          merchantCode: codeOf.get(v.merchant.id)!,
+          token: l.r.token,
+          ...(opts.partial ? { amount: Math.floor(v.amount / 2) } : {}),
+        })),
+      );
+      return { vouchers, merchants: new Set(lists.flatMap((l) => l.vouchers.map((v) => v.merchant.id))).size, recipients };
     }
     if (Date.now() > deadline) throw new Error(`only ${total} of ${greeties.length * GIFTS_PER_GREETIE} vouchers delivered within 120 s`);
     await new Promise((res) => setTimeout(res, 500));
@@ -139,6 +165,9 @@ export async function prepare(baseUrl: string, wanted: number): Promise<Prepared
 }
 
 type Voucher = Prepared['vouchers'][number];
+
+/** The redeem's body for one voucher: the whole voucher, or `amount` of it. */
+const bodyOf = (v: Voucher) => JSON.stringify({ voucherId: v.voucherId, merchantCode: v.merchantCode, ...(v.amount === undefined ? {} : { amount: v.amount }) });
 
 /** Redeems each of `items` once, closed loop at `connections` (autocannon). */
 async function redeemEach(baseUrl: string, items: Voucher[], opts: { connections: number }): Promise<RedeemRun> {
@@ -160,7 +189,7 @@ async function redeemEach(baseUrl: string, items: Voucher[], opts: { connections
           return {
             ...req,
             headers: { 'content-type': 'application/json', authorization: `Bearer ${v.token}` },
-            body: JSON.stringify({ voucherId: v.voucherId, merchantCode: v.merchantCode }),
+            body: bodyOf(v),
           };
         },
       },
@@ -205,7 +234,7 @@ export async function redeemAtRate(baseUrl: string, items: Voucher[], opts: { ra
   let last = start;
   const one = (v: Voucher, due: number) =>
     new Promise<void>((resolve) => {
-      const body = JSON.stringify({ voucherId: v.voucherId, merchantCode: v.merchantCode });
+      const body = bodyOf(v);
       const req = http.request(
         {
           host: url.hostname,
@@ -271,14 +300,33 @@ export async function redeemAtRate(baseUrl: string, items: Voucher[], opts: { ra
  */
 export async function benchRedeem(
   baseUrl: string,
-  opts: { count: number; connections: number; rate: number; rateConnections: number },
+  opts: { count: number; connections: number; rate: number; rateConnections: number; partial?: boolean },
 ): Promise<RedeemBenchResult> {
   const t0 = performance.now();
-  const prepared = await prepare(baseUrl, 2 * opts.count);
+  const partial = opts.partial ?? false;
+  const prepared = await prepare(baseUrl, 2 * opts.count, { partial });
   const prepareSeconds = (performance.now() - t0) / 1000;
   // Shuffled, so recipients and merchants interleave as at many tills at once.
   const queue = prepared.vouchers.map((v) => ({ v, k: Math.random() })).sort((a, b) => a.k - b.k).map((x) => x.v);
   const saturation = await redeemEach(baseUrl, queue.slice(0, opts.count), { connections: opts.connections });
   const atRate = await redeemAtRate(baseUrl, queue.slice(opts.count, 2 * opts.count), { rate: opts.rate, connections: opts.rateConnections });
-  return { available: true, ...saturation, merchants: prepared.merchants, atRate, prepareSeconds };
+  const wrongBalances = partial ? await checkBalances(baseUrl, prepared, queue.slice(0, 2 * opts.count)) : 0;
+  return { available: true, partial, wrongBalances, ...saturation, merchants: prepared.merchants, atRate, prepareSeconds };
+}
+
+/** After partial redemptions: how many of the redeemed vouchers do not hold exactly amount − taken, with one redemption. */
+async function checkBalances(baseUrl: string, prepared: Prepared, redeemed: Voucher[]): Promise<number> {
+  const taken = new Map(redeemed.map((v) => [v.voucherId, v.amount ?? 0]));
+  let wrong = 0;
+  for (const r of prepared.recipients) {
+    const list = await json<{ id: string; amount: number; balance: number; redemptions: unknown[] }[]>(
+      await fetch(`${baseUrl}/api/voucher`, { headers: { authorization: `Bearer ${r.token}` } }),
+      'GET /api/voucher',
+    );
+    for (const v of list) {
+      const t = taken.get(v.id);
+      if (t !== undefined && (v.balance !== v.amount - t || v.redemptions.length !== 1)) wrong += 1;
+    }
+  }
+  return wrong;
 }

@@ -8,8 +8,9 @@
  * per endpoint (2), BENCH_CONNECTIONS (50), BENCH_LH_RUNS Lighthouse runs per page (3),
  * CHROME_PATH (/usr/bin/chromium), BENCH_REDEEMS distinct vouchers redeemed per redeem run (3000),
  * BENCH_REDEEM_RATE redeems per second offered in the redeem's p99 run (500) over
- * BENCH_REDEEM_RATE_CONNECTIONS connections (100),
- * BENCH_SKIP=lighthouse,api,redeem,media,… to leave parts out,
+ * BENCH_REDEEM_RATE_CONNECTIONS connections (100) — the same for partial redemptions of value
+ * vouchers (`partial`),
+ * BENCH_SKIP=lighthouse,api,redeem,partial,media,… to leave parts out,
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings.
  */
 import { execFileSync } from 'node:child_process';
@@ -212,6 +213,19 @@ async function main(): Promise<void> {
       }
     }
 
+    // Partial redemptions (issue 25): each request a different value voucher, half of it taken.
+    let partial: RedeemBenchResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
+    if (!SKIP.has('partial')) {
+      log(`partial redeem: 2 × ${REDEEM_COUNT} distinct value vouchers, half of each taken; ${CONNECTIONS} connections, then ${REDEEM_RATE}/s offered over ${REDEEM_RATE_CONNECTIONS}`);
+      try {
+        partial = await benchRedeem(server.baseUrl, { count: REDEEM_COUNT, connections: CONNECTIONS, rate: REDEEM_RATE, rateConnections: REDEEM_RATE_CONNECTIONS, partial: true });
+        log(`  saturation: ${partial.redeemsPerSec.toFixed(0)} redeems/s, p50 ${partial.p50} ms, p99 ${partial.p99} ms, non-2xx/errors ${partial.non2xx + partial.errors} (prepared in ${partial.prepareSeconds.toFixed(1)} s)`);
+        log(`  at ${REDEEM_RATE}/s offered: ${partial.atRate.redeemsPerSec.toFixed(0)} redeems/s, p50 ${partial.atRate.p50} ms, p99 ${partial.atRate.p99} ms, non-2xx/errors ${partial.atRate.non2xx + partial.atRate.errors}; wrong balances ${partial.wrongBalances}`);
+      } catch (err) {
+        partial = { available: false, why: (err as Error).message };
+      }
+    }
+
     // Media: a 100 MB video upload must not raise the server's memory by more than 50 MB.
     let media: MediaUploadResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
     if (!SKIP.has('media')) {
@@ -289,6 +303,21 @@ async function main(): Promise<void> {
     } else if (!SKIP.has('redeem')) {
       targets.push({ what: 'POST /api/voucher/redeem: redeems per second', target: '≥ 500 /s', value: 'not available', ceiling: '', pass: false, gate: true, by: redeem.why });
     }
+    if (partial.available) {
+      // As the redeem above (the same measure and gates), for partial redemptions of value vouchers.
+      const name = 'POST /api/voucher/redeem with amount (partial)';
+      const at = `${partial.vouchers} distinct value vouchers, ${partial.connections} connections, saturation`;
+      check(`${name}: redeems per second (${at})`, partial.redeemsPerSec, 500, 'min', ' /s', 0);
+      check(`${name}: p99 (${at})`, partial.p99, 50, 'max', ' ms', 1, { gate: false });
+      const r = partial.atRate;
+      const atRate = `${r.vouchers} distinct value vouchers, ${r.offeredPerSec}/s offered over ${r.connections} connections`;
+      check(`${name}: p99 (${atRate})`, r.p99, 50, 'max', ' ms', 1);
+      check(`${name}: rate served (${atRate})`, r.redeemsPerSec, 0.95 * (r.offeredPerSec ?? 0), 'min', ' /s', 0);
+      const failed = partial.non2xx + partial.errors + r.non2xx + r.errors + partial.wrongBalances;
+      if (failed > 0) targets.push({ what: `${name}: non-2xx, errors or wrong balances`, target: '0', value: String(failed), ceiling: '', pass: false, gate: true, by: 'failed redeems' });
+    } else if (!SKIP.has('partial')) {
+      targets.push({ what: 'POST /api/voucher/redeem with amount (partial): redeems per second', target: '≥ 500 /s', value: 'not available', ceiling: '', pass: false, gate: true, by: partial.why });
+    }
     if (media.available) check('RSS growth of the server during a 100 MB upload', media.growth / MB, 50, 'max', ' MiB');
     // Payments (decision 080 "Bench"): throughput is the gate, p99 at 50 connections an aim.
     if (payments.available) {
@@ -353,6 +382,9 @@ async function main(): Promise<void> {
           'then BENCH_REDEEMS fresh vouchers offered open-loop at BENCH_REDEEM_RATE per second, evenly spaced, over up to BENCH_REDEEM_RATE_CONNECTIONS keep-alive connections (bench/redeem.ts redeemAtRate; each latency from the request\'s due time, so waiting for a connection counts; autocannon\'s overallRate sends each connection\'s quota back to back at every whole second, bursts rather than a rate): the p99 target\'s load, valid when ≥ 95 % of the rate was served. ' +
           'redeems/s: requests ÷ seconds from the first request sent to the last answer (autocannon\'s own duration ends on a whole-second tick); latencies from autocannon. ' +
           'The first redeem at each merchant in the process pays one scrypt check (decision 034): those fall in the saturation run, the rate run measures the steady state.',
+        partial:
+          'as redeem, with the demo merchants\' InStore value (min/max) products as gifts, each at twice its minimum, and `amount` = half of each voucher in every POST /api/voucher/redeem, so each is a real partial redemption leaving a balance; ' +
+          'afterwards every voucher is read back (GET /api/voucher) and must hold exactly the other half with one redemption (wrongBalances).',
         startup: 'spawn of `npm run serve` (npm start after its build) until GET /api/health answers 200, polled every 25 ms; first start (initdb + migrations + seed) and a later start on the same DATA_DIR',
         memory: 'RSS from /proc: the node process, and the embedded PostgreSQL (postmaster + backends) summed; idle 2 s after start, under load the peak sampled every 250 ms during the server rounds',
         bundle: 'files index.html loads (script, modulepreload, stylesheet) plus their static imports, transitively; gzip -9 and brotli q11 of each file; lazy chunks are the other .js in assets/',
@@ -369,6 +401,7 @@ async function main(): Promise<void> {
       memory: { idle, underLoad: api.rssUnderLoad },
       media,
       redeem,
+      partial,
       payments,
       api: api.results,
       bundle,
@@ -413,6 +446,12 @@ async function main(): Promise<void> {
         ? `Redeem: ${redeem.vouchers} distinct vouchers (${redeem.merchants} merchants), ${redeem.connections} connections: ${redeem.redeemsPerSec.toFixed(0)} redeems/s, p50 ${redeem.p50} ms, p90 ${redeem.p90} ms, p99 ${redeem.p99} ms, max ${redeem.max} ms, non-2xx ${redeem.non2xx + redeem.errors} (vouchers made in ${redeem.prepareSeconds.toFixed(1)} s)\n` +
           `Redeem at ${redeem.atRate.offeredPerSec}/s offered: ${redeem.atRate.vouchers} more vouchers over ${redeem.atRate.connections} connections: ${redeem.atRate.redeemsPerSec.toFixed(0)} redeems/s served, p50 ${redeem.atRate.p50} ms, p90 ${redeem.atRate.p90} ms, p99 ${redeem.atRate.p99} ms, max ${redeem.atRate.max} ms, non-2xx ${redeem.atRate.non2xx + redeem.atRate.errors}`
         : `Redeem: not available (${redeem.why})`,
+    );
+    lines.push(
+      partial.available
+        ? `Partial redeem: ${partial.vouchers} distinct value vouchers (${partial.merchants} merchants), half of each, ${partial.connections} connections: ${partial.redeemsPerSec.toFixed(0)} redeems/s, p50 ${partial.p50} ms, p90 ${partial.p90} ms, p99 ${partial.p99} ms, max ${partial.max} ms, non-2xx ${partial.non2xx + partial.errors} (vouchers made in ${partial.prepareSeconds.toFixed(1)} s)\n` +
+          `Partial redeem at ${partial.atRate.offeredPerSec}/s offered: ${partial.atRate.vouchers} more vouchers over ${partial.atRate.connections} connections: ${partial.atRate.redeemsPerSec.toFixed(0)} redeems/s served, p50 ${partial.atRate.p50} ms, p90 ${partial.atRate.p90} ms, p99 ${partial.atRate.p99} ms, max ${partial.atRate.max} ms, non-2xx ${partial.atRate.non2xx + partial.atRate.errors}, wrong balances ${partial.wrongBalances}`
+        : `Partial redeem: not available (${partial.why})`,
     );
     lines.push(
       media.available

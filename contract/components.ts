@@ -9,7 +9,7 @@ import { Notification, NotificationType, SandboxPush, WebPushKey } from './notif
 import { Payment, PaymentStatus, Refund, RefundStatus, SandboxRefund } from './payment.ts';
 import { SandboxSms, SandboxStatus } from './sandbox.ts';
 import { Seller } from './seller.ts';
-import { Voucher } from './voucher.ts';
+import { RedemptionVia, Voucher, VoucherKind, VoucherRedemption } from './voucher.ts';
 
 /**
  * The named shapes of the OpenAPI document (/api/openapi.json, decision 007): each shape of
@@ -26,6 +26,8 @@ export const COMPONENTS: readonly TSchema[] = [
   NotificationType,
   PaymentStatus,
   RefundStatus,
+  RedemptionVia,
+  VoucherKind,
   // Shapes.
   AccountExport,
   ContentElement,
@@ -55,6 +57,7 @@ export const COMPONENTS: readonly TSchema[] = [
   TokenPair,
   VerificationCodeAnswer,
   Voucher,
+  VoucherRedemption,
   WebPushKey,
 ];
 

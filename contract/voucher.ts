@@ -8,6 +8,33 @@ import { MerchantSource } from './merchant.ts';
  * scheduled greetie stays a surprise). The sender sees what was given, never a code.
  */
 
+/** "fixed": the product has a fixed price (used whole); "value": a min/max product (used in parts). */
+export const VoucherKind = Type.Union([Type.Literal('fixed'), Type.Literal('value')], {
+  title: 'VoucherKind',
+  description: '"fixed": the product has a fixed price and the voucher is used whole; "value": a min/max product, used in parts down to its balance',
+});
+export type VoucherKind = Static<typeof VoucherKind>;
+
+/** How a redemption was made: the merchant's code typed at the till, or the till scanning the voucher's QR. */
+export const RedemptionVia = Type.Union([Type.Literal('code'), Type.Literal('qr')], { title: 'RedemptionVia' });
+export type RedemptionVia = Static<typeof RedemptionVia>;
+
+/** One use of a voucher at a till. */
+export const VoucherRedemption = Type.Object(
+  {
+    id: Uuid,
+    amount: Ore,
+    redeemedAt: DateTime,
+    via: RedemptionVia,
+    undone: Type.Boolean({ description: 'Undone within 10 minutes: the amount went back on the balance' }),
+  },
+  { $id: 'VoucherRedemption', title: 'VoucherRedemption' },
+);
+export type VoucherRedemption = Static<typeof VoucherRedemption>;
+
+/** How long after a redemption the till may undo it. */
+export const UNDO_MINUTES = 10;
+
 export const Voucher = Type.Object(
   {
     id: Uuid,
@@ -16,9 +43,12 @@ export const Voucher = Type.Object(
     product: Type.Object({ id: Uuid, name: Type.String() }),
     source: MerchantSource,
     amount: Ore,
+    kind: VoucherKind,
+    balance: Type.Integer({ minimum: 0, description: 'Öre still to use: amount until used, 0 once redeemed' }),
+    redemptions: Type.Array(VoucherRedemption, { description: 'Oldest first; an undone one stays with `undone: true`' }),
     code: Type.Optional(Type.String({ description: 'Only for source "Code", only to its owner' })),
-    isRedeemed: Type.Boolean(),
-    redeemedAt: Type.Union([DateTime, Type.Null()]),
+    isRedeemed: Type.Boolean({ description: 'The balance is 0' }),
+    redeemedAt: Type.Union([DateTime, Type.Null()], { description: 'When the balance reached 0' }),
     expiresAt: Type.Union([DateTime, Type.Null()], {
       description: "The product's validDays counted from delivery; null until the greetie is delivered (only its sender sees it then)",
     }),
@@ -39,10 +69,42 @@ export const RedeemBody = Type.Object(
       maxLength: REDEEM_CODE_MAX_LENGTH,
       description: "The voucher's merchant's code, as the staff type it (case and surrounding spaces do not matter); empty is 400 MERCHANT_CODE_REQUIRED",
     }),
+    amount: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100_000_000,
+        description:
+          'Öre to use, for a "value" voucher: at most its balance (more is 409 VOUCHER_BALANCE_TOO_LOW); absent: the whole balance. ' +
+          'A "fixed" voucher is used whole: any other amount is 400 AMOUNT_NOT_ALLOWED',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type RedeemBody = Static<typeof RedeemBody>;
+
+/** POST /voucher/{id}/redemptions/{redemptionId}/undo */
+export const UndoParams = Type.Object({ id: Uuid, redemptionId: Uuid });
+export type UndoParams = Static<typeof UndoParams>;
+
+/** POST /voucher/{id}/redemptions/{redemptionId}/undo: the till staff type the merchant's code again. */
+export const UndoBody = Type.Object(
+  {
+    merchantCode: Type.String({
+      maxLength: REDEEM_CODE_MAX_LENGTH,
+      description: "The voucher's merchant's code, as for the redeem; empty is 400 MERCHANT_CODE_REQUIRED",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type UndoBody = Static<typeof UndoBody>;
+
+/** POST /voucher/{id}/donate */
+export const DonateBody = Type.Object(
+  { productId: Uuid },
+  { additionalProperties: false },
+);
+export type DonateBody = Static<typeof DonateBody>;
 
 /** POST /voucher/redeemed?id= */
 export const RedeemedQuery = Type.Object({ id: Uuid }, { additionalProperties: false });

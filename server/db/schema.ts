@@ -213,16 +213,37 @@ export interface SandboxPaymentRequestTable {
 export interface VoucherTable {
   id: Generated<string>;
   greetie_id: string;
-  gift_id: string;
+  /** Null only on a donated voucher (020): its Charity voucher holds the gift. */
+  gift_id: string | null;
   merchant_id: string;
   product_id: string;
   source: string;
   amount: number;
   code: string | null;
+  /** 020: generated, `balance = 0`. */
   is_redeemed: Generated<boolean>;
   redeemed_at: Timestamp | null;
   expires_at: Timestamp | null;
   created_at: Timestamp;
+  /** 020: "fixed" | "value", filled from the product on insert. */
+  kind: Generated<string>;
+  /** 020: öre still to use, filled with `amount` on insert. */
+  balance: Generated<number>;
+  donated_at: Timestamp | null;
+  donated_to: string | null;
+}
+
+/** 020_voucher_balance: each use of a voucher; `undone_at` once undone. */
+export interface VoucherRedemptionTable {
+  id: Generated<string>;
+  seq: Generated<string>;
+  voucher_id: string;
+  merchant_id: string;
+  user_id: string | null;
+  amount: number;
+  via: string;
+  redeemed_at: Timestamp;
+  undone_at: Timestamp | null;
 }
 
 /** 011_notification: one thing that happened to a user (title and body written from type and params). */
@@ -313,7 +334,8 @@ export interface RedeemAttemptTable {
   merchant_id: string;
   user_id: string | null;
   ok: boolean;
-  outcome: 'redeemed' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked';
+  /** 020 adds the outcomes of amounts and undos. */
+  outcome: 'redeemed' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked' | 'amountNotAllowed' | 'balanceTooLow' | 'undone' | 'undoTooLate' | 'alreadyUndone';
   at: Timestamp;
 }
 
@@ -392,6 +414,7 @@ export interface Database {
   payment: PaymentTable;
   sandbox_payment_request: SandboxPaymentRequestTable;
   voucher: VoucherTable;
+  voucher_redemption: VoucherRedemptionTable;
   delivery: DeliveryTable;
   idempotency_key: IdempotencyKeyTable;
   recipient_change: RecipientChangeTable;

@@ -177,6 +177,7 @@ export async function voucherForReminder(db: Executor, voucherId: string) {
     .innerJoin('product as p', 'p.id', 'v.product_id')
     .select(['v.id', 'v.greetie_id', 'v.redeemed_at', 'v.expires_at', 'u.id as user_id', 'm.name as merchant_name', 'p.name as product_name'])
     .where('v.id', '=', voucherId)
+    .where('v.donated_at', 'is', null)
     .where('g.status', '=', 'delivered')
     .executeTakeFirst();
 }

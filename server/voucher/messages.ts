@@ -18,4 +18,38 @@ export const messages = {
     sv: 'Det här presentkortet löses in i butiken med handlarens kod.',
     en: "This voucher is redeemed in the shop with the merchant's code.",
   },
+  AMOUNT_NOT_ALLOWED: {
+    sv: 'Det här presentkortet har ett fast värde och löses in helt. Ange inget annat belopp.',
+    en: 'This voucher has a fixed value and is used whole. Do not enter another amount.',
+  },
+  VOUCHER_BALANCE_TOO_LOW: {
+    sv: 'Beloppet är större än det som finns kvar på presentkortet.',
+    en: 'The amount is more than what is left on the voucher.',
+  },
+  REDEMPTION_NOT_FOUND: { sv: 'Inlösen finns inte.', en: 'There is no such redemption.' },
+  UNDO_TOO_LATE: {
+    sv: 'En inlösen kan bara ångras inom 10 minuter.',
+    en: 'A redemption can only be undone within 10 minutes.',
+  },
+  ALREADY_UNDONE: { sv: 'Den här inlösen är redan ångrad.', en: 'This redemption has already been undone.' },
+  DONATION_NOT_IN_STORE: {
+    sv: 'Bara ett presentkort som används i butik kan skänkas.',
+    en: 'Only a voucher used in a shop can be donated.',
+  },
+  DONATION_VOUCHER_USED: {
+    sv: 'Presentkortet har redan använts och kan inte skänkas.',
+    en: 'The voucher has already been used and cannot be donated.',
+  },
+  DONATION_VOUCHER_EXPIRED: {
+    sv: 'Presentkortet har gått ut och kan inte skänkas.',
+    en: 'The voucher has expired and cannot be donated.',
+  },
+  DONATION_PRODUCT_NOT_CHARITY: {
+    sv: 'Värdet kan bara skänkas till en välgörenhetsorganisation.',
+    en: 'The value can only be donated to a charity.',
+  },
+  DONATION_AMOUNT_NOT_ACCEPTED: {
+    sv: 'Organisationen kan inte ta emot presentkortets belopp. Välj en annan.',
+    en: "The charity cannot take the voucher's amount. Choose another one.",
+  },
 } satisfies Catalogue;

@@ -2,9 +2,10 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
 
 /**
- * Vouchers' SQL (migrations 007 and 010). Ownership is one predicate everywhere: the voucher's
- * greetie is delivered to the caller's mobile number (`ownedBy`). Redeeming is one conditional
- * UPDATE; the attempt limit reads the partial index `redeem_attempt_wrong`.
+ * Vouchers' SQL (migrations 007, 010 and 020). Ownership is one predicate everywhere: the voucher's
+ * greetie is delivered to the caller's mobile number (`ownedBy`); a donated voucher is nobody's
+ * any more. Redeeming is one conditional UPDATE of the balance under the row's lock; the attempt
+ * limit reads the partial index `redeem_attempt_wrong`.
  */
 
 type Executor = Db | Tx;
@@ -18,13 +19,31 @@ export interface VoucherRow {
   product_id: string;
   product_name: string;
   source: string;
+  kind: string;
   amount: number;
+  balance: number;
   code: string | null;
   is_redeemed: boolean;
   redeemed_at: Date | null;
   expires_at: Date | null;
   created_at: Date;
+  /** Oldest first, as json (timestamps as text); null when there are none. */
+  redemptions: RedemptionJson[] | null;
 }
+
+export interface RedemptionJson {
+  id: string;
+  amount: number;
+  redeemedAt: string;
+  via: string;
+  undone: boolean;
+}
+
+/** A voucher's redemptions as json, oldest first (null when none): the same expression as in `voucher_redeem_known`. */
+const redemptionsOf = sql<RedemptionJson[] | null>`(
+  SELECT json_agg(json_build_object('id', r.id, 'amount', r.amount, 'redeemedAt', r.redeemed_at,
+                                    'via', r.via, 'undone', r.undone_at IS NOT NULL) ORDER BY r.seq)
+    FROM voucher_redemption r WHERE r.voucher_id = v.id)`;
 
 function voucherSelect(db: Executor) {
   return db
@@ -41,13 +60,17 @@ function voucherSelect(db: Executor) {
       'v.product_id',
       'p.name as product_name',
       'v.source',
+      'v.kind',
       'v.amount',
+      'v.balance',
       'v.code',
       'v.is_redeemed',
       'v.redeemed_at',
       'v.expires_at',
       'v.created_at',
-    ]);
+      redemptionsOf.as('redemptions'),
+    ])
+    .where('v.donated_at', 'is', null);
 }
 
 /** The voucher's greetie (`g`) is delivered to the number of user `userId`. */
@@ -89,7 +112,13 @@ export function vouchersOfGreeties(db: Executor, greetieIds: string[]): Promise<
 
 export interface RedeemTarget {
   id: string;
+  greetie_id: string;
+  gift_id: string | null;
   merchant_id: string;
+  source: string;
+  kind: string;
+  amount: number;
+  balance: number;
   is_redeemed: boolean;
   expires_at: Date | null;
   code_hash: string;
@@ -101,8 +130,9 @@ function selectRedeemTarget(db: Executor, userId: string, id: string) {
     .selectFrom('voucher as v')
     .innerJoin('greetie as g', 'g.id', 'v.greetie_id')
     .innerJoin('merchant as m', 'm.id', 'v.merchant_id')
-    .select(['v.id', 'v.merchant_id', 'v.is_redeemed', 'v.expires_at', 'm.code_hash'])
+    .select(['v.id', 'v.greetie_id', 'v.gift_id', 'v.merchant_id', 'v.source', 'v.kind', 'v.amount', 'v.balance', 'v.is_redeemed', 'v.expires_at', 'm.code_hash'])
     .where('v.id', '=', id)
+    .where('v.donated_at', 'is', null)
     .where(ownedBy(userId));
 }
 
@@ -172,7 +202,17 @@ export async function recentWrongCodesAtMerchant(tx: Executor, userId: string, m
   return (await recentWrongCodesAtMerchantQuery(tx, userId, merchantId, since, limit).execute()).map((r) => r.at);
 }
 
-export type RedeemOutcome = 'redeemed' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked';
+export type RedeemOutcome =
+  | 'redeemed'
+  | 'wrongCode'
+  | 'alreadyRedeemed'
+  | 'expired'
+  | 'locked'
+  | 'amountNotAllowed'
+  | 'balanceTooLow'
+  | 'undone'
+  | 'undoTooLate'
+  | 'alreadyUndone';
 
 export async function recordAttempt(
   tx: Executor,
@@ -180,36 +220,17 @@ export async function recordAttempt(
 ): Promise<void> {
   await tx
     .insertInto('redeem_attempt')
-    .values({ voucher_id: a.voucherId, merchant_id: a.merchantId, user_id: a.userId, ok: a.outcome === 'redeemed', outcome: a.outcome, at: a.at })
+    .values({ voucher_id: a.voucherId, merchant_id: a.merchantId, user_id: a.userId, ok: a.outcome === 'redeemed' || a.outcome === 'undone', outcome: a.outcome, at: a.at })
     .execute();
 }
 
 /**
- * The one write that redeems, with its attempt and the answer's row in the same statement: only
- * a voucher not yet redeemed and not expired at `now` changes, so of any number of concurrent
- * redeems exactly one gets its row back (undefined: nothing changed).
- */
-export async function redeemOnce(tx: Executor, id: string, userId: string, now: Date): Promise<VoucherRow | undefined> {
-  const { rows } = await sql<VoucherRow>`
-    WITH r AS (
-      UPDATE voucher SET is_redeemed = true, redeemed_at = ${now}
-       WHERE id = ${id} AND is_redeemed = false AND (expires_at IS NULL OR expires_at > ${now})
-      RETURNING *
-    ), attempt AS (
-      INSERT INTO redeem_attempt (voucher_id, merchant_id, user_id, ok, outcome, at)
-      SELECT r.id, r.merchant_id, ${userId}, true, 'redeemed', ${now} FROM r
-    )
-    SELECT r.id, r.greetie_id, r.merchant_id, m.name AS merchant_name, m.logo_url AS merchant_logo_url,
-           r.product_id, p.name AS product_name, r.source, r.amount, r.code, r.is_redeemed, r.redeemed_at,
-           r.expires_at, r.created_at
-      FROM r JOIN merchant m ON m.id = r.merchant_id JOIN product p ON p.id = r.product_id`.execute(tx);
-  return rows[0];
-}
-
-/**
  * The redeem of a code this process already knows to be right (decision 034): one call of
- * `voucher_redeem_known` (migration 012), no transaction, no read before it. Besides redeemOnce's
- * conditions, the caller must own the voucher, its merchant's stored code hash must be one of
+ * `voucher_redeem_known` (migration 020), no transaction, no read before it. It takes `amount`
+ * (absent: the whole balance) from the balance when it fits (1 ≤ amount ≤ balance; a "fixed"
+ * voucher only whole), the voucher is not donated and not expired at `now`, under the row's lock,
+ * so concurrent redeems never take more than the balance; it records the redemption and the
+ * attempt and answers the voucher. The caller must own the voucher, its merchant's stored code hash must be one of
  * `codeHashes` (those the typed code is known to match) and the voucher must have fewer than
  * `maxWrong` wrong codes since `since`, and the person fewer than `maxWrongAtMerchant` at its
  * merchant (migration 015), so a locked voucher stays locked. A wrong code is never
@@ -218,29 +239,110 @@ export async function redeemOnce(tx: Executor, id: string, userId: string, now: 
  */
 export async function redeemKnownCode(
   db: Executor,
-  a: { id: string; userId: string; codeHashes: string[]; now: Date; since: Date; maxWrong: number; maxWrongAtMerchant: number },
+  a: { id: string; userId: string; codeHashes: string[]; now: Date; since: Date; maxWrong: number; maxWrongAtMerchant: number; amount: number | null },
 ): Promise<VoucherRow | undefined> {
   const { rows } = await sql<VoucherRow>`
-    SELECT * FROM voucher_redeem_known(${a.id}::uuid, ${a.userId}::uuid, ${a.codeHashes}::text[], ${a.now}, ${a.since}, ${a.maxWrong}, ${a.maxWrongAtMerchant})`.execute(db);
+    SELECT * FROM voucher_redeem_known(${a.id}::uuid, ${a.userId}::uuid, ${a.codeHashes}::text[], ${a.now}, ${a.since}, ${a.maxWrong},
+                                       ${a.maxWrongAtMerchant}, ${a.amount}::integer)`.execute(db);
   return rows[0];
 }
 
 /**
- * POST /voucher/redeemed: the owner marks a Code or Charity voucher used, in one conditional
- * UPDATE (owned, of such a source, not redeemed, not expired); false when nothing changed.
+ * POST /voucher/redeemed: the owner marks a Code or Charity voucher used, in one statement: the
+ * owned voucher of such a source with a balance, not expired, locked (`FOR UPDATE`: of two at
+ * once the second reads the balance the first left, 0, and changes nothing), its balance taken
+ * whole and recorded as one redemption. False when nothing changed.
  */
 export async function markUsedOnce(db: Executor, userId: string, id: string, now: Date): Promise<boolean> {
-  const row = await db
-    .updateTable('voucher as v')
-    .from('greetie as g')
-    .set({ is_redeemed: true, redeemed_at: now })
-    .whereRef('g.id', '=', 'v.greetie_id')
-    .where('v.id', '=', id)
-    .where(ownedBy(userId))
-    .where('v.source', 'in', ['Code', 'Charity'])
-    .where('v.is_redeemed', '=', false)
-    .where((eb) => eb.or([eb('v.expires_at', 'is', null), eb('v.expires_at', '>', now)]))
-    .returning('v.id')
+  const { rows } = await sql<{ id: string }>`
+    WITH target AS (
+      SELECT v.id, v.balance, v.merchant_id FROM voucher v JOIN greetie g ON g.id = v.greetie_id
+       WHERE v.id = ${id} AND ${ownedBy(userId)} AND v.donated_at IS NULL AND v.source IN ('Code', 'Charity')
+         AND v.balance > 0 AND (v.expires_at IS NULL OR v.expires_at > ${now})
+         FOR UPDATE OF v
+    ), used AS (
+      UPDATE voucher SET balance = 0, redeemed_at = ${now} FROM target WHERE voucher.id = target.id
+      RETURNING target.id, target.balance, target.merchant_id
+    )
+    INSERT INTO voucher_redemption (voucher_id, merchant_id, user_id, amount, via, redeemed_at)
+    SELECT used.id, used.merchant_id, ${userId}, used.balance, 'code', ${now} FROM used
+    RETURNING voucher_id AS id`.execute(db);
+  return rows.length > 0;
+}
+
+export interface RedemptionRow {
+  id: string;
+  voucher_id: string;
+  amount: number;
+  redeemed_at: Date;
+  undone_at: Date | null;
+}
+
+/** One redemption of one voucher (the caller holds the voucher's lock). */
+export function redemptionOf(db: Executor, voucherId: string, redemptionId: string): Promise<RedemptionRow | undefined> {
+  return db
+    .selectFrom('voucher_redemption')
+    .select(['id', 'voucher_id', 'amount', 'redeemed_at', 'undone_at'])
+    .where('id', '=', redemptionId)
+    .where('voucher_id', '=', voucherId)
     .executeTakeFirst();
-  return row !== undefined;
+}
+
+/**
+ * Undoes a redemption once: marks it undone only if it is not yet, and puts its amount back on
+ * the voucher's balance in the same statement (the balance is no longer 0, so `redeemed_at` goes).
+ * False when it was undone already.
+ */
+export async function undoOnce(db: Executor, voucherId: string, redemptionId: string, now: Date): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    WITH undone AS (
+      UPDATE voucher_redemption SET undone_at = ${now}
+       WHERE id = ${redemptionId} AND voucher_id = ${voucherId} AND undone_at IS NULL
+      RETURNING voucher_id, amount
+    )
+    UPDATE voucher v SET balance = v.balance + undone.amount, redeemed_at = NULL
+      FROM undone WHERE v.id = undone.voucher_id
+    RETURNING v.id`.execute(db);
+  return rows.length > 0;
+}
+
+export interface CharityProduct {
+  id: string;
+  merchant_id: string;
+  source: string;
+  price: number | null;
+  min_amount: number | null;
+  max_amount: number | null;
+  valid_days: number;
+}
+
+/** An active product of an active merchant, for a donation. */
+export function activeProduct(db: Executor, productId: string): Promise<CharityProduct | undefined> {
+  return db
+    .selectFrom('product as p')
+    .innerJoin('merchant as m', 'm.id', 'p.merchant_id')
+    .select(['p.id', 'p.merchant_id', 'p.source', 'p.price', 'p.min_amount', 'p.max_amount', 'p.valid_days'])
+    .where('p.id', '=', productId)
+    .where('p.active', '=', true)
+    .where('m.active', '=', true)
+    .executeTakeFirst();
+}
+
+/**
+ * The donation's writes (the caller holds the old voucher's lock and has checked it): the old
+ * voucher gives its gift to a new Charity voucher of the same amount in the same greetie, valid
+ * the charity product's validDays counted from the greetie's delivery, and is marked donated (it
+ * answers 404 from then on). Answers the new voucher's id.
+ */
+export async function donateVoucher(tx: Tx, old: RedeemTarget, product: CharityProduct, now: Date): Promise<string> {
+  await sql`UPDATE voucher SET donated_at = ${now}, gift_id = NULL WHERE id = ${old.id}`.execute(tx);
+  const { rows } = await sql<{ id: string }>`
+    INSERT INTO voucher (greetie_id, gift_id, merchant_id, product_id, source, amount, expires_at, created_at)
+    SELECT ${old.greetie_id}, ${old.gift_id}, ${product.merchant_id}, ${product.id}, 'Charity', ${old.amount},
+           coalesce(g.delivered_at + make_interval(days => ${product.valid_days}), ${old.expires_at}::timestamptz), ${now}
+      FROM greetie g WHERE g.id = ${old.greetie_id}
+    RETURNING id`.execute(tx);
+  const newId = rows[0]!.id;
+  await sql`UPDATE voucher SET donated_to = ${newId} WHERE id = ${old.id}`.execute(tx);
+  return newId;
 }

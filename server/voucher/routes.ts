@@ -1,10 +1,21 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, IdempotencyHeaders, errorResponses } from '../../contract/common.ts';
-import { REDEEM_LOCK_MINUTES, REDEEM_MAX_WRONG, REDEEM_MAX_WRONG_AT_MERCHANT, RedeemBody, RedeemedQuery, Voucher } from '../../contract/voucher.ts';
+import {
+  DonateBody,
+  REDEEM_LOCK_MINUTES,
+  REDEEM_MAX_WRONG,
+  REDEEM_MAX_WRONG_AT_MERCHANT,
+  RedeemBody,
+  RedeemedQuery,
+  UNDO_MINUTES,
+  UndoBody,
+  UndoParams,
+  Voucher,
+} from '../../contract/voucher.ts';
 import { access } from '../access.ts';
 import { idempotency } from '../idempotency/index.ts';
-import { listOwn, markUsed, readOwn, redeem } from './rules.ts';
+import { donate, listOwn, markUsed, readOwn, redeem, undoRedemption } from './rules.ts';
 
 /**
  * Vouchers (API.md "Voucher"): the caller's own, one of them, redeeming one at a till with the
@@ -61,9 +72,12 @@ export const voucherRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...owners("The voucher's owner redeems it (the till staff type the code on the owner's phone); anybody else gets 404"),
         operationId: 'redeemVoucher',
         tags: ['Voucher'],
-        summary: "Redeem a voucher at the till with its merchant's code",
+        summary: "Redeem a voucher, or part of a value voucher's balance, at the till with its merchant's code",
         description:
-          'Exactly once, however many arrive at the same time. Empty code 400 MERCHANT_CODE_REQUIRED; a code that is not the ' +
+          'Takes `amount` öre from the balance (a "value" voucher: 1 ≤ amount ≤ balance, absent: the whole balance, the rest stays; ' +
+          'a "fixed" voucher is used whole, any other amount 400 AMOUNT_NOT_ALLOWED; more than the balance 409 VOUCHER_BALANCE_TOO_LOW ' +
+          'with `details.balance`) and records one redemption. Concurrent redeems never take more than the balance. ' +
+          'Empty code 400 MERCHANT_CODE_REQUIRED; a code that is not the ' +
           `voucher's merchant's 400 MERCHANT_CODE_WRONG (\`details.attemptsLeft\`); already redeemed 409 VOUCHER_ALREADY_REDEEMED; ` +
           `expired 410 VOUCHER_EXPIRED; after ${REDEEM_MAX_WRONG} wrong codes for the voucher, or ${REDEEM_MAX_WRONG_AT_MERCHANT} by the caller ` +
           `at the voucher's merchant (any of its vouchers), within ${REDEEM_LOCK_MINUTES} minutes ` +
@@ -76,6 +90,52 @@ export const voucherRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => redeem(deps, req.userId, req.body),
+  );
+
+  app.post(
+    '/voucher/:id/redemptions/:redemptionId/undo',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...owners("The voucher's owner (the till staff type the code again on the owner's phone); anybody else gets 404"),
+        operationId: 'undoRedemption',
+        tags: ['Voucher'],
+        summary: 'Undo a redemption at the till within 10 minutes, with the merchant\'s code',
+        description:
+          `Within ${UNDO_MINUTES} minutes of the redemption: its amount goes back on the balance and it shows \`undone: true\`; once. ` +
+          'Another voucher\'s or an unknown redemption 404 REDEMPTION_NOT_FOUND; undone already 409 ALREADY_UNDONE (of two at once, one ' +
+          `undoes); later 409 UNDO_TOO_LATE; then the merchant code as for the redeem, under the same limits (400 MERCHANT_CODE_WRONG, ` +
+          `429 VOUCHER_LOCKED after ${REDEEM_MAX_WRONG} wrong codes for the voucher or ${REDEEM_MAX_WRONG_AT_MERCHANT} at the merchant).`,
+        params: UndoParams,
+        body: UndoBody,
+        response: { 200: Voucher, ...errorResponses(400, 401, 404, 409, 429) },
+      },
+    },
+    async (req) => undoRedemption(deps, req.userId, req.params.id, req.params.redemptionId, req.body),
+  );
+
+  app.post(
+    '/voucher/:id/donate',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...owners("The voucher's owner; anybody else gets 404"),
+        operationId: 'donateVoucher',
+        tags: ['Voucher'],
+        summary: 'Give an unused in-store voucher to a charity instead, for the same amount',
+        description:
+          'An unused (balance equal to its amount), unexpired "InStore" voucher becomes a new "Charity" voucher of the same amount ' +
+          'in the same greetie, of `productId`; the answer is the new voucher, and the old one answers 404 from then on (of two at ' +
+          'once, one donates and the other is 404). Not InStore 409 DONATION_NOT_IN_STORE, used 409 DONATION_VOUCHER_USED, expired ' +
+          '409 DONATION_VOUCHER_EXPIRED; an unknown or inactive product 404 PRODUCT_NOT_FOUND, not a charity 400 ' +
+          'DONATION_PRODUCT_NOT_CHARITY, a charity that cannot take the amount (a range that does not hold it, or another fixed ' +
+          'price) 400 DONATION_AMOUNT_NOT_ACCEPTED.',
+        params: IdParams,
+        body: DonateBody,
+        response: { 200: Voucher, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (req) => donate(deps, req.userId, req.params.id, req.body),
   );
 
   app.post(

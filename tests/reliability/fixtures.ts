@@ -134,6 +134,19 @@ async function aFixedProductId(ctx: MatrixContext, source: 'InStore' | 'Charity'
   throw new Error(`no fixed-price ${source} product to name`);
 }
 
+/** A Charity product with a range (min/max) from the catalogue: one that takes most amounts. */
+async function aCharityRangeProductId(ctx: MatrixContext): Promise<string> {
+  const res = await ctx.send({ method: 'GET', url: '/api/merchant' });
+  const merchants = res.status === 200 ? (JSON.parse(res.body) as { id: string }[]) : [];
+  for (const m of merchants) {
+    const r = await ctx.send({ method: 'GET', url: `/api/merchant/${m.id}/products` });
+    const list = r.status === 200 ? (JSON.parse(r.body) as { id: string; source: string; minAmount?: number | null }[]) : [];
+    const p = list.find((x) => x.source === 'Charity' && typeof x.minAmount === 'number');
+    if (p) return p.id;
+  }
+  throw new Error('no Charity product with a range to name');
+}
+
 const bearer = (who: Session) => ({ 'content-type': 'application/json', authorization: `Bearer ${who.token}` });
 
 /** A greetie from `from` to `to` with one gift, paid in the sandbox (scheduled: its voucher exists). */
@@ -255,6 +268,19 @@ export const FIXTURES: Record<string, Fixture> = {
     return jsonPost('/api/voucher/redeem', { voucherId: v.id, merchantCode: v.merchantCode });
   },
   'POST /api/voucher/redeemed': async (ctx) => jsonPost(`/api/voucher/redeemed?id=${(await ownersVoucher(ctx, 'Charity')).id}`, {}),
+  // Undo: the owner's voucher redeemed just now (its redemption is minutes old at most).
+  'POST /api/voucher/{id}/redemptions/{redemptionId}/undo': async (ctx) => {
+    const v = await ownersVoucher(ctx);
+    const res = await ctx.send({ ...jsonPost('/api/voucher/redeem', { voucherId: v.id, merchantCode: v.merchantCode }), headers: bearer(ctx.owner) });
+    const redemption = res.status === 200 ? (JSON.parse(res.body) as { redemptions: { id: string }[] }).redemptions[0] : undefined;
+    if (!redemption) throw new Error(`POST /api/voucher/redeem answered ${res.status}: ${res.body.slice(0, 200)}`);
+    return jsonPost(`/api/voucher/${v.id}/redemptions/${redemption.id}/undo`, { merchantCode: v.merchantCode });
+  },
+  // Donate: the owner's unused InStore voucher to a charity whose range holds its amount.
+  'POST /api/voucher/{id}/donate': async (ctx) => {
+    const v = await ownersVoucher(ctx);
+    return jsonPost(`/api/voucher/${v.id}/donate`, { productId: await aCharityRangeProductId(ctx) });
+  },
   // Viewing: the owner's greetie to the other caller, delivered (its reference is all anyone needs).
   'GET /api/greetie/byRef': async (ctx) => ({
     method: 'GET',

@@ -31,12 +31,24 @@ export interface VoucherCatalogue {
   code: string;
   /** The other merchant's InStore product. */
   otherInStore: string;
+  /** InStore, a value voucher: 100–1000 kr (used in parts). */
+  valueInStore: string;
+  /** Charity, a range: 10–500 kr. */
+  charityRange: string;
 }
 
 async function merchant(db: Db, name: string, code: string): Promise<string> {
   const { rows } = await sql<{ id: string }>`
     INSERT INTO merchant (name, description, logo_url, category, sources, active, code_hash)
     VALUES (${name}, '', '/merchants/x.svg', 'cafe', '{InStore,Charity,Code}', true, ${await hashMerchantCode(code)})
+    RETURNING id`.execute(db);
+  return rows[0]!.id;
+}
+
+async function rangeProduct(db: Db, merchantId: string, name: string, source: 'InStore' | 'Charity', min: number, max: number): Promise<string> {
+  const { rows } = await sql<{ id: string }>`
+    INSERT INTO product (merchant_id, name, source, min_amount, max_amount, valid_days, active)
+    VALUES (${merchantId}, ${name}, ${source}, ${min}, ${max}, 365, true)
     RETURNING id`.execute(db);
   return rows[0]!.id;
 }
@@ -61,15 +73,25 @@ export async function voucherCatalogue(db: Db): Promise<VoucherCatalogue> {
     inStore: await product(db, merchantId, 'Fika för två', 'InStore', 14900),
     charity: await product(db, merchantId, 'Skänk en måltid', 'Charity', 5000),
     otherInStore: await product(db, otherMerchantId, 'En pocketbok', 'InStore', 12900),
+    valueInStore: await rangeProduct(db, merchantId, 'Presentkort i kaféet', 'InStore', 10000, 100000),
+    charityRange: await rangeProduct(db, otherMerchantId, 'Skänk valfritt belopp', 'Charity', 1000, 50000),
   };
 }
 
-/** A greetie from `sender` to `recipientNumber` with these products as gifts, paid: its vouchers exist. */
-export async function paidGreetie(app: FastifyInstance, sender: Person, recipientNumber: string, productIds: string[]): Promise<Greetie> {
+/**
+ * A greetie from `sender` to `recipientNumber` with these products as gifts (a product id, or a
+ * value product with its amount), paid: its vouchers exist.
+ */
+export async function paidGreetie(
+  app: FastifyInstance,
+  sender: Person,
+  recipientNumber: string,
+  productIds: (string | { productId: string; amount: number })[],
+): Promise<Greetie> {
   const created = await call(app, sender, 'POST', '/api/greetie/createv2', {
     recipient: { mobileNumber: recipientNumber, name: 'Mottagaren' },
     message: 'Grattis!',
-    gifts: productIds.map((productId) => ({ productId })),
+    gifts: productIds.map((g) => (typeof g === 'string' ? { productId: g } : g)),
   });
   expect(created.statusCode, created.body).toBe(200);
   const greetie = created.json() as Greetie;
