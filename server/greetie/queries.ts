@@ -351,8 +351,8 @@ export function lockSentGreetie(tx: Tx, id: string, senderId: string) {
  * committed row, waiting for a redeem in flight), so none is used under a correction.
  */
 export async function anyVoucherUsed(tx: Tx, greetieId: string): Promise<boolean> {
-  const rows = await tx.selectFrom('voucher').select(['id', 'is_redeemed']).where('greetie_id', '=', greetieId).orderBy('id').forUpdate().execute();
-  return rows.some((r) => r.is_redeemed);
+  const rows = await tx.selectFrom('voucher').select(['id', 'balance', 'amount', 'donated_at']).where('greetie_id', '=', greetieId).orderBy('id').forUpdate().execute();
+  return rows.some((r) => r.balance < r.amount || r.donated_at !== null);
 }
 
 /**

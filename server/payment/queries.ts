@@ -150,16 +150,21 @@ export function lockGreetieForCancel(tx: Tx, id: string) {
     .executeTakeFirst();
 }
 
-/** Whether any voucher of the greetie has been used. */
+/**
+ * Whether any voucher of the greetie has been used: any part of its balance taken (an undone
+ * redemption gives it back) or given to a charity. The rows are locked (FOR UPDATE reads the latest
+ * committed balance), so a redeem waiting on a voucher's lock runs after the cancel and finds the
+ * greetie cancelled.
+ */
 export async function anyVoucherUsed(db: Executor, greetieId: string): Promise<boolean> {
-  const row = await db
+  const rows = await db
     .selectFrom('voucher')
-    .select('id')
+    .select(['id', 'balance', 'amount', 'donated_at'])
     .where('greetie_id', '=', greetieId)
-    .where((eb) => eb.or([eb('is_redeemed', '=', true), eb('redeemed_at', 'is not', null)]))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.some((r) => r.balance < r.amount || r.donated_at !== null);
 }
 
 /** scheduled or delivered → cancelled, once; its delivery, if not yet claimed, will never be. */
@@ -267,7 +272,7 @@ export async function unclaimedGreeties(db: Executor, deliveredBefore: Date, lim
     SELECT g.id FROM greetie g
      WHERE g.status = 'delivered' AND g.viewed_at IS NULL AND g.delivered_at <= ${deliveredBefore}
        AND EXISTS (SELECT 1 FROM payment p WHERE p.greetie_id = g.id AND p.status = 'paid')
-       AND NOT EXISTS (SELECT 1 FROM voucher v WHERE v.greetie_id = g.id AND (v.is_redeemed OR v.redeemed_at IS NOT NULL))
+       AND NOT EXISTS (SELECT 1 FROM voucher v WHERE v.greetie_id = g.id AND (v.balance < v.amount OR v.donated_at IS NOT NULL))
      ORDER BY g.delivered_at
      LIMIT ${limit}`.execute(db);
   return rows.map((r) => r.id);
