@@ -56,18 +56,20 @@ export interface AuthContext {
   error: AuthError | null;
 }
 
+/** Which sign-in form shows: at most one of these (none while signed in or starting). */
+export const SIGN_IN_STEPS = ['step:number', 'step:code'] as const;
+/** Which sign-in request runs: at most one of these. */
+export const SIGN_IN_BUSY = ['busy:requestingCode', 'busy:resendingCode', 'busy:loggingIn'] as const;
+
 /** What the app reads of the auth machine's state (see the comment at the top). */
 export type AuthTag =
   | 'session:loading'
   | 'session:authenticated'
   | 'session:unauthenticated'
   | 'signingOut'
-  | 'step:number'
-  | 'step:code'
+  | (typeof SIGN_IN_STEPS)[number]
   | 'busy'
-  | 'busy:requestingCode'
-  | 'busy:resendingCode'
-  | 'busy:loggingIn'
+  | (typeof SIGN_IN_BUSY)[number]
   | 'canResend';
 
 export type AuthEvent =

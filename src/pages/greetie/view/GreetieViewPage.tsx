@@ -69,11 +69,12 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
   const { screen, view, failure, retry } = useGreetieView({ key: id, byId, reducedMotion }, viewer);
   const title = titleOf(t, view);
   // The document's title is the page's heading, whatever the state.
-  usePageTitle(screen === 'notFound' ? t('notFound.title') : screen === 'error' ? t('error.title') : title);
+  const nothing = screen === 'notFound' || screen === 'error';
+  usePageTitle(nothing ? t(`${screen}.title`) : title);
   // Nothing to show: the server's first frame, if it drew one, goes.
   useEffect(() => {
-    if (screen === 'notFound' || screen === 'error') removeBootFrame();
-  }, [screen]);
+    if (nothing) removeBootFrame();
+  }, [nothing]);
 
   if (screen === 'loading') {
     // No heading yet: whose greetie it is (or that there is none) is what the read tells.
