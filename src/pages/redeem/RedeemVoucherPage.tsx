@@ -86,7 +86,7 @@ const wordingByCode = {
   VOUCHER_NOT_FOUND: 'notFound',
 } as const satisfies Partial<Record<Failure['code'], string>>;
 
-const hasWording = (code: Failure['code']): code is keyof typeof wordingByCode => code in wordingByCode;
+const hasWording = (code: Failure['code']): code is keyof typeof wordingByCode => Object.hasOwn(wordingByCode, code);
 
 function useErrorText(error: Failure | null): string | null {
   const { t, i18n } = useTranslation('redeem');
