@@ -174,6 +174,16 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 }
 
 /**
+ * The codes of the checks the phone makes before it sends anything (never an answer of the API):
+ * a merchant code that cannot be one, a sign-in code that is not six digits. Where the server has
+ * a code for the same refusal (MERCHANT_CODE_REQUIRED, INVALID_MOBILE_NUMBER, the name rule's),
+ * the phone uses that one instead.
+ */
+export const CHECK_CODES = ['MERCHANT_CODE_MALFORMED', 'INVALID_CODE'] as const;
+
+export type CheckCode = (typeof CHECK_CODES)[number];
+
+/**
  * The one failure every flow's machine sees, whatever went wrong: an API answer, no answer at all
  * (status 0, code NETWORK) or a check made on the phone (status 0, its own code). The actor
  * implementations make it once (src/api/errors.ts `toFailure`); machines read `code`, never a
@@ -182,9 +192,12 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 export interface Failure {
   /** The HTTP status, or 0 when no answer came. */
   status: number;
-  /** The API's code; NETWORK when no answer came; UNKNOWN when the answer carried none we know. */
-  code: ErrorCode | 'NETWORK' | 'UNKNOWN';
-  /** What to show a person, in their language. */
+  /**
+   * The API's code; a check's code (status 0); NETWORK when no answer came; UNKNOWN when the
+   * answer carried none we know.
+   */
+  code: ErrorCode | CheckCode | 'NETWORK' | 'UNKNOWN';
+  /** What to show a person, in their language; empty for a check (the page words it by its code). */
   message: string;
   /** When asking again may succeed (ISO-8601, from Retry-After), else null. */
   retryAt: string | null;

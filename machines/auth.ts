@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { Failure } from '../contract/errors.ts';
 
 /**
  * The session's whole life: start-up (`loading` this tab's stored session, then `restoring` one
@@ -16,9 +17,9 @@ import { assign, fromPromise, setup } from 'xstate';
  * `step:number` / `step:code` (which sign-in form), `busy` (a request runs; `busy:<what>` says
  * which), `canResend`.
  *
- * Errors are kept in context as `{ field, code, message? }`: `field` says where the page shows
- * them (under the number, or under the code), `message` is the server's text (already in the
- * request's language) and `code` lets the page pick its own text when there is none.
+ * An error is kept in context as the Failure the actor rejected with (contract/errors.ts), or the
+ * phone's own check (INVALID_MOBILE_NUMBER, INVALID_CODE), plus `field`: where the page shows it
+ * (under the number, or under the code). The page shows the server's message, or words the code.
  */
 
 export interface AuthUser {
@@ -35,10 +36,8 @@ export interface SessionData {
   expiresAt: number;
 }
 
-export interface AuthError {
+export interface AuthError extends Failure {
   field: 'mobileNumber' | 'code';
-  code: string;
-  message?: string;
 }
 
 export interface AuthContext {
@@ -57,18 +56,20 @@ export interface AuthContext {
   error: AuthError | null;
 }
 
+/** Which sign-in form shows: at most one of these (none while signed in or starting). */
+export const SIGN_IN_STEPS = ['step:number', 'step:code'] as const;
+/** Which sign-in request runs: at most one of these. */
+export const SIGN_IN_BUSY = ['busy:requestingCode', 'busy:resendingCode', 'busy:loggingIn'] as const;
+
 /** What the app reads of the auth machine's state (see the comment at the top). */
 export type AuthTag =
   | 'session:loading'
   | 'session:authenticated'
   | 'session:unauthenticated'
   | 'signingOut'
-  | 'step:number'
-  | 'step:code'
+  | (typeof SIGN_IN_STEPS)[number]
   | 'busy'
-  | 'busy:requestingCode'
-  | 'busy:resendingCode'
-  | 'busy:loggingIn'
+  | (typeof SIGN_IN_BUSY)[number]
   | 'canResend';
 
 export type AuthEvent =
@@ -100,14 +101,8 @@ export function looksLikeSwedishMobile(value: string): boolean {
 
 export const isSixDigitCode = (value: string) => /^\d{6}$/.test(value.trim());
 
-/** Turns whatever an actor rejected with into an AuthError for `field`. */
-export function toAuthError(field: AuthError['field'], error: unknown): AuthError {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; userMessage?: unknown; message?: unknown };
-  const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'UNKNOWN';
-  const message =
-    typeof e.userMessage === 'string' && e.userMessage !== '' ? e.userMessage : typeof e.message === 'string' && e.message !== '' ? e.message : undefined;
-  return message === undefined ? { field, code } : { field, code, message };
-}
+const at = (field: AuthError['field'], failure: Failure): AuthError => ({ ...failure, field });
+const check = (field: AuthError['field'], code: Failure['code']): AuthError => at(field, { status: 0, code, message: '', retryAt: null });
 
 const signedOut = {
   user: null,
@@ -165,8 +160,8 @@ export const authMachine = setup({
      */
     notifySessionEnded: () => {},
     assignMobileNumber: assign(({ event }) => (event.type === 'user.submitNumber' ? { mobileNumber: event.mobileNumber.trim(), error: null } : {})),
-    assignInvalidNumber: assign({ error: { field: 'mobileNumber', code: 'INVALID_MOBILE_NUMBER' } satisfies AuthError }),
-    assignNumberError: assign((_, p: { error: unknown }) => ({ error: toAuthError('mobileNumber', p.error) })),
+    assignInvalidNumber: assign({ error: check('mobileNumber', 'INVALID_MOBILE_NUMBER') }),
+    assignNumberError: assign((_, p: { error: Failure }) => ({ error: at('mobileNumber', p.error) })),
     assignVerification: assign((_, p: { token: string }) => ({
       verificationToken: p.token,
       resendIn: RESEND_AFTER_SECONDS,
@@ -174,8 +169,8 @@ export const authMachine = setup({
       error: null,
     })),
     assignCode: assign(({ event }) => (event.type === 'user.submitCode' ? { code: event.code.trim(), error: null } : {})),
-    assignInvalidCode: assign({ error: { field: 'code', code: 'INVALID_CODE' } satisfies AuthError }),
-    assignCodeError: assign((_, p: { error: unknown }) => ({ code: '', error: toAuthError('code', p.error) })),
+    assignInvalidCode: assign({ error: check('code', 'INVALID_CODE') }),
+    assignCodeError: assign((_, p: { error: Failure }) => ({ code: '', error: at('code', p.error) })),
     tickCountdown: assign(({ context }) => ({ resendIn: Math.max(0, context.resendIn - 1) })),
     clearVerification: assign(() => ({ ...noSignIn })),
     clearError: assign({ error: null }),
@@ -329,7 +324,7 @@ export const authMachine = setup({
             src: 'requestCode',
             input: ({ context }) => ({ mobileNumber: context.mobileNumber }),
             onDone: { target: 'enteringCode', actions: { type: 'assignVerification', params: ({ event }) => event.output }, description: 'Koden är på väg.' },
-            onError: { target: 'enteringNumber', actions: { type: 'assignNumberError', params: ({ event }) => ({ error: event.error }) }, description: 'Ingen kod skickades; skälet visas under numret.' },
+            onError: { target: 'enteringNumber', actions: { type: 'assignNumberError', params: ({ event }) => ({ error: event.error as Failure }) }, description: 'Ingen kod skickades; skälet visas under numret.' },
           },
         },
         enteringCode: {
@@ -373,7 +368,7 @@ export const authMachine = setup({
             onDone: { target: 'enteringCode', actions: { type: 'assignVerification', params: ({ event }) => event.output }, description: 'En ny kod är på väg; den gamla gäller inte längre.' },
             onError: {
               target: '#auth.unauthenticated.enteringCode.canResend',
-              actions: { type: 'assignCodeError', params: ({ event }) => ({ error: event.error }) },
+              actions: { type: 'assignCodeError', params: ({ event }) => ({ error: event.error as Failure }) },
               description: 'Ingen ny kod skickades; skälet visas vid kodfältet.',
             },
           },
@@ -388,7 +383,7 @@ export const authMachine = setup({
             onDone: { target: '#auth.authenticated', actions: [{ type: 'assignSession', params: ({ event }) => event.output }, 'persistSession'], description: 'Koden stämde: inloggad.' },
             onError: {
               target: '#auth.unauthenticated.enteringCode.history',
-              actions: { type: 'assignCodeError', params: ({ event }) => ({ error: event.error }) },
+              actions: { type: 'assignCodeError', params: ({ event }) => ({ error: event.error as Failure }) },
               description: 'Fel eller för gammal kod (eller inget svar): skälet visas vid kodfältet.',
             },
           },

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Content, GreetieMedia } from '../contract/greetie.ts';
+import type { Failure } from '../contract/errors.ts';
 
 /**
  * Opening a greetie: /greetie/view/{refId} (the link in the recipient's SMS, public) and
@@ -9,14 +10,15 @@ import type { Content, GreetieMedia } from '../contract/greetie.ts';
  * `showing` plays the photo or video with its content elements appearing over it; after the
  * `revealDelay` (none when the person asked for reduced motion) the gifts are revealed and it is
  * `viewed`. A greetie that does not exist, or that this person may not see, is `notFound` (asking
- * again gets the same answer); any other failure is `error`, with a retry.
+ * again gets the same answer); any other failure is `error`, with a retry. The load rejects with
+ * a Failure (contract/errors.ts); the machine reads its code.
  *
  * The work is the named actor `loadGreetie`, given by the page with `.provide()`: it reads the
  * greetie as the person may see it (a visitor gets the public view: no phone numbers, no codes)
  * and says who the person is to it (`role`).
  *
- * Tags say what the page shows: `loading`, `notFound`, `error`, `greetie` (the greetie is on the
- * page), `revealing`, `revealed` (the gifts and what one can do with them).
+ * Tags say what the page shows: its screen, one of `loading`, `notFound`, `error`, `revealing`,
+ * `revealed` (the gifts and what one can do with them), and `greetie` (the greetie is on the page).
  */
 
 /** Who is looking: a visitor (not signed in), its recipient or sender, or someone else signed in. */
@@ -58,46 +60,29 @@ export interface GreetieViewInput {
   reducedMotion: boolean;
 }
 
-export interface GreetieViewError {
-  /** The server's code, or 'UNKNOWN'. */
-  code: string;
-  /** The error's own text (already in the request's language), when there is one. */
-  message: string | null;
-  /** The HTTP status when the error came from an answer, else null. */
-  status: number | null;
-}
-
 export interface GreetieViewContext {
   key: string;
   byId: boolean;
   reducedMotion: boolean;
   view: GreetieView | null;
-  error: GreetieViewError | null;
+  error: Failure | null;
 }
 
 export type GreetieViewEvent = { type: 'user.retry' };
 
-export type GreetieViewTag = 'loading' | 'notFound' | 'error' | 'greetie' | 'revealing' | 'revealed';
+/** What the page shows; every state has exactly one of these tags. */
+export const GREETIE_VIEW_SCREENS = ['loading', 'notFound', 'error', 'revealing', 'revealed'] as const;
+export type GreetieViewScreen = (typeof GREETIE_VIEW_SCREENS)[number];
+export type GreetieViewTag = GreetieViewScreen | 'greetie';
 
 /** How long the media and its content play before the gifts are revealed. */
 export const REVEAL_DELAY_MS = 1200;
 
-/** Turns whatever the load rejected with into a GreetieViewError. */
-export function toViewError(error: unknown): GreetieViewError {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; userMessage?: unknown; message?: unknown; status?: unknown };
-  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
-  return {
-    code: text(e.code) ?? 'UNKNOWN',
-    message: text(e.userMessage) ?? text(e.message),
-    status: typeof e.status === 'number' ? e.status : null,
-  };
-}
-
-/** A link that leads nowhere: no such greetie (404), not this person's (404), or not an id or reference at all (400). */
-const isNotFound = (error: unknown) => {
-  const status = toViewError(error).status;
-  return status === 404 || status === 400;
-};
+/**
+ * A link that leads nowhere: no such greetie, or not this person's (404 GREETIE_NOT_FOUND), or not
+ * an id or reference at all (400 VALIDATION_FAILED or BAD_REQUEST).
+ */
+const NOT_FOUND: readonly Failure['code'][] = ['GREETIE_NOT_FOUND', 'VALIDATION_FAILED', 'BAD_REQUEST'];
 
 export const greetieViewMachine = setup({
   types: {
@@ -114,11 +99,11 @@ export const greetieViewMachine = setup({
   },
   actions: {
     storeView: assign((_, p: { view: GreetieView }) => ({ view: p.view, error: null })),
-    storeError: assign((_, p: { error: unknown }) => ({ error: toViewError(p.error) })),
+    storeError: assign((_, p: { error: Failure }) => ({ error: p.error })),
     clearError: assign({ error: null }),
   },
   guards: {
-    isNotFound: (_, p: { error: unknown }) => isNotFound(p.error),
+    isNotFound: (_, p: { error: Failure }) => NOT_FOUND.includes(p.error.code),
   },
   delays: {
     /** The media plays alone for a moment; with reduced motion the gifts come at once. */
@@ -145,14 +130,14 @@ export const greetieViewMachine = setup({
         },
         onError: [
           {
-            guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
+            guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error as Failure }) },
             target: 'notFound',
-            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error as Failure }) },
             description: 'Ingen sådan greetie för den här personen (eller så är länken trasig).',
           },
           {
             target: 'error',
-            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error as Failure }) },
             description: 'Något annat gick fel; skälet visas.',
           },
         ],

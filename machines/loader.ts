@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import type { Failure } from '../contract/errors.ts';
 
 /**
  * Loading one thing for a page: a merchant's details, the sandbox's demo codes, "is the sandbox
@@ -9,14 +10,28 @@ import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
  * actor: key the component by the id) and reads it through `useLoader()`
  * (src/components/useLoader.ts), which gives `{ status, data, error, retry }` from the tags.
  *
- * A failure keeps the error's own message, for the page to show with a way to retry. "Not found"
- * (status 404) is a state of its own, because pages say it differently from "something went
- * wrong", and asking again would get the same answer.
+ * A failure is kept as the Failure the `load` rejected with (contract/errors.ts), for the page to
+ * show its message with a way to retry. "Not found" (one of the API's not-found codes) is a state
+ * of its own, because pages say it differently from "something went wrong", and asking again
+ * would get the same answer.
  *
- * The work itself is the named actor `load`, given by the page with `.provide()`: its input is
- * `{ params }` and it resolves with the data (its `signal` aborts when the page goes away).
+ * The work itself is the named actor `load`, given by the page with `.provide()` (through
+ * `fromCall`, so it rejects with a Failure): its input is `{ params }` and it resolves with the
+ * data (its `signal` aborts when the page goes away).
  */
 
+/** The codes the API answers a missing thing with (404); a missing route is one (the sandbox when it is off). */
+export const NOT_FOUND_CODES: readonly Failure['code'][] = [
+  'NOT_FOUND',
+  'ROUTE_NOT_FOUND',
+  'GREETIE_NOT_FOUND',
+  'MERCHANT_NOT_FOUND',
+  'PRODUCT_NOT_FOUND',
+  'VOUCHER_NOT_FOUND',
+  'PAYMENT_NOT_FOUND',
+];
+
+/** Compose's error until it moves to Failure; the loader itself keeps a Failure. */
 export interface LoaderError {
   /** The error's own message, shown to a person. */
   message: string;
@@ -30,16 +45,16 @@ export interface LoaderContext<Params, Data> {
   /** The answer (null until it arrives). */
   data: Data | null;
   /** The failure; null while loading and after a success. */
-  error: LoaderError | null;
+  error: Failure | null;
 }
 
 export type LoaderEvent = { type: 'user.retry' };
 
 /** What a page shows; every state has exactly one of these tags. */
-export type LoaderTag = 'loading' | 'loaded' | 'failed' | 'notFound';
-export const LOADER_TAGS: readonly LoaderTag[] = ['loading', 'loaded', 'failed', 'notFound'];
+export const LOADER_TAGS = ['loading', 'loaded', 'failed', 'notFound'] as const;
+export type LoaderTag = (typeof LOADER_TAGS)[number];
 
-/** An error's own message: a person-facing `userMessage` (ApiError) first, then `message`. */
+/** Compose's mapping until it moves to Failure (the loader does not use it). */
 export function loaderErrorOf(error: unknown): LoaderError {
   const e = error as { userMessage?: unknown; message?: unknown; status?: unknown } | null;
   const message =
@@ -69,10 +84,10 @@ export function createLoader<Params, Data>() {
     actions: {
       clearError: assign({ error: null }),
       storeData: assign((_, p: { data: Data }) => ({ data: p.data, error: null })),
-      storeError: assign((_, p: { error: unknown }) => ({ error: loaderErrorOf(p.error) })),
+      storeError: assign((_, p: { error: Failure }) => ({ error: p.error })),
     },
     guards: {
-      isNotFound: (_, p: { error: unknown }) => loaderErrorOf(p.error).status === 404,
+      isNotFound: (_, p: { error: Failure }) => NOT_FOUND_CODES.includes(p.error.code),
     },
   }).createMachine({
     id: 'loader',
@@ -95,14 +110,14 @@ export function createLoader<Params, Data>() {
           },
           onError: [
             {
-              guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
+              guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error as Failure }) },
               target: 'notFound',
-              actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+              actions: { type: 'storeError', params: ({ event }) => ({ error: event.error as Failure }) },
               description: 'Det finns ingen sådan sak (404).',
             },
             {
               target: 'failed',
-              actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+              actions: { type: 'storeError', params: ({ event }) => ({ error: event.error as Failure }) },
               description: 'Hämtningen misslyckades; felmeddelandet sparas.',
             },
           ],

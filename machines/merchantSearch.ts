@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Merchant, MerchantCategory, MerchantSource } from '../contract/merchant.ts';
-import { loaderErrorOf, type LoaderError } from './loader.ts';
+import type { Failure } from '../contract/errors.ts';
 
 /**
  * Searching the merchant catalogue on /merchant: the search text, the category and source
@@ -9,7 +9,8 @@ import { loaderErrorOf, type LoaderError } from './loader.ts';
  * - Typing waits for a pause (`typingPause`) before searching; a filter, a submitted form or
  *   "show all" searches at once. A new search drops one still running (its answer is ignored).
  * - A new search replaces the list; "show more" appends the next page to it.
- * - A failure keeps its message and the list shown before it; retry repeats what failed (the
+ * - A failure keeps the Failure `search` rejected with and the list shown before it; retry
+ *   repeats what failed (the
  *   search, or the page of "show more").
  *
  * The page starts it with the filters from the address as `input` and reads it through tags
@@ -43,7 +44,7 @@ export interface MerchantSearchContext {
   /** Where "show more" continues; null when there is no more. */
   nextCursor: string | null;
   /** The last failure; null while searching and after a success. */
-  error: LoaderError | null;
+  error: Failure | null;
 }
 
 export type MerchantSearchEvent =
@@ -53,7 +54,9 @@ export type MerchantSearchEvent =
   | { type: 'user.showMore' }
   | { type: 'user.retry' };
 
-export type MerchantSearchTag = 'searching' | 'debouncing' | 'showing' | 'loadingMore' | 'failed';
+/** What the page shows; every state has exactly one of these tags. */
+export const MERCHANT_SEARCH_TAGS = ['searching', 'debouncing', 'showing', 'loadingMore', 'failed'] as const;
+export type MerchantSearchTag = (typeof MERCHANT_SEARCH_TAGS)[number];
 
 /** How long typing must pause before the search runs. */
 export const TYPING_PAUSE_MS = 300;
@@ -80,7 +83,7 @@ export const merchantSearchMachine = setup({
       nextCursor: page.nextCursor,
       error: null,
     })),
-    storeError: assign((_, p: { error: unknown }) => ({ error: loaderErrorOf(p.error) })),
+    storeError: assign((_, p: { error: Failure }) => ({ error: p.error })),
   },
   guards: {
     hasMore: ({ context }) => context.nextCursor !== null,
@@ -128,7 +131,7 @@ export const merchantSearchMachine = setup({
         },
         onError: {
           target: 'failed.firstPage',
-          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error as Failure }) },
           description: 'Sökningen misslyckades; felmeddelandet sparas.',
         },
       },
@@ -162,7 +165,7 @@ export const merchantSearchMachine = setup({
         },
         onError: {
           target: 'failed.nextPage',
-          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error as Failure }) },
           description: 'Nästa sida misslyckades; felmeddelandet sparas.',
         },
       },

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { MobileUser } from '../contract/auth.ts';
+import type { Failure } from '../contract/errors.ts';
 import { checkName, type NameProblem } from '../contract/name.ts';
 
 /**
@@ -13,7 +14,8 @@ import { checkName, type NameProblem } from '../contract/name.ts';
  * Side effects are named: the actors `loadProfile`, `saveName`, `saveMarketing` (the HTTP calls),
  * the actions `announceProfile` (tell the session, so the header shows the new name),
  * `notifyNameSaved`, `notifyMarketingSaved`, `notifyMarketingFailed` (toasts) and `rememberSkip`
- * (the name prompt was answered with "not now"). The app provides them with `.provide()`.
+ * (the name prompt was answered with "not now"). The calls reject with a Failure. The page group
+ * provides them with `.provide()` (src/pages/my/profile.ts).
  *
  * Tags say what the page shows: `loading`, `failed`, `ready`, `busy`, `busy:name`,
  * `busy:marketing`, `skipped`.
@@ -26,13 +28,13 @@ export interface ProfileInput {
   userId: string;
 }
 
-export interface ProfileError {
-  /** Where the page shows it: under the name field, by the consent switch, or as the page's load failure. */
+/**
+ * A failure (contract/errors.ts: an answer of the server's, or the name rule's own check with its
+ * NAME_* code) and where the page shows it: under the name field, by the consent switch, or as the
+ * page's load failure.
+ */
+export interface ProfileError extends Failure {
   field: 'name' | 'marketing' | 'load';
-  /** A NameProblem, the server's code, or 'UNKNOWN'. */
-  code: string;
-  /** The server's text (already in the request's language), when there is one. */
-  message?: string;
 }
 
 export interface ProfileContext {
@@ -51,16 +53,11 @@ export type ProfileEvent =
   | { type: 'user.skip' }
   | { type: 'user.retry' };
 
-export type ProfileTag = 'loading' | 'failed' | 'ready' | 'busy' | 'busy:name' | 'busy:marketing' | 'skipped';
+/** What the page shows; every state has exactly one of these tags. */
+export const PROFILE_SCREENS = ['loading', 'failed', 'ready', 'skipped'] as const;
+export type ProfileTag = (typeof PROFILE_SCREENS)[number] | 'busy' | 'busy:name' | 'busy:marketing';
 
-/** Turns whatever an actor rejected with into a ProfileError for `field`. */
-export function toProfileError(field: ProfileError['field'], error: unknown): ProfileError {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; userMessage?: unknown; message?: unknown };
-  const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'UNKNOWN';
-  const message =
-    typeof e.userMessage === 'string' && e.userMessage !== '' ? e.userMessage : typeof e.message === 'string' && e.message !== '' ? e.message : undefined;
-  return message === undefined ? { field, code } : { field, code, message };
-}
+const at = (field: ProfileError['field'], failure: Failure): ProfileError => ({ ...failure, field });
 
 const nameProblem = (name: string): NameProblem | null => {
   const checked = checkName(name);
@@ -90,7 +87,7 @@ export const profileMachine = setup({
   },
   actions: {
     storeProfile: assign((_, p: { profile: Profile }) => ({ profile: p.profile, error: null })),
-    storeLoadError: assign((_, p: { error: unknown }) => ({ error: toProfileError('load', p.error) })),
+    storeLoadError: assign((_, p: { error: Failure }) => ({ error: at('load', p.error) })),
     clearError: assign({ error: null }),
     assignPendingName: assign(({ event }) => {
       if (event.type !== 'user.saveName') return {};
@@ -98,18 +95,18 @@ export const profileMachine = setup({
       return { pendingName: checked.ok ? checked.name : '', error: null };
     }),
     assignNameProblem: assign(({ event }) =>
-      event.type === 'user.saveName' ? { error: { field: 'name', code: nameProblem(event.name) ?? 'UNKNOWN' } satisfies ProfileError } : {},
+      event.type === 'user.saveName' ? { error: at('name', { status: 0, code: nameProblem(event.name) ?? 'UNKNOWN', message: '', retryAt: null }) } : {},
     ),
-    assignNameError: assign((_, p: { error: unknown }) => ({ error: toProfileError('name', p.error) })),
+    assignNameError: assign((_, p: { error: Failure }) => ({ error: at('name', p.error) })),
     /** Shows the new consent at once; the old one is kept to go back to. */
     assignMarketing: assign(({ context, event }) =>
       event.type === 'user.setMarketing' && context.profile
         ? { previousMarketing: context.profile.allowMarketing, profile: { ...context.profile, allowMarketing: event.allowed }, error: null }
         : {},
     ),
-    restoreMarketing: assign(({ context }, p: { error: unknown }) => ({
+    restoreMarketing: assign(({ context }, p: { error: Failure }) => ({
       profile: context.profile ? { ...context.profile, allowMarketing: context.previousMarketing } : null,
-      error: toProfileError('marketing', p.error),
+      error: at('marketing', p.error),
     })),
     /** Tell the session the profile changed (the header shows the name). Provided by the app. */
     announceProfile: (_, _p: { profile: Profile }) => {},
@@ -141,7 +138,7 @@ export const profileMachine = setup({
         src: 'loadProfile',
         input: ({ context }) => ({ userId: context.userId }),
         onDone: { target: 'ready', actions: { type: 'storeProfile', params: ({ event }) => ({ profile: event.output }) }, description: 'Profilen kom.' },
-        onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }) => ({ error: event.error }) }, description: 'Den kunde inte hämtas; skälet visas.' },
+        onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }) => ({ error: event.error as Failure }) }, description: 'Den kunde inte hämtas; skälet visas.' },
       },
     },
     failed: {
@@ -190,7 +187,7 @@ export const profileMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: { type: 'assignNameError', params: ({ event }) => ({ error: event.error }) },
+              actions: { type: 'assignNameError', params: ({ event }) => ({ error: event.error as Failure }) },
               description: 'Inte sparat: skälet visas under fältet.',
             },
           },
@@ -213,7 +210,7 @@ export const profileMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: [{ type: 'restoreMarketing', params: ({ event }) => ({ error: event.error }) }, 'notifyMarketingFailed'],
+              actions: [{ type: 'restoreMarketing', params: ({ event }) => ({ error: event.error as Failure }) }, 'notifyMarketingFailed'],
               description: 'Inte sparat: reglaget går tillbaka, och skälet visas.',
             },
           },

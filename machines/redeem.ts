@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { Failure } from '../contract/errors.ts';
 import type { Voucher } from '../contract/voucher.ts';
 import { MERCHANT_CODE_PATTERN } from '../contract/merchant.ts';
 
@@ -9,13 +10,16 @@ import { MERCHANT_CODE_PATTERN } from '../contract/merchant.ts';
  * idle → validating → submitting → redeemed. The code is checked here before anything is sent: an
  * empty one never leaves idle (the guard says no), and one that cannot be a merchant code (the
  * contract's rule, 4–16 letters and digits) goes back to idle from validating; both with their own
- * message, and the server never hears of them, so they cost none of the voucher's five tries. The server's refusals each go back to idle with their own message: a wrong
- * code (400), already redeemed (409), expired (410), locked after five wrong codes (429, with when
- * to try again from Retry-After).
+ * code, and the server never hears of them, so they cost none of the voucher's five tries. The
+ * server's refusals each go back to idle with their own code: MERCHANT_CODE_WRONG,
+ * VOUCHER_ALREADY_REDEEMED, VOUCHER_EXPIRED, VOUCHER_LOCKED (after five wrong codes, with when to
+ * try again). Every refusal is kept as one Failure (contract/errors.ts); the page words it by its
+ * code.
  *
- * Side effects are named: the pure check `checkCode` (the machine's own), the actor `redeemVoucher` (POST /voucher/redeem) and the action
+ * Side effects are named: the pure check `checkCode` (the machine's own), the actor
+ * `redeemVoucher` (POST /voucher/redeem, rejecting with a Failure) and the action
  * `announceRedeemed` (tell the voucher store, so every list shows it redeemed without a reload).
- * The app provides them with `.provide()`.
+ * The page group provides them with `.provide()` (src/pages/redeem/redeem.ts).
  *
  * Tags say what the page shows: `ready` (the form), `busy` (sending), `redeemed`.
  */
@@ -24,66 +28,28 @@ export interface RedeemInput {
   voucherId: string;
 }
 
-export type RedeemErrorReason = 'missingCode' | 'malformedCode' | 'wrongCode' | 'alreadyRedeemed' | 'expired' | 'locked' | 'notFound' | 'unknown';
-
-export interface RedeemError {
-  reason: RedeemErrorReason;
-  /** When a locked voucher can be tried again (ISO-8601), from Retry-After. */
-  retryAt?: string;
-  /** The server's own text (already in the request's language), for reasons without a message of ours. */
-  message?: string;
-}
-
-/**
- * What the app's `redeemVoucher` rejects with: the answer's status, and for a 429 the moment
- * Retry-After points to (the app knows the time; the machine stays pure).
- */
-export interface RedeemFailure {
-  status: number;
-  code?: string;
-  message?: string;
-  retryAt?: string;
-}
-
 export interface RedeemContext {
   voucherId: string;
   /** The code as sent (trimmed). */
   merchantCode: string;
-  error: RedeemError | null;
+  /** Why the last 'Lös in' was refused (a check of the phone's, or the server's answer). */
+  error: Failure | null;
   /** The voucher as the server answered once redeemed. */
   voucher: Voucher | null;
 }
 
 export type RedeemEvent = { type: 'user.submit'; merchantCode: string };
 
-export type RedeemTag = 'ready' | 'busy' | 'redeemed';
+/** What the till shows; every state has exactly one of these tags. */
+export const REDEEM_SCREENS = ['ready', 'busy', 'redeemed'] as const;
+export type RedeemTag = (typeof REDEEM_SCREENS)[number];
+
+/** The phone's own refusals: nothing typed (the server's code for it), or not a merchant code. */
+const missingCode: Failure = { status: 0, code: 'MERCHANT_CODE_REQUIRED', message: '', retryAt: null };
+const malformedCode: Failure = { status: 0, code: 'MERCHANT_CODE_MALFORMED', message: '', retryAt: null };
 
 // The rule every merchant code is made by (contract/merchant.ts): what cannot match it is never sent.
 const codePattern = new RegExp(MERCHANT_CODE_PATTERN);
-
-const reasonByCode: Record<string, RedeemErrorReason> = {
-  MERCHANT_CODE_REQUIRED: 'missingCode',
-  MERCHANT_CODE_WRONG: 'wrongCode',
-  VOUCHER_ALREADY_REDEEMED: 'alreadyRedeemed',
-  VOUCHER_EXPIRED: 'expired',
-  VOUCHER_LOCKED: 'locked',
-  VOUCHER_NOT_FOUND: 'notFound',
-};
-const reasonByStatus: Record<number, RedeemErrorReason> = { 400: 'wrongCode', 404: 'notFound', 409: 'alreadyRedeemed', 410: 'expired', 429: 'locked' };
-
-/** Turns whatever `redeemVoucher` rejected with into the message the page shows. */
-export function toRedeemError(error: unknown): RedeemError {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as Partial<RedeemFailure>;
-  // The server's code says it; the status is the fallback. A 400 that is not about the code (a
-  // malformed request) is not "wrong code".
-  const byCode = e.code ? reasonByCode[e.code] : undefined;
-  const reason = byCode ?? (e.status === 400 && e.code === 'VALIDATION_FAILED' ? undefined : reasonByStatus[e.status ?? 0]) ?? 'unknown';
-  return {
-    reason,
-    ...(reason === 'locked' && typeof e.retryAt === 'string' ? { retryAt: e.retryAt } : {}),
-    ...(typeof e.message === 'string' && e.message !== '' ? { message: e.message } : {}),
-  };
-}
 
 export const redeemMachine = setup({
   types: {
@@ -95,23 +61,23 @@ export const redeemMachine = setup({
   actors: {
     /**
      * The phone's own check of a code (pure, so it is the machine's): something that can be a
-     * merchant code, trimmed, or a refusal `{ reason: 'malformedCode' }`.
+     * merchant code, trimmed, or a refusal with MERCHANT_CODE_MALFORMED.
      */
     checkCode: fromPromise<string, { merchantCode: string }>(async ({ input }) => {
       const code = input.merchantCode.trim();
-      if (!codePattern.test(code)) throw { reason: 'malformedCode' } satisfies RedeemError;
+      if (!codePattern.test(code)) throw malformedCode;
       return code;
     }),
-    /** POST /voucher/redeem `{ voucherId, merchantCode }` → the redeemed voucher; rejects with a RedeemFailure. */
+    /** POST /voucher/redeem `{ voucherId, merchantCode }` → the redeemed voucher; rejects with a Failure. */
     redeemVoucher: fromPromise<Voucher, { voucherId: string; merchantCode: string }>(async () => {
       throw new Error('redeemVoucher is not provided');
     }),
   },
   actions: {
     assignCode: assign(({ event }) => ({ merchantCode: event.merchantCode.trim(), error: null })),
-    assignMissingCode: assign({ error: { reason: 'missingCode' } satisfies RedeemError }),
-    assignInvalidCode: assign({ error: { reason: 'malformedCode' } satisfies RedeemError }),
-    assignFailure: assign((_, p: { error: unknown }) => ({ error: toRedeemError(p.error) })),
+    assignMissingCode: assign({ error: missingCode }),
+    assignInvalidCode: assign({ error: malformedCode }),
+    assignFailure: assign((_, p: { error: Failure }) => ({ error: p.error })),
     storeVoucher: assign((_, p: { voucher: Voucher }) => ({ voucher: p.voucher, error: null })),
     /** Tell the voucher store (every list, the selected voucher, the greetie's vouchers). Provided by the app. */
     announceRedeemed: (_, _p: { voucher: Voucher }) => {},
@@ -168,7 +134,7 @@ export const redeemMachine = setup({
         },
         onError: {
           target: 'idle',
-          actions: { type: 'assignFailure', params: ({ event }) => ({ error: event.error }) },
+          actions: { type: 'assignFailure', params: ({ event }) => ({ error: event.error as Failure }) },
           description: 'Nej (fel kod, redan inlöst, för gammal, låst) eller misslyckat: skälet visas, personalen kan försöka igen.',
         },
       },

@@ -20,7 +20,9 @@ export interface SmsOutboxContext {
 
 export type SmsOutboxEvent = { type: 'user.refresh' };
 
-export type SmsOutboxTag = 'loading' | 'showing' | 'failed';
+/** What the page shows; every state has exactly one of these tags. */
+export const SMS_OUTBOX_TAGS = ['loading', 'showing', 'failed'] as const;
+export type SmsOutboxTag = (typeof SMS_OUTBOX_TAGS)[number];
 
 /** How often the outbox is read again while the page is open. */
 export const OUTBOX_POLL_MS = 5000;

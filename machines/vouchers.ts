@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { Failure } from '../contract/errors.ts';
 import type { Voucher } from '../contract/voucher.ts';
 
 /**
@@ -18,35 +19,27 @@ import type { Voucher } from '../contract/voucher.ts';
  *
  * Side effects are named: the actors `loadVouchers` (GET /voucher), `loadVoucher`
  * (GET /voucher/{id}), `loadGreetieVouchers` (GET /greetie/{id}/vouchers), `markUsed`
- * (POST /voucher/redeemed?id=). The app provides them with `.provide()`.
+ * (POST /voucher/redeemed?id=), each rejecting with a Failure (contract/errors.ts). The app
+ * provides them with `.provide()` (src/app/vouchers.ts).
  *
  * Tags say what pages show: `list:loading`, `list:ready`, `list:failed`, `voucher:loading`,
  * `voucher:ready`, `voucher:failed`, `voucher:marking`, `greetie:loading`, `greetie:ready`,
  * `greetie:failed`.
  */
 
-export interface StoreError {
-  /** The answer's status (0: no answer). */
-  status: number;
-  /** The server's code, or 'UNKNOWN'. */
-  code: string;
-  /** The server's text (already in the request's language), when there is one. */
-  message?: string;
-}
-
 export interface VouchersContext {
   /** Whose vouchers are kept. */
   userId: string | null;
   list: Voucher[] | null;
-  listError: StoreError | null;
+  listError: Failure | null;
   selectedId: string | null;
   selected: Voucher | null;
-  selectedError: StoreError | null;
+  selectedError: Failure | null;
   /** Why marking the selected voucher used failed. */
-  markError: StoreError | null;
+  markError: Failure | null;
   greetieId: string | null;
   greetieVouchers: Voucher[] | null;
-  greetieError: StoreError | null;
+  greetieError: Failure | null;
 }
 
 export type VouchersEvent =
@@ -67,16 +60,6 @@ export type VouchersTag =
   | 'greetie:loading'
   | 'greetie:ready'
   | 'greetie:failed';
-
-/** Turns whatever an actor rejected with into a StoreError. */
-export function toStoreError(error: unknown): StoreError {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; code?: unknown; userMessage?: unknown; message?: unknown };
-  const status = typeof e.status === 'number' ? e.status : 0;
-  const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'UNKNOWN';
-  const message =
-    typeof e.userMessage === 'string' && e.userMessage !== '' ? e.userMessage : typeof e.message === 'string' && e.message !== '' ? e.message : undefined;
-  return message === undefined ? { status, code } : { status, code, message };
-}
 
 /** The voucher with the redeemed state of `redeemed` when it is the same one. */
 const withRedeemed = (v: Voucher, redeemed: Voucher): Voucher =>
@@ -125,7 +108,7 @@ export const vouchersMachine = setup({
     ),
     clearListError: assign({ listError: null }),
     storeList: assign((_, p: { vouchers: Voucher[] }) => ({ list: p.vouchers, listError: null })),
-    storeListError: assign((_, p: { error: unknown }) => ({ listError: toStoreError(p.error) })),
+    storeListError: assign((_, p: { error: Failure }) => ({ listError: p.error })),
     /** The voucher to show; what a list already holds of it is shown while it loads. */
     selectVoucher: assign(({ context, event }) => {
       if (event.type !== 'user.openVoucher') return {};
@@ -134,16 +117,16 @@ export const vouchersMachine = setup({
       return { selectedId: event.id, selected: fromLists, selectedError: null, markError: null };
     }),
     storeSelected: assign((_, p: { voucher: Voucher }) => ({ selected: p.voucher, selectedError: null })),
-    storeSelectedError: assign((_, p: { error: unknown }) => ({ selected: null, selectedError: toStoreError(p.error) })),
+    storeSelectedError: assign((_, p: { error: Failure }) => ({ selected: null, selectedError: p.error })),
     clearMarkError: assign({ markError: null }),
-    storeMarkError: assign((_, p: { error: unknown }) => ({ markError: toStoreError(p.error) })),
+    storeMarkError: assign((_, p: { error: Failure }) => ({ markError: p.error })),
     selectGreetie: assign(({ context, event }) =>
       event.type === 'user.openGreetie'
         ? { greetieId: event.greetieId, greetieVouchers: context.greetieId === event.greetieId ? context.greetieVouchers : null, greetieError: null }
         : {},
     ),
     storeGreetie: assign((_, p: { vouchers: Voucher[] }) => ({ greetieVouchers: p.vouchers, greetieError: null })),
-    storeGreetieError: assign((_, p: { error: unknown }) => ({ greetieError: toStoreError(p.error) })),
+    storeGreetieError: assign((_, p: { error: Failure }) => ({ greetieError: p.error })),
     /** The spec's rule: a redeemed voucher is redeemed in every list, in the selected one and in the greetie's. */
     applyRedeemed: assign(({ context }, p: { voucher: Voucher }) => ({
       list: context.list?.map((v) => withRedeemed(v, p.voucher)) ?? null,
@@ -185,7 +168,7 @@ export const vouchersMachine = setup({
             id: 'loadVouchers',
             src: 'loadVouchers',
             onDone: { target: 'ready', actions: { type: 'storeList', params: ({ event }) => ({ vouchers: event.output }) }, description: 'Listan kom.' },
-            onError: { target: 'failed', actions: { type: 'storeListError', params: ({ event }) => ({ error: event.error }) }, description: 'Den kunde inte hämtas; skälet visas.' },
+            onError: { target: 'failed', actions: { type: 'storeListError', params: ({ event }) => ({ error: event.error as Failure }) }, description: 'Den kunde inte hämtas; skälet visas.' },
           },
         },
         ready: { description: 'Listan visas.', tags: ['list:ready'] },
@@ -214,7 +197,7 @@ export const vouchersMachine = setup({
             onDone: { target: 'ready', actions: { type: 'storeSelected', params: ({ event }) => ({ voucher: event.output }) }, description: 'Gåvan kom.' },
             onError: {
               target: 'failed',
-              actions: { type: 'storeSelectedError', params: ({ event }) => ({ error: event.error }) },
+              actions: { type: 'storeSelectedError', params: ({ event }) => ({ error: event.error as Failure }) },
               description: 'Hittades inte (eller är någon annans), eller misslyckades; sidan säger vilket.',
             },
           },
@@ -252,7 +235,7 @@ export const vouchersMachine = setup({
                 },
                 onError: {
                   target: 'idle',
-                  actions: { type: 'storeMarkError', params: ({ event }) => ({ error: event.error }) },
+                  actions: { type: 'storeMarkError', params: ({ event }) => ({ error: event.error as Failure }) },
                   description: 'Inte markerad: skälet visas vid knappen.',
                 },
               },
@@ -284,7 +267,7 @@ export const vouchersMachine = setup({
             onDone: { target: 'ready', actions: { type: 'storeGreetie', params: ({ event }) => ({ vouchers: event.output }) }, description: 'De kom.' },
             onError: {
               target: 'failed',
-              actions: { type: 'storeGreetieError', params: ({ event }) => ({ error: event.error }) },
+              actions: { type: 'storeGreetieError', params: ({ event }) => ({ error: event.error as Failure }) },
               description: 'Hittades inte (eller inte levererad än), eller misslyckades; sidan säger vilket.',
             },
           },

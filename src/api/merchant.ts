@@ -1,4 +1,5 @@
 import { api, ApiError } from './client.ts';
+import { defaultErrorMessage } from './errors.ts';
 import { currentLanguage } from '../format/language.ts';
 import type { Merchant, MerchantCategory, MerchantPage, MerchantSource, Product } from '../../contract/merchant.ts';
 
@@ -20,7 +21,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 function assertMerchantId(id: string, path: string): void {
   if (!UUID.test(id)) {
-    throw new ApiError({ url: path, status: 404, statusText: 'Not Found', body: undefined, language: currentLanguage() });
+    const language = currentLanguage();
+    const body = { code: 'MERCHANT_NOT_FOUND', message: defaultErrorMessage(404, 'Not Found', undefined, language) };
+    throw new ApiError({ url: path, status: 404, statusText: 'Not Found', body, language });
   }
 }
 

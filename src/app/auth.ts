@@ -1,9 +1,11 @@
 import { jwtDecode } from 'jwt-decode';
-import { fromPromise, sendTo } from 'xstate';
+import { sendTo } from 'xstate';
 import type { MobileUser } from '../../contract/auth.ts';
 import type { AuthUser, SessionData, authMachine } from '../../machines/auth.ts';
 import { api as defaultClient, isApiError, type ApiClient } from '../api/client.ts';
+import { toFailure } from '../api/errors.ts';
 import { authApi } from '../api/auth.ts';
+import { fromCall } from '../components/flow.ts';
 import { translate } from '../i18n.ts';
 
 /**
@@ -68,7 +70,8 @@ export interface AuthDeps {
 
 /**
  * The real implementations of the auth machine's actors and actions (machines/auth.ts):
- * fetch-backed calls through the API client, the session kept in sessionStorage.
+ * fetch-backed calls through the API client (each failure a Failure), the session kept in
+ * sessionStorage.
  */
 export function authImplementations(deps: AuthDeps = {}) {
   const client = deps.client ?? defaultClient;
@@ -94,14 +97,14 @@ export function authImplementations(deps: AuthDeps = {}) {
   }
 
   const actors = {
-    restoreSession: fromPromise<SessionData | null>(async () => {
+    restoreSession: fromCall<SessionData | null>(async () => {
       const token = storage.getItem(ACCESS_TOKEN_KEY);
       if (!token) return null;
       const expiresAt = expiryOf(token);
       if (expiresAt === null || expiresAt <= now()) return null;
       return sessionFor({ token, refreshToken: storage.getItem(REFRESH_TOKEN_KEY) });
     }),
-    restoreFromCookie: fromPromise<SessionData | null>(async () => {
+    restoreFromCookie: fromCall<SessionData | null>(async () => {
       if (shared.getItem(SIGNED_IN_HINT_KEY) !== '1') return null;
       let pair;
       try {
@@ -116,12 +119,12 @@ export function authImplementations(deps: AuthDeps = {}) {
       }
       return sessionFor(pair);
     }),
-    requestCode: fromPromise<{ token: string }, { mobileNumber: string }>(({ input }) => calls.requestCode(input.mobileNumber)),
-    login: fromPromise<SessionData, { token: string; code: string; deviceId: string }>(async ({ input }) => {
+    requestCode: fromCall<{ token: string }, { mobileNumber: string }>(({ input }) => calls.requestCode(input.mobileNumber)),
+    login: fromCall<SessionData, { token: string; code: string; deviceId: string }>(async ({ input }) => {
       const pair = await calls.login(input);
       return sessionFor(pair);
     }),
-    refreshSession: fromPromise<SessionData, { accessToken: string; refreshToken: string | null }>(async ({ input }) => {
+    refreshSession: fromCall<SessionData, { accessToken: string; refreshToken: string | null }>(async ({ input }) => {
       if (!input.refreshToken) throw new Error('No refresh token');
       const refreshToken = input.refreshToken;
       // The answer sets a new cookie and retires the one sent: one tab at a time.
@@ -129,7 +132,7 @@ export function authImplementations(deps: AuthDeps = {}) {
       return sessionFor(pair);
     }),
     // Always called, even without a token of the tab's: the server ends the cookie's sign-in and clears it.
-    revokeSession: fromPromise<void, { refreshToken: string | null }>(async ({ input }) => {
+    revokeSession: fromCall<void, { refreshToken: string | null }>(async ({ input }) => {
       await calls.logout(input.refreshToken);
     }),
   };
@@ -150,11 +153,8 @@ export function authImplementations(deps: AuthDeps = {}) {
       client.setToken(null);
     },
     reportRestoreError: ({ event }: { event: unknown }) => {
-      const error = (event as { error?: { status?: unknown; code?: unknown } }).error;
-      logError('Could not restore the session; starting signed out', {
-        ...(typeof error?.status === 'number' ? { status: error.status } : {}),
-        ...(typeof error?.code === 'string' ? { code: error.code } : {}),
-      });
+      const { status, code } = toFailure((event as { error?: unknown }).error);
+      logError('Could not restore the session; starting signed out', { status, code });
     },
   };
 

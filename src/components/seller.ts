@@ -1,8 +1,8 @@
-import { fromPromise } from 'xstate';
 import type { Seller } from '../../contract/seller.ts';
 import { createLoader } from '../../machines/loader.ts';
 import { getSeller } from '../api/seller.ts';
 import { useLoader, type LoaderView } from './useLoader.ts';
+import { fromCall } from './flow.ts';
 
 /**
  * The seller and the legal pages, for every page that sells or names them (the terms and the
@@ -14,7 +14,7 @@ export const PRIVACY_PATH = '/integritet';
 
 /** GET /api/seller as a loader. */
 export const sellerLoader = createLoader<void, Seller>().provide({
-  actors: { load: fromPromise<Seller, { params: void }>(({ signal }) => getSeller(signal)) },
+  actors: { load: fromCall<Seller, { params: void }>(({ signal }) => getSeller(signal)) },
 });
 
 /** The seller (company name, organisation number, e-mail): `{ status, data, error, retry }`. */

@@ -1,7 +1,7 @@
 import { createContext, useContext, useMemo } from 'react';
 import { shallowEqual, useSelector } from '@xstate/react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { AuthError, authMachine } from '../../machines/auth.ts';
+import { SIGN_IN_BUSY, SIGN_IN_STEPS, type AuthError, type authMachine } from '../../machines/auth.ts';
 
 /**
  * The session as pages and shared components see it: a contract in shared code, provided by the
@@ -76,19 +76,20 @@ export interface SignInView {
   canResend: boolean;
 }
 
+const STEP_OF = { 'step:number': 'number', 'step:code': 'code' } as const satisfies Record<(typeof SIGN_IN_STEPS)[number], SignInView['step']>;
+const BUSY_OF = {
+  'busy:requestingCode': 'requestingCode',
+  'busy:resendingCode': 'resendingCode',
+  'busy:loggingIn': 'loggingIn',
+} as const satisfies Record<(typeof SIGN_IN_BUSY)[number], SignInView['busy']>;
+
 /** From the machine's tags (`step:*`, `busy:*`, `canResend`): no state names here. */
 function selectSignIn(s: AuthSnapshot): SignInView {
-  const step = s.hasTag('step:number') ? 'number' : s.hasTag('step:code') ? 'code' : 'none';
-  const busy = s.hasTag('busy:requestingCode')
-    ? 'requestingCode'
-    : s.hasTag('busy:resendingCode')
-      ? 'resendingCode'
-      : s.hasTag('busy:loggingIn')
-        ? 'loggingIn'
-        : null;
+  const step = SIGN_IN_STEPS.find((tag) => s.hasTag(tag));
+  const busy = SIGN_IN_BUSY.find((tag) => s.hasTag(tag));
   return {
-    step,
-    busy,
+    step: step ? STEP_OF[step] : 'none',
+    busy: busy ? BUSY_OF[busy] : null,
     mobileNumber: s.context.mobileNumber,
     error: s.context.error,
     resendIn: s.context.resendIn,

@@ -1,6 +1,8 @@
 import { useCallback } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { LOADER_TAGS, type LoaderError, type LoaderMachine, type LoaderSnapshot, type LoaderTag } from '../../machines/loader.ts';
+import type { Failure } from '../../contract/errors.ts';
+import { LOADER_TAGS, type LoaderMachine, type LoaderSnapshot, type LoaderTag } from '../../machines/loader.ts';
+import { screenOf } from './flow.ts';
 import { inspect } from '../inspect.ts';
 
 export type LoaderStatus = LoaderTag;
@@ -10,13 +12,11 @@ export interface LoaderView<Data> {
   status: LoaderStatus;
   /** The answer once loaded, else null. */
   data: Data | null;
-  /** The failure's message (and HTTP status) when failed or not found, else null. */
-  error: LoaderError | null;
+  /** The failure when failed or not found, else null. */
+  error: Failure | null;
   /** Tries the same load again (only a failed load takes it). */
   retry: () => void;
 }
-
-const statusOf = (s: { hasTag: (tag: LoaderTag) => boolean }): LoaderStatus => LOADER_TAGS.find((tag) => s.hasTag(tag)) ?? 'loading';
 
 /**
  * Runs a loader (machines/loader.ts, with its `load` provided) for as long as the component is
@@ -27,7 +27,7 @@ const statusOf = (s: { hasTag: (tag: LoaderTag) => boolean }): LoaderStatus => L
  */
 export function useLoader<Params, Data>(loader: LoaderMachine<Params, Data>, params: Params): LoaderView<Data> {
   const actor = useActorRef(loader, { input: params, inspect });
-  const status = useSelector(actor, (s: LoaderSnapshot<Params, Data>) => statusOf(s));
+  const status = useSelector(actor, (s: LoaderSnapshot<Params, Data>) => screenOf(s, LOADER_TAGS));
   const data = useSelector(actor, (s: LoaderSnapshot<Params, Data>) => s.context.data);
   const error = useSelector(actor, (s: LoaderSnapshot<Params, Data>) => s.context.error);
   const retry = useCallback(() => actor.send({ type: 'user.retry' }), [actor]);

@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { shallowEqual, useSelector } from '@xstate/react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { Voucher } from '../../contract/voucher.ts';
-import type { StoreError, vouchersMachine } from '../../machines/vouchers.ts';
+import type { Failure } from '../../contract/errors.ts';
+import type { vouchersMachine } from '../../machines/vouchers.ts';
 import { useAuthActor, useSessionUser } from './session.ts';
 
 /**
@@ -32,10 +33,10 @@ export interface Kept<T> {
   data: T | null;
   /** A fresh copy is on its way while `data` (kept) is shown. */
   refreshing: boolean;
-  error: StoreError | null;
+  error: Failure | null;
 }
 
-function kept<T>(s: Snapshot, userId: string | null, part: 'list' | 'voucher' | 'greetie', data: T | null, error: StoreError | null): Kept<T> {
+function kept<T>(s: Snapshot, userId: string | null, part: 'list' | 'voucher' | 'greetie', data: T | null, error: Failure | null): Kept<T> {
   const mine = userId !== null && s.context.userId === userId;
   const shown = mine ? data : null;
   const loading = s.hasTag(`${part}:loading`) || !(s.hasTag(`${part}:ready`) || s.hasTag(`${part}:failed`));
@@ -62,7 +63,7 @@ export function useVoucherList(): Kept<Voucher[]> & { retry: () => void } {
 
 export interface SelectedVoucherView extends Kept<Voucher> {
   marking: boolean;
-  markError: StoreError | null;
+  markError: Failure | null;
 }
 
 /** One voucher (its page, the till screen). The voucher already shown is not loaded again. */

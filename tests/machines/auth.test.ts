@@ -5,9 +5,12 @@ import {
   RESEND_AFTER_SECONDS,
   authMachine,
   looksLikeSwedishMobile,
-  toAuthError,
   type SessionData,
 } from '../../machines/auth.ts';
+import type { Failure } from '../../contract/errors.ts';
+
+/** A rejection as the implementations hand it over: one Failure (src/components/flow.ts). */
+const failure = (status: number, code: Failure['code'], message: string, retryAt: string | null = null): Failure => ({ status, code, message, retryAt });
 
 /** A fake actor whose promises the test settles by hand. */
 function controllable<TOut, TIn = unknown>() {
@@ -188,7 +191,7 @@ describe('auth machine: sign-in', () => {
     await flush();
     t.actor.send({ type: 'user.submitNumber', mobileNumber: '08-123 456 78' });
     expect(t.snap().value).toEqual({ unauthenticated: 'enteringNumber' });
-    expect(t.snap().context.error).toEqual({ field: 'mobileNumber', code: 'INVALID_MOBILE_NUMBER' });
+    expect(t.snap().context.error).toEqual({ field: 'mobileNumber', status: 0, code: 'INVALID_MOBILE_NUMBER', message: '', retryAt: null });
     expect(t.requestCode.calls).toHaveLength(0);
   });
 
@@ -210,10 +213,10 @@ describe('auth machine: sign-in', () => {
     t.restore.last().resolve(null);
     await flush();
     t.actor.send({ type: 'user.submitNumber', mobileNumber: '0701234567' });
-    t.requestCode.last().reject({ status: 429, code: 'CODE_RATE_LIMITED_NUMBER', userMessage: 'Vänta 720 sekunder' });
+    t.requestCode.last().reject(failure(429, 'CODE_RATE_LIMITED_NUMBER', 'Vänta 720 sekunder', '2026-01-01T00:12:00.000Z'));
     await flush();
     expect(t.snap().value).toEqual({ unauthenticated: 'enteringNumber' });
-    expect(t.snap().context.error).toEqual({ field: 'mobileNumber', code: 'CODE_RATE_LIMITED_NUMBER', message: 'Vänta 720 sekunder' });
+    expect(t.snap().context.error).toEqual({ field: 'mobileNumber', ...failure(429, 'CODE_RATE_LIMITED_NUMBER', 'Vänta 720 sekunder', '2026-01-01T00:12:00.000Z') });
     expect(t.snap().context.mobileNumber).toBe('0701234567');
   });
 
@@ -247,10 +250,10 @@ describe('auth machine: sign-in', () => {
     const t = await atEnteringCode();
     await vi.advanceTimersByTimeAsync(RESEND_AFTER_SECONDS * 1000);
     t.actor.send({ type: 'user.resendCode' });
-    t.requestCode.last().reject({ status: 503, code: 'SMS_UNAVAILABLE', userMessage: 'Vi kan inte skicka sms just nu.' });
+    t.requestCode.last().reject(failure(503, 'SMS_UNAVAILABLE', 'Vi kan inte skicka sms just nu.'));
     await flush();
     expect(t.snap().value).toEqual({ unauthenticated: { enteringCode: 'canResend' } });
-    expect(t.snap().context.error).toEqual({ field: 'code', code: 'SMS_UNAVAILABLE', message: 'Vi kan inte skicka sms just nu.' });
+    expect(t.snap().context.error).toEqual({ field: 'code', ...failure(503, 'SMS_UNAVAILABLE', 'Vi kan inte skicka sms just nu.') });
     expect(t.snap().context.verificationToken).toBe('verif-1');
   });
 
@@ -268,7 +271,7 @@ describe('auth machine: sign-in', () => {
     const t = await atEnteringCode();
     t.actor.send({ type: 'user.submitCode', code: '12a45' });
     expect(t.snap().value).toEqual({ unauthenticated: { enteringCode: 'waitingToResend' } });
-    expect(t.snap().context.error).toEqual({ field: 'code', code: 'INVALID_CODE' });
+    expect(t.snap().context.error).toEqual({ field: 'code', status: 0, code: 'INVALID_CODE', message: '', retryAt: null });
     expect(t.login.calls).toHaveLength(0);
   });
 
@@ -279,10 +282,10 @@ describe('auth machine: sign-in', () => {
     expect(t.snap().value).toEqual({ unauthenticated: 'loggingIn' });
     expect(t.login.last().input).toEqual({ token: 'verif-1', code: '123456', deviceId: BROWSER_DEVICE_ID });
     expect(BROWSER_DEVICE_ID).toBe('00000000-0000-0000-0000-000000000000');
-    t.login.last().reject({ status: 400, code: 'WRONG_CODE', userMessage: 'Koden stämmer inte. Du har 4 försök kvar.' });
+    t.login.last().reject(failure(400, 'WRONG_CODE', 'Koden stämmer inte. Du har 4 försök kvar.'));
     await flush();
     expect(t.snap().value).toEqual({ unauthenticated: { enteringCode: 'waitingToResend' } });
-    expect(t.snap().context.error).toEqual({ field: 'code', code: 'WRONG_CODE', message: 'Koden stämmer inte. Du har 4 försök kvar.' });
+    expect(t.snap().context.error).toEqual({ field: 'code', ...failure(400, 'WRONG_CODE', 'Koden stämmer inte. Du har 4 försök kvar.') });
     expect(t.snap().context.resendIn).toBe(RESEND_AFTER_SECONDS - 10);
   });
 
@@ -290,10 +293,10 @@ describe('auth machine: sign-in', () => {
     const t = await atEnteringCode();
     await vi.advanceTimersByTimeAsync(RESEND_AFTER_SECONDS * 1000);
     t.actor.send({ type: 'user.submitCode', code: '123456' });
-    t.login.last().reject(new Error('network'));
+    t.login.last().reject(failure(0, 'NETWORK', 'Ingen anslutning.'));
     await flush();
     expect(t.snap().value).toEqual({ unauthenticated: { enteringCode: 'canResend' } });
-    expect(t.snap().context.error).toEqual({ field: 'code', code: 'UNKNOWN', message: 'network' });
+    expect(t.snap().context.error).toEqual({ field: 'code', ...failure(0, 'NETWORK', 'Ingen anslutning.') });
   });
 
   it('loggingIn → authenticated, keeping the session and forgetting the sign-in', async () => {
@@ -389,11 +392,6 @@ describe('helpers', () => {
     expect(looksLikeSwedishMobile(value)).toBe(expected);
   });
 
-  it('toAuthError keeps the server’s code and message, and copes with anything', () => {
-    expect(toAuthError('code', { code: 'WRONG_CODE', userMessage: 'Fel', message: 'default' })).toEqual({ field: 'code', code: 'WRONG_CODE', message: 'Fel' });
-    expect(toAuthError('mobileNumber', undefined)).toEqual({ field: 'mobileNumber', code: 'UNKNOWN' });
-    expect(toAuthError('code', 'boom')).toEqual({ field: 'code', code: 'UNKNOWN' });
-  });
 });
 
 describe('auth machine: tags (what the app reads instead of state names)', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { greetieViewMachine, REVEAL_DELAY_MS, toViewError, type GreetieView, type GreetieViewInput } from '../../machines/greetieView.ts';
+import type { Failure } from '../../contract/errors.ts';
+import { greetieViewMachine, REVEAL_DELAY_MS, type GreetieView, type GreetieViewInput } from '../../machines/greetieView.ts';
 
 /** A `loadGreetie` whose calls the test settles by hand. */
 function manualLoad() {
@@ -37,7 +38,7 @@ const view: GreetieView = {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 const tags = (actor: ReturnType<typeof start>['actor']) => [...actor.getSnapshot().tags].sort();
-const httpError = (status: number, code: string, userMessage: string) => Object.assign(new Error(`HTTP ${status}`), { status, code, userMessage });
+const failure = (status: number, code: Failure['code'], message: string): Failure => ({ status, code, message, retryAt: null });
 
 afterEach(() => vi.useRealTimers());
 
@@ -75,10 +76,10 @@ describe('greetieView', () => {
     expect(actor.getSnapshot().value).toBe('viewed');
   });
 
-  it('a 404 (no such greetie, or not this person’s) and a 400 (a broken link) are notFound, with nothing to retry', async () => {
-    for (const status of [404, 400]) {
+  it('GREETIE_NOT_FOUND (no such greetie, or not this person’s) and a refused key (a broken link) are notFound, with nothing to retry', async () => {
+    for (const [status, code] of [[404, 'GREETIE_NOT_FOUND'], [400, 'VALIDATION_FAILED'], [400, 'BAD_REQUEST']] as const) {
       const { actor, calls } = start();
-      calls[0]!.reject(httpError(status, 'GREETIE_NOT_FOUND', 'Greetien finns inte.'));
+      calls[0]!.reject(failure(status, code, 'Greetien finns inte.'));
       await settle();
       expect(actor.getSnapshot().value).toBe('notFound');
       expect(tags(actor)).toEqual(['notFound']);
@@ -90,10 +91,10 @@ describe('greetieView', () => {
 
   it('any other failure is an error with its own message, and a retry reads it again', async () => {
     const { actor, calls } = start();
-    calls[0]!.reject(httpError(503, 'SERVICE_UNAVAILABLE', 'Tjänsten är inte tillgänglig just nu.'));
+    calls[0]!.reject(failure(503, 'SERVICE_UNAVAILABLE', 'Tjänsten är inte tillgänglig just nu.'));
     await settle();
     expect(actor.getSnapshot().value).toBe('error');
-    expect(actor.getSnapshot().context.error).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'Tjänsten är inte tillgänglig just nu.', status: 503 });
+    expect(actor.getSnapshot().context.error).toEqual(failure(503, 'SERVICE_UNAVAILABLE', 'Tjänsten är inte tillgänglig just nu.'));
 
     actor.send({ type: 'user.retry' });
     expect(actor.getSnapshot().value).toBe('loading');
@@ -104,22 +105,19 @@ describe('greetieView', () => {
     expect(actor.getSnapshot().value).toBe('showing');
   });
 
-  it('a network failure (no status) is an error too', async () => {
-    const { actor, calls } = start();
-    calls[0]!.reject(new TypeError('Failed to fetch'));
-    await settle();
-    expect(actor.getSnapshot().value).toBe('error');
-    expect(actor.getSnapshot().context.error).toEqual({ code: 'UNKNOWN', message: 'Failed to fetch', status: null });
+  it('a network failure is an error too, and so is a 404 that is not about the greetie', async () => {
+    for (const f of [failure(0, 'NETWORK', 'Ingen anslutning.'), failure(404, 'ROUTE_NOT_FOUND', 'Finns inte.')]) {
+      const { actor, calls } = start();
+      calls[0]!.reject(f);
+      await settle();
+      expect(actor.getSnapshot().value).toBe('error');
+      expect(actor.getSnapshot().context.error).toEqual(f);
+    }
   });
 
   it('stopping the page aborts the read', () => {
     const { actor, calls } = start();
     actor.stop();
     expect(calls[0]!.aborted()).toBe(true);
-  });
-
-  it('toViewError keeps what it can of anything thrown', () => {
-    expect(toViewError('boom')).toEqual({ code: 'UNKNOWN', message: null, status: null });
-    expect(toViewError({ code: '', message: 'x', status: 500 })).toEqual({ code: 'UNKNOWN', message: 'x', status: 500 });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { createLoader, loaderErrorOf } from '../../machines/loader.ts';
+import type { Failure } from '../../contract/errors.ts';
+import { createLoader } from '../../machines/loader.ts';
 
 /** A `load` actor whose calls the test resolves or rejects by hand. */
 function manualLoad<Params, Data>() {
@@ -24,15 +25,8 @@ function start(params: { id: string } = { id: 'm1' }) {
 
 const tagsOf = (actor: ReturnType<typeof start>['actor']) => [...actor.getSnapshot().tags];
 
-class HttpLikeError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly userMessage?: string,
-  ) {
-    super(message);
-  }
-}
+/** A rejection as the page's implementations hand it over (src/components/flow.ts `fromCall`). */
+const failure = (status: number, code: Failure['code'], message: string): Failure => ({ status, code, message, retryAt: null });
 
 describe('createLoader', () => {
   it('starts loading its params at once: tag loading, no data, no error', () => {
@@ -50,20 +44,21 @@ describe('createLoader', () => {
     expect([...s.tags]).toEqual(['loaded']);
   });
 
-  it("a failure keeps the error's own message and status: tag failed", async () => {
+  it('a failure keeps the Failure as it came: tag failed', async () => {
     const { actor, calls } = start();
-    calls[0]!.reject(new HttpLikeError('Internt serverfel', 500, 'Något gick fel hos oss. Försök igen om en stund.'));
+    calls[0]!.reject(failure(500, 'INTERNAL_ERROR', 'Något gick fel hos oss. Försök igen om en stund.'));
     const s = await waitFor(actor, (x) => x.hasTag('failed'));
-    expect(s.context.error).toEqual({ message: 'Något gick fel hos oss. Försök igen om en stund.', status: 500 });
+    expect(s.context.error).toEqual(failure(500, 'INTERNAL_ERROR', 'Något gick fel hos oss. Försök igen om en stund.'));
 
-    const plain = start();
-    plain.calls[0]!.reject(new Error('Nätverket svarar inte'));
-    expect((await waitFor(plain.actor, (x) => x.hasTag('failed'))).context.error).toEqual({ message: 'Nätverket svarar inte', status: null });
+    // A refused request is a failure, not "not found", whatever its status.
+    const refused = start();
+    refused.calls[0]!.reject(failure(400, 'VALIDATION_FAILED', 'Fel i frågan.'));
+    expect((await waitFor(refused.actor, (x) => x.hasTag('failed'))).context.error?.code).toBe('VALIDATION_FAILED');
   });
 
   it('retry clears the error and loads the same params again', async () => {
     const { actor, calls } = start({ id: 'a' });
-    calls[0]!.reject(new Error('Nope'));
+    calls[0]!.reject(failure(0, 'NETWORK', 'Nätverket svarar inte'));
     await waitFor(actor, (x) => x.hasTag('failed'));
     actor.send({ type: 'user.retry' });
     expect(tagsOf(actor)).toEqual(['loading']);
@@ -73,11 +68,11 @@ describe('createLoader', () => {
     await waitFor(actor, (x) => x.hasTag('loaded'));
   });
 
-  it('a 404 is notFound, with its message; retry does not ask again', async () => {
+  it('a not-found code is notFound, with its message; retry does not ask again', async () => {
     const { actor, calls } = start({ id: 'x' });
-    calls[0]!.reject(new HttpLikeError('Hittades inte', 404, 'Handlaren finns inte.'));
+    calls[0]!.reject(failure(404, 'MERCHANT_NOT_FOUND', 'Handlaren finns inte.'));
     const s = await waitFor(actor, (x) => x.hasTag('notFound'));
-    expect(s.context.error).toEqual({ message: 'Handlaren finns inte.', status: 404 });
+    expect(s.context.error).toEqual(failure(404, 'MERCHANT_NOT_FOUND', 'Handlaren finns inte.'));
     actor.send({ type: 'user.retry' }); // the same question would get the same answer
     expect(tagsOf(actor)).toEqual(['notFound']);
     expect(calls).toHaveLength(1);
@@ -100,9 +95,4 @@ describe('createLoader', () => {
     expect(calls[0]!.aborted()).toBe(true);
   });
 
-  it('loaderErrorOf reads any thrown value', () => {
-    expect(loaderErrorOf('plain text')).toEqual({ message: 'plain text', status: null });
-    expect(loaderErrorOf({ message: 'm', status: 503 })).toEqual({ message: 'm', status: 503 });
-    expect(loaderErrorOf(null)).toEqual({ message: 'null', status: null });
-  });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
+import type { Failure } from '../../contract/errors.ts';
 import type { Merchant } from '../../contract/merchant.ts';
 import {
   TYPING_PAUSE_MS,
@@ -8,6 +9,9 @@ import {
   type MerchantSearchInput,
   type MerchantSearchPage,
 } from '../../machines/merchantSearch.ts';
+
+/** A rejection as the page's implementations hand it over (src/components/flow.ts `fromCall`). */
+const failure = (status: number, code: Failure['code'], message: string): Failure => ({ status, code, message, retryAt: null });
 
 /** A `search` actor whose calls the test settles by hand. */
 function manualSearch() {
@@ -142,10 +146,10 @@ describe('merchantSearch machine', () => {
     t.calls[0]!.resolve({ items: [a], nextCursor: null });
     await settle();
     t.actor.send({ type: 'user.submitted' });
-    t.calls[1]!.reject(Object.assign(new Error('500'), { status: 500, userMessage: 'Något gick fel hos oss.' }));
+    t.calls[1]!.reject(failure(500, 'INTERNAL_ERROR', 'Något gick fel hos oss.'));
     await settle();
     expect(t.tags()).toEqual(['failed']);
-    expect(t.actor.getSnapshot().context.error).toEqual({ message: 'Något gick fel hos oss.', status: 500 });
+    expect(t.actor.getSnapshot().context.error).toEqual(failure(500, 'INTERNAL_ERROR', 'Något gick fel hos oss.'));
     expect(t.names()).toEqual(['Café Kanelbullen']);
     t.actor.send({ type: 'user.retry' });
     expect(t.tags()).toEqual(['searching']);
@@ -158,7 +162,7 @@ describe('merchantSearch machine', () => {
     t.calls[0]!.resolve({ items: [a], nextCursor: 'c1' });
     await settle();
     t.actor.send({ type: 'user.showMore' });
-    t.calls[1]!.reject(new Error('Nätverket svarar inte'));
+    t.calls[1]!.reject(failure(0, 'NETWORK', 'Nätverket svarar inte'));
     await settle();
     expect(t.tags()).toEqual(['failed']);
     t.actor.send({ type: 'user.retry' });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { Voucher } from '../../contract/voucher.ts';
-import { redeemMachine, toRedeemError, type RedeemFailure } from '../../machines/redeem.ts';
+import type { Failure } from '../../contract/errors.ts';
+import { redeemMachine } from '../../machines/redeem.ts';
 import { instore, redeemedNow } from '../fixtures/vouchers.ts';
 
 /** A redeem actor whose server calls the test settles by hand; `announced` records what the store is told. */
 function start() {
-  const calls: { input: { voucherId: string; merchantCode: string }; resolve: (v: Voucher) => void; reject: (e: RedeemFailure) => void }[] = [];
+  const calls: { input: { voucherId: string; merchantCode: string }; resolve: (v: Voucher) => void; reject: (e: Failure) => void }[] = [];
   const announced: Voucher[] = [];
   const machine = redeemMachine.provide({
     actors: {
@@ -31,7 +32,7 @@ describe('redeem machine', () => {
     const { actor, calls } = start();
     actor.send({ type: 'user.submit', merchantCode: '   ' });
     expect(actor.getSnapshot().value).toBe('idle');
-    expect(actor.getSnapshot().context.error).toEqual({ reason: 'missingCode' });
+    expect(actor.getSnapshot().context.error).toEqual({ status: 0, code: 'MERCHANT_CODE_REQUIRED', message: '', retryAt: null });
     expect(calls).toHaveLength(0);
   });
 
@@ -47,10 +48,10 @@ describe('redeem machine', () => {
     actor.send({ type: 'user.submit', merchantCode: 'ab' });
     expect(actor.getSnapshot().value).toBe('validating');
     await waitFor(actor, (s) => s.matches('idle'));
-    expect(actor.getSnapshot().context.error).toEqual({ reason: 'malformedCode' });
+    expect(actor.getSnapshot().context.error).toEqual({ status: 0, code: 'MERCHANT_CODE_MALFORMED', message: '', retryAt: null });
     actor.send({ type: 'user.submit', merchantCode: 'KANEL-1' });
     await waitFor(actor, (s) => s.matches('idle'));
-    expect(actor.getSnapshot().context.error).toEqual({ reason: 'malformedCode' });
+    expect(actor.getSnapshot().context.error).toEqual({ status: 0, code: 'MERCHANT_CODE_MALFORMED', message: '', retryAt: null });
     expect(calls).toHaveLength(0);
   });
 
@@ -72,17 +73,19 @@ describe('redeem machine', () => {
   });
 
   it.each([
-    [{ status: 400, code: 'MERCHANT_CODE_WRONG' }, { reason: 'wrongCode' }],
-    [{ status: 409, code: 'VOUCHER_ALREADY_REDEEMED' }, { reason: 'alreadyRedeemed' }],
-    [{ status: 410, code: 'VOUCHER_EXPIRED' }, { reason: 'expired' }],
-    [{ status: 429, code: 'VOUCHER_LOCKED', retryAt: '2026-11-23T10:30:00.000Z' }, { reason: 'locked', retryAt: '2026-11-23T10:30:00.000Z' }],
-  ] as const)('a refusal %j goes back to idle with its own reason', async (failure, expected) => {
+    { status: 400, code: 'MERCHANT_CODE_WRONG', retryAt: null },
+    { status: 409, code: 'VOUCHER_ALREADY_REDEEMED', retryAt: null },
+    { status: 410, code: 'VOUCHER_EXPIRED', retryAt: null },
+    { status: 429, code: 'VOUCHER_LOCKED', retryAt: '2026-11-23T10:30:00.000Z' },
+    { status: 0, code: 'NETWORK', retryAt: null },
+  ] as const)('a refusal $code goes back to idle, keeping the Failure as it came', async (refusal) => {
     const { actor, calls, announced } = start();
     actor.send({ type: 'user.submit', merchantCode: 'FEL123' });
     await waitFor(actor, (s) => s.matches('submitting'));
-    calls[0]!.reject({ ...failure, message: 'Serverns text' });
+    const failure: Failure = { ...refusal, message: 'Serverns text' };
+    calls[0]!.reject(failure);
     const s = await waitFor(actor, (x) => x.matches('idle'));
-    expect(s.context.error).toEqual({ ...expected, message: 'Serverns text' });
+    expect(s.context.error).toEqual(failure);
     expect(announced).toEqual([]);
     // The staff may try again.
     actor.send({ type: 'user.submit', merchantCode: 'KANEL1' });
@@ -90,22 +93,3 @@ describe('redeem machine', () => {
     await waitFor(actor, (s) => s.matches('submitting'));
   });
 });
-
-describe('toRedeemError', () => {
-  it('reads the server code first, the status when there is none', () => {
-    expect(toRedeemError({ status: 400, code: 'MERCHANT_CODE_REQUIRED' }).reason).toBe('missingCode');
-    expect(toRedeemError({ status: 409 }).reason).toBe('alreadyRedeemed');
-    expect(toRedeemError({ status: 404, code: 'VOUCHER_NOT_FOUND' }).reason).toBe('notFound');
-  });
-
-  it('a malformed request is not a wrong code, and anything else is unknown with its message', () => {
-    expect(toRedeemError({ status: 400, code: 'VALIDATION_FAILED' }).reason).toBe('unknown');
-    expect(toRedeemError({ status: 0, message: 'Nätverket svarar inte' })).toEqual({ reason: 'unknown', message: 'Nätverket svarar inte' });
-    expect(toRedeemError(new Error('x')).reason).toBe('unknown');
-  });
-
-  it('keeps the retry time only for a locked voucher', () => {
-    expect(toRedeemError({ status: 400, code: 'MERCHANT_CODE_WRONG', retryAt: '2026-11-23T10:30:00.000Z' })).toEqual({ reason: 'wrongCode' });
-  });
-});
-

@@ -3,6 +3,7 @@ import { createActor, fromPromise, waitFor, type NonReducibleUnknown } from 'xst
 import type { Voucher } from '../../contract/voucher.ts';
 import { vouchersMachine } from '../../machines/vouchers.ts';
 import { all, charity, code, ids, instore, redeemedNow } from '../fixtures/vouchers.ts';
+import type { Failure } from '../../contract/errors.ts';
 
 type Call<I, O> = { input: I; resolve: (v: O) => void; reject: (e: unknown) => void; aborted: () => boolean };
 
@@ -24,7 +25,9 @@ function start() {
 }
 
 const tags = (a: ReturnType<typeof start>['actor']) => [...a.getSnapshot().tags].sort();
-const notFound = { status: 404, code: 'VOUCHER_NOT_FOUND', userMessage: 'Presentkortet finns inte.' };
+const notFound: Failure = { status: 404, code: 'VOUCHER_NOT_FOUND', message: 'Presentkortet finns inte.', retryAt: null };
+/** A rejection as the app's implementations hand it over (src/components/flow.ts `fromCall`). */
+const unavailable: Failure = { status: 503, code: 'DB_UNAVAILABLE', message: 'Databasen svarar inte.', retryAt: null };
 
 describe('voucher store', () => {
   it('loads nothing until a page opens something', () => {
@@ -37,9 +40,9 @@ describe('voucher store', () => {
     const { actor, list } = start();
     actor.send({ type: 'user.openList', userId: 'u1' });
     expect(tags(actor)).toEqual(['list:loading']);
-    list[0]!.reject({ status: 503, code: 'DB_UNAVAILABLE', userMessage: 'Databasen svarar inte.' });
+    list[0]!.reject(unavailable);
     await waitFor(actor, (s) => s.hasTag('list:failed'));
-    expect(actor.getSnapshot().context.listError).toEqual({ status: 503, code: 'DB_UNAVAILABLE', message: 'Databasen svarar inte.' });
+    expect(actor.getSnapshot().context.listError).toEqual(unavailable);
     actor.send({ type: 'user.openList', userId: 'u1' });
     expect(actor.getSnapshot().context.listError).toBeNull();
     list[1]!.resolve(all);
@@ -144,7 +147,7 @@ describe('voucher store', () => {
     one[0]!.resolve(charity);
     await waitFor(actor, (s) => s.hasTag('voucher:ready'));
     actor.send({ type: 'user.markUsed' });
-    mark[0]!.reject({ status: 503, code: 'DB_UNAVAILABLE', userMessage: 'Databasen svarar inte.' });
+    mark[0]!.reject(unavailable);
     await waitFor(actor, (s) => !s.hasTag('voucher:marking'));
     expect(actor.getSnapshot().context.selected?.isRedeemed).toBe(false);
     expect(actor.getSnapshot().context.markError).toMatchObject({ code: 'DB_UNAVAILABLE' });

@@ -11,7 +11,7 @@ import * as css from './login.css.ts';
 /** The server's text when it sent one, else ours for the code. */
 function useErrorText() {
   const { t } = useTranslation('auth');
-  return (error: AuthError) => error.message ?? t(`errors.${error.code}`, { defaultValue: t('errors.UNKNOWN') });
+  return (error: AuthError) => error.message || t(`errors.${error.code}`, { defaultValue: t('errors.UNKNOWN') });
 }
 
 /** Lets a supporting browser fill in the code from the SMS's "@host #code" line (WebOTP). */

@@ -1,30 +1,30 @@
-import { fromPromise } from 'xstate';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { MerchantPage, Product } from '../../../contract/merchant.ts';
 import { createLoader } from '../../../machines/loader.ts';
 import { getGreetie, listGreeties, type GreetiePage } from '../../api/greetie.ts';
 import { getMerchantProducts, listMerchants } from '../../api/merchant.ts';
+import { fromCall } from '../../components/flow.ts';
 
 /** The greetie pages' loaders with their real server calls. */
 
 /** The gifts step's merchants (the catalogue's data, as on /merchant). */
 export const merchantsLoader = createLoader<{ q: string }, MerchantPage>().provide({
   actors: {
-    load: fromPromise<MerchantPage, { params: { q: string } }>(({ input, signal }) => listMerchants({ q: input.params.q, limit: 50 }, signal)),
+    load: fromCall<MerchantPage, { params: { q: string } }>(({ input, signal }) => listMerchants({ q: input.params.q, limit: 50 }, signal)),
   },
 });
 
 /** One merchant's products, for the gifts step. */
 export const productsLoader = createLoader<{ merchantId: string }, Product[]>().provide({
   actors: {
-    load: fromPromise<Product[], { params: { merchantId: string } }>(({ input, signal }) => getMerchantProducts(input.params.merchantId, signal)),
+    load: fromCall<Product[], { params: { merchantId: string } }>(({ input, signal }) => getMerchantProducts(input.params.merchantId, signal)),
   },
 });
 
 /** The products of the chosen gifts' merchants, read again to see which chosen gift sold out (`available`). */
 export const giftProductsLoader = createLoader<{ merchantIds: string[] }, Product[]>().provide({
   actors: {
-    load: fromPromise<Product[], { params: { merchantIds: string[] } }>(async ({ input, signal }) =>
+    load: fromCall<Product[], { params: { merchantIds: string[] } }>(async ({ input, signal }) =>
       (await Promise.all(input.params.merchantIds.map((id) => getMerchantProducts(id, signal)))).flat(),
     ),
   },
@@ -32,12 +32,12 @@ export const giftProductsLoader = createLoader<{ merchantIds: string[] }, Produc
 
 export const greetieListLoader = createLoader<{ cursor: string | null }, GreetiePage>().provide({
   actors: {
-    load: fromPromise<GreetiePage, { params: { cursor: string | null } }>(({ input, signal }) => listGreeties({ cursor: input.params.cursor }, signal)),
+    load: fromCall<GreetiePage, { params: { cursor: string | null } }>(({ input, signal }) => listGreeties({ cursor: input.params.cursor }, signal)),
   },
 });
 
 export const greetieLoader = createLoader<{ id: string }, Greetie>().provide({
   actors: {
-    load: fromPromise<Greetie, { params: { id: string } }>(({ input, signal }) => getGreetie(input.params.id, signal)),
+    load: fromCall<Greetie, { params: { id: string } }>(({ input, signal }) => getGreetie(input.params.id, signal)),
   },
 });

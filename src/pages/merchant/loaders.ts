@@ -1,13 +1,13 @@
-import { fromPromise } from 'xstate';
 import { createLoader } from '../../../machines/loader.ts';
 import { merchantSearchMachine, type MerchantSearchInput, type MerchantSearchPage } from '../../../machines/merchantSearch.ts';
 import { loadMerchantDetails, searchMerchants, type MerchantDetailsData } from '../../api/merchant.ts';
+import { fromCall } from '../../components/flow.ts';
 
 /** The merchant pages' machines with their real server calls (machine.provide). */
 
 export const merchantSearch = merchantSearchMachine.provide({
   actors: {
-    search: fromPromise<MerchantSearchPage, MerchantSearchInput>(({ input, signal }) =>
+    search: fromCall<MerchantSearchPage, MerchantSearchInput>(({ input, signal }) =>
       searchMerchants({ ...input.filters, cursor: input.cursor }, signal),
     ),
   },
@@ -15,6 +15,6 @@ export const merchantSearch = merchantSearchMachine.provide({
 
 export const merchantDetailsLoader = createLoader<{ id: string }, MerchantDetailsData>().provide({
   actors: {
-    load: fromPromise<MerchantDetailsData, { params: { id: string } }>(({ input, signal }) => loadMerchantDetails(input.params, signal)),
+    load: fromCall<MerchantDetailsData, { params: { id: string } }>(({ input, signal }) => loadMerchantDetails(input.params, signal)),
   },
 });

@@ -1,15 +1,15 @@
 import { useMemo } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { SnapshotFrom } from 'xstate';
-import type { MerchantFilters, MerchantSearchTag } from '../../../machines/merchantSearch.ts';
+import { MERCHANT_SEARCH_TAGS, type MerchantFilters, type MerchantSearchTag } from '../../../machines/merchantSearch.ts';
+import { screenOf } from '../../components/flow.ts';
 import { inspect } from '../../inspect.ts';
 import { merchantSearch } from './loaders.ts';
 
 type Snapshot = SnapshotFrom<typeof merchantSearch>;
 export type MerchantSearchStatus = MerchantSearchTag;
 
-const STATUSES: readonly MerchantSearchStatus[] = ['searching', 'debouncing', 'showing', 'loadingMore', 'failed'];
-const selectStatus = (s: Snapshot): MerchantSearchStatus => STATUSES.find((tag) => s.hasTag(tag)) ?? 'searching';
+const selectStatus = (s: Snapshot): MerchantSearchStatus => screenOf(s, MERCHANT_SEARCH_TAGS);
 const selectFilters = (s: Snapshot) => s.context.filters;
 const selectItems = (s: Snapshot) => s.context.items;
 const selectHasMore = (s: Snapshot) => s.context.nextCursor !== null;

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useSessionUser } from '../../components/session.ts';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
 import { useNameErrorText } from './ProfilePage.tsx';
-import { namePromptSkipped, useProfile } from './useProfile.ts';
+import { namePromptSkipped } from './profile.ts';
+import { useProfile } from './useProfile.ts';
 import * as css from './my.css.ts';
 
 /**

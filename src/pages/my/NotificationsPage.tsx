@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { fromPromise } from 'xstate';
 import type { Notification } from '../../../contract/notification.ts';
 import { createLoader } from '../../../machines/loader.ts';
 import { listNotifications, markNotificationsRead, notificationHref, type NotificationPage } from '../../api/notification.ts';
+import { fromCall } from '../../components/flow.ts';
 import { useLoader } from '../../components/useLoader.ts';
 import { UNREAD_CHANGED } from '../../components/unread.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
@@ -16,7 +16,7 @@ import * as n from './notifications.css.ts';
 
 export const notificationsLoader = createLoader<{ cursor: string | null }, NotificationPage>().provide({
   actors: {
-    load: fromPromise<NotificationPage, { params: { cursor: string | null } }>(({ input, signal }) => listNotifications({ cursor: input.params.cursor, limit: 30 }, signal)),
+    load: fromCall<NotificationPage, { params: { cursor: string | null } }>(({ input, signal }) => listNotifications({ cursor: input.params.cursor, limit: 30 }, signal)),
   },
 });
 

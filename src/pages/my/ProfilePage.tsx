@@ -17,7 +17,7 @@ export function useNameErrorText(error: ProfileError | null): string | null {
   if (!error || error.field !== 'name') return null;
   const known: readonly string[] = NAME_PROBLEMS;
   if (known.includes(error.code)) return t(`nameError.${error.code}`);
-  return error.message ?? t('nameError.UNKNOWN');
+  return error.message || t('nameError.UNKNOWN');
 }
 
 /**

@@ -64,7 +64,7 @@ function FromGreetie({ greetieId }: { greetieId: string }) {
         {t('greetie.title')}
       </h1>
       {vouchers.status === 'failed' ? (
-        vouchers.error?.status === 404 || vouchers.error?.status === 403 ? (
+        vouchers.error?.code === 'GREETIE_NOT_FOUND' || vouchers.error?.code === 'FORBIDDEN' ? (
           <LoadFailed title={t('greetie.notFoundTitle')} message={t('greetie.notFoundText')} />
         ) : (
           <LoadFailed title={t('greetie.failedTitle')} message={vouchers.error?.message} retry={vouchers.retry} />

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { Voucher } from '../../../contract/voucher.ts';
-import type { RedeemError } from '../../../machines/redeem.ts';
+import type { Failure } from '../../../contract/errors.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button } from '../../components/ui.css.ts';
 import { isExpired, useSelectedVoucher } from '../../components/vouchers.ts';
@@ -30,15 +30,19 @@ function Till({ id }: { id: string }) {
   const redeem = useRedeem(id);
   return (
     <div className={css.page}>
-      {redeem.status !== 'redeemed' && (
+      {redeem.screen !== 'redeemed' && (
         <Link to={`/voucher/${id}`} className={css.back}>
           ← {t('till.back')}
         </Link>
       )}
-      {redeem.status === 'redeemed' && redeem.voucher ? (
+      {redeem.screen === 'redeemed' && redeem.voucher ? (
         <Redeemed voucher={redeem.voucher} />
       ) : v.status === 'failed' ? (
-        <LoadFailed title={t('error.notFound')} message={v.error?.status === 404 ? undefined : v.error?.message} retry={v.error?.status === 404 ? undefined : v.retry} />
+        <LoadFailed
+          title={t('error.notFound')}
+          message={v.error?.code === 'VOUCHER_NOT_FOUND' ? undefined : v.error?.message}
+          retry={v.error?.code === 'VOUCHER_NOT_FOUND' ? undefined : v.retry}
+        />
       ) : v.data === null ? (
         <>
           <h1 id="page-title" className={css.title} tabIndex={-1}>
@@ -49,7 +53,7 @@ function Till({ id }: { id: string }) {
       ) : (
         <>
           <VoucherFace voucher={v.data} />
-          <TillForm voucher={v.data} busy={redeem.status === 'busy'} error={redeem.error} submit={redeem.submit} />
+          <TillForm voucher={v.data} busy={redeem.screen === 'busy'} error={redeem.failure} submit={redeem.submit} />
         </>
       )}
     </div>
@@ -72,17 +76,29 @@ function VoucherFace({ voucher: v }: { voucher: Voucher }) {
   );
 }
 
-function useErrorText(error: RedeemError | null): string | null {
+/** The till's own words for the refusals it expects (redeem.json `error.*`); any other shows the server's message. */
+const wordingByCode = {
+  MERCHANT_CODE_REQUIRED: 'missingCode',
+  MERCHANT_CODE_MALFORMED: 'malformedCode',
+  MERCHANT_CODE_WRONG: 'wrongCode',
+  VOUCHER_ALREADY_REDEEMED: 'alreadyRedeemed',
+  VOUCHER_EXPIRED: 'expired',
+  VOUCHER_NOT_FOUND: 'notFound',
+} as const satisfies Partial<Record<Failure['code'], string>>;
+
+const hasWording = (code: Failure['code']): code is keyof typeof wordingByCode => Object.hasOwn(wordingByCode, code);
+
+function useErrorText(error: Failure | null): string | null {
   const { t, i18n } = useTranslation('redeem');
   if (!error) return null;
-  if (error.reason === 'locked') {
+  if (error.code === 'VOUCHER_LOCKED') {
     return error.retryAt ? t('error.locked', { time: formatDate(error.retryAt, i18n.language, 'HH:mm') }) : t('error.lockedSoon');
   }
-  if (error.reason === 'unknown') return t('error.unknown', { message: error.message ?? '' }).trim();
-  return t(`error.${error.reason}`);
+  if (hasWording(error.code)) return t(`error.${wordingByCode[error.code]}`);
+  return t('error.unknown', { message: error.message }).trim();
 }
 
-function TillForm({ voucher: v, busy, error, submit }: { voucher: Voucher; busy: boolean; error: RedeemError | null; submit: (code: string) => void }) {
+function TillForm({ voucher: v, busy, error, submit }: { voucher: Voucher; busy: boolean; error: Failure | null; submit: (code: string) => void }) {
   const { t, i18n } = useTranslation('redeem');
   const [code, setCode] = useState('');
   const [now] = useState(() => new Date());

@@ -1,17 +1,9 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useActorRef, useSelector } from '@xstate/react';
-import type { SnapshotFrom } from 'xstate';
-import { inspect } from '../../inspect.ts';
 import { formatDate } from '../../format/dates.ts';
 import { buttonSecondary } from '../../components/ui.css.ts';
-import type { smsOutbox } from './loaders.ts';
+import { useOutbox, type OutboxMachine } from './useOutbox.ts';
 import * as css from './sandbox.css.ts';
-
-type OutboxMachine = typeof smsOutbox;
-type Snapshot = SnapshotFrom<OutboxMachine>;
-const selectStatus = (s: Snapshot) => (s.hasTag('failed') ? 'error' : s.hasTag('showing') ? 'ready' : 'loading');
-const selectMessages = (s: Snapshot) => s.context.messages;
 
 /**
  * A sandbox outbox, newest first: the smsOutbox machine (read at once, every few seconds, on
@@ -21,9 +13,7 @@ const selectMessages = (s: Snapshot) => s.context.messages;
 export function Outbox({ machine, kind, titled = false }: { machine: OutboxMachine; kind: 'sms' | 'push'; titled?: boolean }) {
   const { t, i18n } = useTranslation('sandbox');
   const headingId = useId();
-  const actor = useActorRef(machine, { inspect });
-  const status = useSelector(actor, selectStatus);
-  const messages = useSelector(actor, selectMessages);
+  const { screen, messages, refresh } = useOutbox(machine);
 
   return (
     <section className={css.section} aria-labelledby={headingId}>
@@ -31,23 +21,23 @@ export function Outbox({ machine, kind, titled = false }: { machine: OutboxMachi
         <h2 id={headingId} className={css.h2}>
           {t(`${kind}.title`)}
         </h2>
-        <button type="button" className={buttonSecondary} onClick={() => actor.send({ type: 'user.refresh' })}>
+        <button type="button" className={buttonSecondary} onClick={refresh}>
           {t(`${kind}.refresh`)}
         </button>
       </div>
       <p className={css.muted}>{t(`${kind}.intro`)}</p>
-      {status === 'loading' && (
+      {screen === 'loading' && (
         <p className={css.muted} role="status">
           {t(`${kind}.loading`)}
         </p>
       )}
-      {status === 'error' && (
+      {screen === 'failed' && (
         <p className={css.error} role="alert">
           {t(`${kind}.error`)}
         </p>
       )}
-      {status === 'ready' && messages.length === 0 && <p className={css.muted}>{t(`${kind}.empty`)}</p>}
-      {status === 'ready' && messages.length > 0 && (
+      {screen === 'showing' && messages.length === 0 && <p className={css.muted}>{t(`${kind}.empty`)}</p>}
+      {screen === 'showing' && messages.length > 0 && (
         <ol className={css.list} aria-label={t(`${kind}.title`)}>
           {messages.map((m, i) => (
             <li key={`${m.sentAt}-${m.to}-${i}`} className={css.message}>

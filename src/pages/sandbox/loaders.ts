@@ -1,18 +1,18 @@
-import { fromPromise } from 'xstate';
 import type { SandboxMerchant } from '../../../contract/merchant.ts';
 import type { SandboxSms } from '../../../contract/sandbox.ts';
 import { createLoader } from '../../../machines/loader.ts';
 import { smsOutboxMachine } from '../../../machines/smsOutbox.ts';
 import { getSandboxMerchants, getSandboxPush, getSandboxSms } from '../../api/sandbox.ts';
+import { fromCall } from '../../components/flow.ts';
 
 /** The sandbox page's machines with their real server calls (machine.provide). */
 
 export const sandboxMerchantsLoader = createLoader<void, SandboxMerchant[]>().provide({
-  actors: { load: fromPromise<SandboxMerchant[], { params: void }>(({ signal }) => getSandboxMerchants(signal)) },
+  actors: { load: fromCall<SandboxMerchant[], { params: void }>(({ signal }) => getSandboxMerchants(signal)) },
 });
 
 export const smsOutbox = smsOutboxMachine.provide({
-  actors: { readOutbox: fromPromise<SandboxSms[]>(({ signal }) => getSandboxSms(signal)) },
+  actors: { readOutbox: fromCall<SandboxSms[]>(({ signal }) => getSandboxSms(signal)) },
 });
 
 /**
@@ -21,7 +21,7 @@ export const smsOutbox = smsOutboxMachine.provide({
  */
 export const pushOutbox = smsOutboxMachine.provide({
   actors: {
-    readOutbox: fromPromise<SandboxSms[]>(async ({ signal }) =>
+    readOutbox: fromCall<SandboxSms[]>(async ({ signal }) =>
       (await getSandboxPush(signal)).map((p) => ({ to: p.to, body: `${p.title}\n${p.body}`, sentAt: p.sentAt })),
     ),
   },

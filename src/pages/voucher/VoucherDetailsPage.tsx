@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
 import type { Voucher } from '../../../contract/voucher.ts';
-import type { StoreError } from '../../../machines/vouchers.ts';
+import type { Failure } from '../../../contract/errors.ts';
 import { useSessionUser } from '../../components/session.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
@@ -37,7 +37,7 @@ function Details({ id }: { id: string }) {
         ← {t('details.back')}
       </Link>
       {v.status === 'failed' ? (
-        v.error?.status === 404 ? (
+        v.error?.code === 'VOUCHER_NOT_FOUND' ? (
           <LoadFailed title={t('details.notFoundTitle')} message={t('details.notFoundText')} />
         ) : (
           <LoadFailed title={t('details.failedTitle')} message={v.error?.message} retry={v.retry} />
@@ -59,7 +59,7 @@ function Details({ id }: { id: string }) {
 interface ViewProps {
   voucher: Voucher;
   marking: boolean;
-  markError: StoreError | null;
+  markError: Failure | null;
   markUsed: () => void;
 }
 
@@ -119,7 +119,7 @@ function useMarkedAnnouncement(v: Voucher, text: string) {
   return { announce, ask: () => setAsked(true), ref };
 }
 
-function MarkFailed({ error }: { error: StoreError | null }) {
+function MarkFailed({ error }: { error: Failure | null }) {
   const { t } = useTranslation('voucher');
   if (!error) return null;
   return (

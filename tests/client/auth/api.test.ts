@@ -94,7 +94,7 @@ describe('login, refresh, logout', () => {
   it('a wrong code rejects with the server’s code and message', async () => {
     const t = setup({ '/api/auth/login': { status: 400, body: { code: 'WRONG_CODE', message: 'Koden stämmer inte. Du har 4 försök kvar.' } } });
     const err = await run(t.impl.actors.login, { token: 'v', code: '000000', deviceId: 'x' }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 400, code: 'WRONG_CODE', userMessage: 'Koden stämmer inte. Du har 4 försök kvar.' });
+    expect(err).toEqual({ status: 400, code: 'WRONG_CODE', message: 'Koden stämmer inte. Du har 4 försök kvar.', retryAt: null });
   });
 
   it('refresh sends token and refreshToken in the query', async () => {

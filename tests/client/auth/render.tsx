@@ -2,7 +2,8 @@ import { configure, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { vi } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor } from 'xstate';
+import { fromCall } from '../../../src/components/flow.ts';
 import { AppProviders } from '../../../src/app/App.tsx';
 import type { AppActor } from '../../../src/app/AppActors.tsx';
 import { routes } from '../../../src/app/routes.tsx';
@@ -37,11 +38,12 @@ export function renderApp(path: string, opts: { fakes?: Partial<AuthFakes>; lang
   } as AuthFakes;
   const auth = authMachine.provide({
     actors: {
-      restoreSession: fromPromise(() => fakes.restoreSession()),
-      requestCode: fromPromise(({ input }: { input: { mobileNumber: string } }) => fakes.requestCode(input)),
-      login: fromPromise(({ input }: { input: { token: string; code: string; deviceId: string } }) => fakes.login(input)),
-      refreshSession: fromPromise(async () => testSession()),
-      revokeSession: fromPromise(({ input }: { input: { refreshToken: string | null } }) => fakes.revokeSession(input)),
+      // Through fromCall, as the app's implementations are: a rejection reaches the machine as a Failure.
+      restoreSession: fromCall(() => fakes.restoreSession()),
+      requestCode: fromCall(({ input }: { input: { mobileNumber: string } }) => fakes.requestCode(input)),
+      login: fromCall(({ input }: { input: { token: string; code: string; deviceId: string } }) => fakes.login(input)),
+      refreshSession: fromCall(async () => testSession()),
+      revokeSession: fromCall(({ input }: { input: { refreshToken: string | null } }) => fakes.revokeSession(input)),
     },
   });
   const actor: AppActor = createActor(appMachine.provide({ actors: { auth } }));

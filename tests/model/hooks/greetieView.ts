@@ -1,3 +1,4 @@
+import type { Failure } from '../../../contract/errors.ts';
 import type { GreetieView } from '../../../machines/greetieView.ts';
 import { defineHooks } from '../harness/types.ts';
 
@@ -17,7 +18,7 @@ export const publicView: GreetieView = {
   viewedAt: null,
 };
 
-const failure = (status: number, code: string, message: string) => ({ error: { status, code, message, userMessage: message } });
+const failure = (status: number, code: Failure['code'], message: string): { error: Failure } => ({ error: { status, code, message, retryAt: null } });
 
 export default defineHooks({
   input: { key: 'AbCdEf123456', byId: false, reducedMotion: false },

@@ -1,8 +1,9 @@
+import type { Failure } from '../../../contract/errors.ts';
 import { defineHooks } from '../harness/types.ts';
 
 // As a merchant's page loads it: the params are the merchant's id, the data its name and gifts.
-const notFound = { error: Object.assign(new Error('Hittades inte.'), { status: 404, userMessage: 'Handlaren finns inte.' }) };
-const failure = { error: Object.assign(new Error('Något gick fel.'), { status: 500, userMessage: 'Något gick fel. Försök igen.' }) };
+const notFound: { error: Failure } = { error: { status: 404, code: 'MERCHANT_NOT_FOUND', message: 'Handlaren finns inte.', retryAt: null } };
+const failure: { error: Failure } = { error: { status: 500, code: 'INTERNAL_ERROR', message: 'Något gick fel hos oss. Försök igen om en stund.', retryAt: null } };
 
 export default defineHooks({
   input: { id: 'm1' },

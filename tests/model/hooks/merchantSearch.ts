@@ -1,3 +1,4 @@
+import type { Failure } from '../../../contract/errors.ts';
 import type { Merchant } from '../../../contract/merchant.ts';
 import type { MerchantFilters } from '../../../machines/merchantSearch.ts';
 import { defineHooks } from '../harness/types.ts';
@@ -15,7 +16,7 @@ const merchant = (n: number, name: string): Merchant => ({
 export const firstPage = [merchant(1, 'Café Kanelbullen'), merchant(2, 'Kaffebaren')];
 export const secondPage = [merchant(3, 'Bokhandeln')];
 const everything: MerchantFilters = { q: '', category: '', source: '' };
-const failure = { error: Object.assign(new Error('Något gick fel.'), { status: 500, userMessage: 'Något gick fel hos oss. Försök igen om en stund.' }) };
+const failure: { error: Failure } = { error: { status: 500, code: 'INTERNAL_ERROR', message: 'Något gick fel hos oss. Försök igen om en stund.', retryAt: null } };
 
 // As on /merchant: the whole catalogue first. A search answers a page with more to come, or
 // nothing at all; "show more" answers the last page.

@@ -1,10 +1,11 @@
+import type { Failure } from '../../../contract/errors.ts';
 import type { Profile } from '../../../machines/profile.ts';
 import { defineHooks } from '../harness/types.ts';
 
 /** A person with no name yet and no consent: what the name prompt and my pages start from. */
 export const profile: Profile = { id: 'u1', mobileNumber: '+46701234567', name: null, allowMarketing: false };
 
-const failure = (code: string, message: string, status: number) => ({ error: { code, message, userMessage: message, status } });
+const failure = (code: Failure['code'], message: string, status: number): { error: Failure } => ({ error: { code, message, status, retryAt: null } });
 
 export default defineHooks({
   input: { userId: 'u1' },

@@ -1,3 +1,4 @@
+import type { Failure } from '../../../contract/errors.ts';
 import type { AnyMachineSnapshot } from 'xstate';
 import type { Voucher } from '../../../contract/voucher.ts';
 import type { VouchersContext } from '../../../machines/vouchers.ts';
@@ -9,7 +10,7 @@ import { defineHooks } from '../harness/types.ts';
  * redeem) and one greetie. Marking used is the Code voucher's, opened in its own scenario.
  */
 export const listed: Voucher[] = [instore, code, charity];
-const failure = (status: number, code: string, message: string) => ({ error: { status, code, userMessage: message, message } });
+const failure = (status: number, code: Failure['code'], message: string): { error: Failure } => ({ error: { status, code, message, retryAt: null } });
 
 const flags = (vs: Voucher[] | null) => (vs ? vs.map((v) => (v.isRedeemed ? 'r' : '-')).join('') : null);
 
@@ -41,7 +42,7 @@ export default defineHooks({
       { type: 'user.openVoucher', userId: 'u1', id: ids.code },
       { type: 'xstate.done.actor.loadVoucher', output: code },
       { type: 'user.markUsed' },
-      { type: 'xstate.error.actor.markUsed', error: { status: 503, code: 'DB_UNAVAILABLE', userMessage: 'Databasen svarar inte.', message: 'Databasen svarar inte.' } },
+      { type: 'xstate.error.actor.markUsed', ...failure(503, 'DB_UNAVAILABLE', 'Databasen svarar inte.') },
     ],
     // The spec's rule: one redeem at the till shows in the list, the voucher and the greetie's vouchers.
     'Inlöst i kassan, visas överallt': [

@@ -111,7 +111,7 @@ export default defineUi({
       expect(field).not.toHaveAttribute('readonly');
       expect(screen.getByRole('button', { name: 'Skicka kod' })).toBeEnabled();
       const error = ctx(s).error;
-      if (error) expect(screen.getByRole('alert')).toHaveTextContent(error.message ?? 'svenskt mobilnummer');
+      if (error) expect(screen.getByRole('alert')).toHaveTextContent(error.message || 'svenskt mobilnummer');
       else expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     },
     'unauthenticated.requestingCode': async () => {
@@ -122,7 +122,7 @@ export default defineUi({
       expect(screen.getByRole('button', { name: 'Logga in' })).toBeEnabled();
       expect(screen.getByText(/Vi har skickat en kod till/)).toHaveTextContent(ctx(s).mobileNumber);
       const error = ctx(s).error;
-      if (error) expect(screen.getByRole('alert')).toHaveTextContent(error.message ?? '6 siffror');
+      if (error) expect(screen.getByRole('alert')).toHaveTextContent(error.message || '6 siffror');
     },
     'unauthenticated.enteringCode.waitingToResend': (_env, s) => {
       expect(screen.getByText(/Du kan be om en ny om/)).toHaveTextContent(`om ${ctx(s).resendIn} sekunder`);

@@ -1,3 +1,4 @@
+import type { Failure } from '../../../contract/errors.ts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EventObject } from 'xstate';
@@ -64,13 +65,9 @@ export default defineUi({
     },
     // …or an error, in the API's error shape.
     'xstate.error.actor.load': async (_env, event: EventObject) => {
-      const status = ((event as EventObject & { error: { status?: number } }).error.status ?? 500) as number;
+      const { status, code, message } = (event as EventObject & { error: Failure }).error;
       await waitFor(() => expect(pending.length).toBeGreaterThan(0));
-      answerAll(() =>
-        status === 404
-          ? json(404, { message: 'Handlaren finns inte.', code: 'NOT_FOUND' })
-          : json(500, { message: 'Något gick fel hos oss. Försök igen om en stund.', code: 'INTERNAL' }),
-      );
+      answerAll(() => json(status, { message, code }));
     },
   },
   states: {

@@ -68,8 +68,8 @@ export default defineUi({
     'xstate.done.actor.search': (_env, event: EventObject) => answered(() => json(200, (event as EventObject & { output: unknown }).output)),
     'xstate.done.actor.searchMore': (_env, event: EventObject) => answered(() => json(200, (event as EventObject & { output: unknown }).output)),
     // …or an error, in the API's error shape.
-    'xstate.error.actor.search': () => answered(() => json(500, { message: 'Något gick fel hos oss. Försök igen om en stund.', code: 'INTERNAL' })),
-    'xstate.error.actor.searchMore': () => answered(() => json(500, { message: 'Något gick fel hos oss. Försök igen om en stund.', code: 'INTERNAL' })),
+    'xstate.error.actor.search': () => answered(() => json(500, { message: 'Något gick fel hos oss. Försök igen om en stund.', code: 'INTERNAL_ERROR' })),
+    'xstate.error.actor.searchMore': () => answered(() => json(500, { message: 'Något gick fel hos oss. Försök igen om en stund.', code: 'INTERNAL_ERROR' })),
   },
   states: {
     searching: async () => {

@@ -109,7 +109,7 @@ export default defineUi({
       expect(button).toBeEnabled();
       if (c.error?.field === 'name') {
         const alert = await scope.findByRole('alert');
-        expect(alert).toHaveTextContent(c.error.code === 'NAME_EMPTY' ? 'Skriv ditt namn.' : (c.error.message ?? ''));
+        expect(alert).toHaveTextContent(c.error.code === 'NAME_EMPTY' ? 'Skriv ditt namn.' : c.error.message);
       } else {
         expect(scope.queryByRole('alert')).not.toBeInTheDocument();
       }

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { expect, vi } from 'vitest';
 import { MERCHANT_CODE_PATTERN } from '../../../contract/merchant.ts';
+import type { Failure } from '../../../contract/errors.ts';
 import type { RedeemContext } from '../../../machines/redeem.ts';
 import type { ModelPath } from '../harness/model.ts';
 import { instore } from '../../fixtures/vouchers.ts';
@@ -28,13 +29,14 @@ const answer = async (make: () => Response) => {
 const ctx = (s: AnyMachineSnapshot) => s.context as RedeemContext;
 const user = () => userEvent.setup();
 
-const messages: Record<string, RegExp> = {
-  missingCode: /^Skriv handlarkoden\.$/,
-  malformedCode: /^En handlarkod har 4–16 bokstäver och siffror\.$/,
-  wrongCode: /^Fel handlarkod\. Kontrollera koden och försök igen\.$/,
-  alreadyRedeemed: /^Gåvan är redan inlöst\.$/,
-  expired: /^Gåvan har gått ut och kan inte lösas in\.$/,
-  locked: /^För många felaktiga koder\. Försök igen kl\. \d\d:\d\d\.$/,
+/** The till's words for each refusal, by the Failure's code. */
+const messages: Partial<Record<Failure['code'], RegExp>> = {
+  MERCHANT_CODE_REQUIRED: /^Skriv handlarkoden\.$/,
+  MERCHANT_CODE_MALFORMED: /^En handlarkod har 4–16 bokstäver och siffror\.$/,
+  MERCHANT_CODE_WRONG: /^Fel handlarkod\. Kontrollera koden och försök igen\.$/,
+  VOUCHER_ALREADY_REDEEMED: /^Gåvan är redan inlöst\.$/,
+  VOUCHER_EXPIRED: /^Gåvan har gått ut och kan inte lösas in\.$/,
+  VOUCHER_LOCKED: /^För många felaktiga koder\. Försök igen kl\. \d\d:\d\d\.$/,
 };
 
 /** The code the path types at its first 'Lös in' (the phone's own check decides what follows). */
@@ -85,7 +87,7 @@ export default defineUi({
       const error = ctx(s).error;
       if (error) {
         const alert = await screen.findByRole('alert');
-        expect(alert.textContent).toMatch(messages[error.reason]!);
+        expect(alert.textContent).toMatch(messages[error.code]!);
         expect(screen.getByRole('textbox', { name: 'Handlarkod' })).toHaveAttribute('aria-invalid', 'true');
       } else {
         expect(screen.queryByRole('alert')).not.toBeInTheDocument();

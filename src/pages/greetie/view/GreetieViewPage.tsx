@@ -66,16 +66,17 @@ export function TrustNote({ senderName }: { senderName: string | null }) {
 function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewer: Viewer | null; returnTo: string }) {
   const { t, i18n } = useTranslation('view');
   const reducedMotion = useReducedMotion();
-  const { status, view, error, retry } = useGreetieView({ key: id, byId, reducedMotion }, viewer);
+  const { screen, view, failure, retry } = useGreetieView({ key: id, byId, reducedMotion }, viewer);
   const title = titleOf(t, view);
   // The document's title is the page's heading, whatever the state.
-  usePageTitle(status === 'notFound' ? t('notFound.title') : status === 'error' ? t('error.title') : title);
+  const nothing = screen === 'notFound' || screen === 'error';
+  usePageTitle(nothing ? t(`${screen}.title`) : title);
   // Nothing to show: the server's first frame, if it drew one, goes.
   useEffect(() => {
-    if (status === 'notFound' || status === 'error') removeBootFrame();
-  }, [status]);
+    if (nothing) removeBootFrame();
+  }, [nothing]);
 
-  if (status === 'loading') {
+  if (screen === 'loading') {
     // No heading yet: whose greetie it is (or that there is none) is what the read tells.
     return (
       <section className={css.page} aria-busy="true" aria-label={title}>
@@ -84,8 +85,8 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
       </section>
     );
   }
-  if (status === 'notFound' || !view) {
-    const failed = status === 'error';
+  if (screen === 'notFound' || !view) {
+    const failed = screen === 'error';
     return (
       <section className={css.page} aria-labelledby="page-title">
         <div className={failed ? css.alert : css.box} role={failed ? 'alert' : undefined}>
@@ -94,7 +95,7 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
           </h1>
           {failed ? (
             <>
-              {error?.message && <p>{error.message}</p>}
+              {failure?.message && <p>{failure.message}</p>}
               <button type="button" className={button} onClick={retry}>
                 {t('error.retry')}
               </button>
@@ -126,7 +127,7 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
             {view.viewedAt ? t('seen', { time: formatDateTime(view.viewedAt, i18n.language) }) : t('notSeen')}
           </p>
         )}
-        <div aria-live="polite">{status === 'viewed' && <GiftReveal view={view} returnTo={returnTo} />}</div>
+        <div aria-live="polite">{screen === 'revealed' && <GiftReveal view={view} returnTo={returnTo} />}</div>
         {view.role !== 'sender' && <TrustNote senderName={view.senderName} />}
       </div>
     </article>

@@ -1,7 +1,13 @@
 import type { Greetie, PublicGreetie, Voucher } from '../../../../contract/greetie.ts';
-import type { GreetieView, ViewerRole, ViewGift } from '../../../../machines/greetieView.ts';
+import { greetieViewMachine, type GreetieView, type ViewerRole, type ViewGift } from '../../../../machines/greetieView.ts';
 import { api, isApiError, type ApiClient } from '../../../api/client.ts';
 import { getGreetieByRef, readGreetie } from '../../../api/greetieView.ts';
+import { fromCall } from '../../../components/flow.ts';
+
+/**
+ * The greetie view's real implementations (machines/greetieView.ts): the reads of
+ * src/api/greetieView.ts, turned into the view this person may see.
+ */
 
 /** The person opening the greetie: null for a visitor. */
 export interface Viewer {
@@ -83,4 +89,16 @@ export async function loadGreetieView(
     if (isApiError(e) && e.status === 404) return viewOf(p, 'other');
     throw e;
   }
+}
+
+/**
+ * The greetie view machine (machines/greetieView.ts) with its real implementation, for `viewer`:
+ * `loadGreetie` is `loadGreetieView`, its failure one Failure.
+ */
+export function provideGreetieView(viewer: Viewer | null) {
+  return greetieViewMachine.provide({
+    actors: {
+      loadGreetie: fromCall<GreetieView, { key: string; byId: boolean }>(({ input, signal }) => loadGreetieView(input, viewer, signal)),
+    },
+  });
 }

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
-import { fromPromise, type SnapshotFrom } from 'xstate';
-import { greetieViewMachine, type GreetieView, type GreetieViewError, type GreetieViewInput } from '../../../../machines/greetieView.ts';
+import type { SnapshotFrom } from 'xstate';
+import type { Failure } from '../../../../contract/errors.ts';
+import { GREETIE_VIEW_SCREENS, type greetieViewMachine, type GreetieView, type GreetieViewInput, type GreetieViewScreen } from '../../../../machines/greetieView.ts';
+import { screenOf } from '../../../components/flow.ts';
 import { inspect } from '../../../inspect.ts';
-import { loadGreetieView, type Viewer } from './load.ts';
+import { provideGreetieView, type Viewer } from './load.ts';
 
 /**
  * The greetie view machine (machines/greetieView.ts) with its real load (load.ts), for
@@ -14,33 +16,19 @@ import { loadGreetieView, type Viewer } from './load.ts';
 type Snapshot = SnapshotFrom<typeof greetieViewMachine>;
 
 export interface GreetieViewState {
-  status: 'loading' | 'notFound' | 'error' | 'showing' | 'viewed';
+  screen: GreetieViewScreen;
   view: GreetieView | null;
-  error: GreetieViewError | null;
+  failure: Failure | null;
 }
 
 const selectState = (s: Snapshot): GreetieViewState => ({
-  status: s.hasTag('loading')
-    ? 'loading'
-    : s.hasTag('notFound')
-      ? 'notFound'
-      : s.hasTag('error')
-        ? 'error'
-        : s.hasTag('revealed')
-          ? 'viewed'
-          : 'showing',
+  screen: screenOf(s, GREETIE_VIEW_SCREENS),
   view: s.context.view,
-  error: s.context.error,
+  failure: s.context.error,
 });
 
-export function useGreetieView(input: GreetieViewInput, viewer: Viewer | null) {
-  const [machine] = useState(() =>
-    greetieViewMachine.provide({
-      actors: {
-        loadGreetie: fromPromise<GreetieView, { key: string; byId: boolean }>(({ input: i, signal }) => loadGreetieView(i, viewer, signal)),
-      },
-    }),
-  );
+export function useGreetieView(input: GreetieViewInput, viewer: Viewer | null): GreetieViewState & { retry: () => void } {
+  const [machine] = useState(() => provideGreetieView(viewer));
   const actor = useActorRef(machine, { input, inspect });
   const state = useSelector(actor, selectState, shallowEqual);
   const [retry] = useState(() => () => actor.send({ type: 'user.retry' }));
