@@ -34,6 +34,11 @@ export interface PaymentInput {
   device: PaymentDevice;
 }
 
+/** What the machine ends with (a parent that invokes it reads it): the payment as it stands. */
+export interface PaymentOutput {
+  payment: Payment | null;
+}
+
 export interface PaymentContext {
   greetieId: string;
   device: PaymentDevice;
@@ -115,6 +120,7 @@ export const paymentMachine = setup({
     context: {} as PaymentContext,
     events: {} as PaymentEvent,
     input: {} as PaymentInput,
+    output: {} as PaymentOutput,
     tags: {} as PaymentTag,
   },
   actors: {
