@@ -1,104 +1,59 @@
 import { and, assign, fromPromise, not, setup, stateIn } from 'xstate';
-import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieGift, GreetieMedia, GreetieStatus, GreetieUpdate } from '../contract/greetie.ts';
 import { isUuid } from '../contract/common.ts';
+import type { Failure } from '../contract/errors.ts';
+import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieStatus, GreetieUpdate } from '../contract/greetie.ts';
 import { GIFTS_MAX } from '../contract/greetie.ts';
 import type { Product } from '../contract/merchant.ts';
-import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES, isPhotoType, isVideoType, mediaTypeOf, mediaTypeOfName } from '../contract/media.ts';
-import { checkName, checkOptionalName, type NameProblem } from '../contract/name.ts';
+import { checkName } from '../contract/name.ts';
+import type { Payment } from '../contract/payment.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
-import { loaderErrorOf, type LoaderError } from './loader.ts';
+import {
+  amountFits,
+  changesOf,
+  draftOf,
+  emptyDraft,
+  nameProblems,
+  withLimits,
+  type ComposeDraft,
+  type ComposeSender,
+  type GiftChoice,
+  type RecipientFields,
+  type SavedSender,
+} from './compose/draft.ts';
+import { checkMediaFile, type ChosenFile, type FileRefusal } from './compose/files.ts';
+import { paymentMachine, type PaymentDevice } from './payment.ts';
 
 /**
  * Making a greetie on /greetie/new: media → content → gifts → recipient → review, then it hands
- * over to payment (a greetie with gifts; the payment issue takes it from `handingOver`) or sends
- * it (no gifts: POST /greetie/{id}/send).
+ * over to payment (a greetie with gifts) or sends it (no gifts: POST /greetie/{id}/send).
  *
  * - Every step can go back. The draft lives on the server: it is created when first needed (the
  *   upload needs its id; a start from a merchant's product creates it at once with that gift) and
  *   every change is saved after a pause (`saveDelay`) or at once on a step change, one save at a
- *   time. A failed save is shown with a retry; sending waits until everything is saved.
+ *   time. A failed save is shown with a retry; sending waits until everything is saved. A save
+ *   refused because a chosen gift sold out (GIFT_CODE_POOL_EMPTY, which does not say which) reads
+ *   the gifts' products again to name it (`findSoldOut`).
  * - `?draft={id}` resumes: the draft loads and the person lands on the step where they left
  *   (the furthest step the draft's own data shows they reached).
  * - The media step uploads in a child actor (`uploadMedia`) that reports `upload.progress`;
  *   leaving the upload (cancel) stops it. A file of the wrong type or too big is refused before
- *   anything is sent (`checkMediaFile`); the server's own refusal is shown too.
+ *   anything is sent (compose/files.ts); the server's own refusal is shown too.
+ * - Value vouchers' amounts stay editable within their limits: the products of a draft's gifts are
+ *   read (`loadGiftLimits`) when a draft with gifts arrives (resumed, or started from a product).
+ * - The content is also flattened to one image (`uploadOverlay`) once a change of it is saved;
+ *   a failed upload never holds the person up: it is tried again with the next change.
+ * - The sender's name: the SMS names the sender, and /send and /startpayment refuse without one.
+ *   When the profile has none, the recipient step asks for it and saves it (`saveSenderName`)
+ *   before the review. Both names follow the one name rule (contract/name.ts).
+ * - The hand-over: the review invokes the payment machine (machines/payment.ts) as the child
+ *   `payment`; once it is paid, compose ends in `paid` with the payment for the receipt.
  *
- * - The amounts of value vouchers stay editable within their limits: the server's draft names each
- *   gift's product only, so the products of its merchants are read (`loadGiftLimits`) when a draft
- *   with gifts arrives (resumed, or started from a product).
- * - The content is also flattened to one image (the thumbnail, the link preview, the lists):
- *   `uploadOverlay` draws and uploads it once a change of the content is saved, and before the
- *   review hands over. A failed upload never holds the person up: it is tried again with the next
- *   change of the content.
- *
- * - The sender's name: the SMS names the sender, and /send and /startpayment refuse without one
- *   (409 SENDER_NAME_REQUIRED). When the profile has none (`user.opened`'s `sender`), the recipient
- *   step asks for it ("Ditt namn") beside the recipient's, and going on saves it to the profile
- *   (`saveSenderName`, POST /mobileuser/{id}) before the review: never a surprise at the end. Both
- *   names follow the one name rule (contract/name.ts), checked here before anything is sent.
- *
- * The page reads tags, never state names: `step:<step>` (which step to show), `busy`,
- * `upload:<what>`, `save:<what>`, and `loading` / `loadFailed` / `notFound` / `notEditable` /
- * `createFailed` / `sendFailed` / `sent` / `step:payment`. The server calls are named actors the
- * page gives with `.provide()` (src/pages/greetie/compose.ts).
+ * The draft's mapping to and from the server is compose/draft.ts. Each state the page shows has
+ * one `screen:<name>` tag; `busy`, `upload:<what>`, `save:<what>`, `overlay:uploading`,
+ * `senderName:saving` and `sendFailed` say what runs. The implementations reject with the one
+ * `Failure` (contract/errors.ts); the machine reads its `code`. The page group gives them with
+ * `.provide()` (src/pages/greetie/implementations.ts).
  */
-
-// ---- Files ----
-
-export type MediaKind = GreetieMedia['kind'];
-
-/** What the page hands over of a chosen file (a browser File is one). */
-export interface ChosenFile {
-  name: string;
-  type: string;
-  size: number;
-}
-
-export type FileRefusal = 'wrongType' | 'photoTooBig' | 'videoTooBig' | 'empty';
-
-/**
- * The browser's quick check of a chosen file, from its declared type (or, when it has none, its
- * name) and its size. The server checks the bytes themselves.
- */
-export function checkMediaFile(file: ChosenFile): { kind: MediaKind } | { refused: FileRefusal } {
-  const type = mediaTypeOf(file.type || mediaTypeOfName(file.name));
-  if (isPhotoType(type)) {
-    if (file.size === 0) return { refused: 'empty' };
-    return file.size > PHOTO_MAX_BYTES ? { refused: 'photoTooBig' } : { kind: 'photo' };
-  }
-  if (isVideoType(type)) {
-    if (file.size === 0) return { refused: 'empty' };
-    return file.size > VIDEO_MAX_BYTES ? { refused: 'videoTooBig' } : { kind: 'video' };
-  }
-  return { refused: 'wrongType' };
-}
-
-// ---- The draft ----
-
-export const STEPS = ['media', 'content', 'gifts', 'recipient', 'review'] as const;
-export type ComposeStep = (typeof STEPS)[number];
-
-/** A chosen gift: what the server answers for it, and the amount's limits when a value voucher's are known. */
-export interface GiftChoice extends GreetieGift {
-  /** min/max in öre for a value voucher chosen here; null for a fixed price or when not known (a resumed draft). */
-  limits: { min: number; max: number } | null;
-}
-
-export interface RecipientFields {
-  mobileNumber: string;
-  name: string;
-}
-
-/** What the person makes: the fields saved to the draft. */
-export interface ComposeDraft {
-  media: GreetieMedia | null;
-  content: ContentElement[];
-  gifts: GiftChoice[];
-  recipient: RecipientFields;
-  message: string;
-  /** ISO-8601 UTC, or null: at once. */
-  deliverAt: string | null;
-}
 
 /** The page says what its address asks for as it opens. */
 export interface OpenedEvent {
@@ -109,40 +64,8 @@ export interface OpenedEvent {
   gift: GiftInput | null;
   /** The signed-in sender: their id and their profile's name (null: none yet, so the recipient step asks for it). */
   sender?: { id: string; name: string | null } | null;
-}
-
-/** The sender as the compose machine keeps them. */
-export interface ComposeSender {
-  id: string | null;
-  /** What the "Ditt namn" field holds. */
-  name: string;
-  /** The profile has no name the rule takes: the recipient step asks for it and saves it before the review. */
-  needsName: boolean;
-}
-
-/** The saved profile, as saveSenderName answers it. */
-export interface SavedSender {
-  id: string;
-  mobileNumber: string;
-  name: string | null;
-}
-
-/** What the recipient step's name fields would be refused for, by the one name rule (null: nothing). */
-export function nameProblems(recipientName: string, sender: ComposeSender): { recipientName: NameProblem | null; senderName: NameProblem | null } {
-  const recipient = checkOptionalName(recipientName);
-  const own = sender.needsName ? checkName(sender.name) : null;
-  return { recipientName: recipient.ok ? null : recipient.problem, senderName: own && !own.ok ? own.problem : null };
-}
-
-/** A failure with the server's code when it gave one (GIFT_CODE_POOL_EMPTY: a chosen gift sold out). */
-export interface ComposeError extends LoaderError {
-  code?: string;
-}
-
-/** A failure as the compose machine keeps it: its message and status, and the server's code if any. */
-export function composeErrorOf(error: unknown): ComposeError {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code ? { ...loaderErrorOf(error), code } : loaderErrorOf(error);
+  /** What the payment shows first: the Swish app button (a phone) or the QR code. */
+  device?: PaymentDevice;
 }
 
 export interface UploadProgress {
@@ -163,7 +86,7 @@ export interface ComposeContext {
   progress: UploadProgress | null;
   refusal: FileRefusal | null;
   /** The last failure (load, create, upload, save or send); cleared when that is tried again. */
-  error: ComposeError | null;
+  error: Failure | null;
   /** A change arrived while a save ran: save again after it. */
   unsaved: boolean;
   /** The content changed since the server's overlay was drawn (or it has none): upload a new one. */
@@ -172,7 +95,13 @@ export interface ComposeContext {
   giftLimitsKnown: boolean;
   sender: ComposeSender;
   /** Saving the sender's name failed (the server's refusal or the network): shown under "Ditt namn". */
-  senderNameError: ComposeError | null;
+  senderNameError: Failure | null;
+  /** What the payment shows first (the page asks the device as it opens). */
+  device: PaymentDevice;
+  /** A chosen gift sold out: the product ids found sold out (null while looking, or when no save was refused so). */
+  soldOut: string[] | null;
+  /** The paid payment, for the receipt. */
+  payment: Payment | null;
 }
 
 /** What the upload actor needs; `progressTo` hears `upload.progress` as the bytes go out. */
@@ -191,15 +120,6 @@ export interface OverlayInput {
 /** Whose products tell the gifts' limits. */
 export interface GiftLimitsInput {
   merchantIds: string[];
-}
-
-/** Each gift with the limits its product gives (a value voucher's min/max; null for a fixed price or a product gone). */
-export function withLimits(gifts: readonly GiftChoice[], products: readonly Product[]): GiftChoice[] {
-  return gifts.map((g) => {
-    const p = products.find((x) => x.id === g.productId);
-    const ranged = p !== undefined && p.price === undefined && p.minAmount !== undefined && p.maxAmount !== undefined;
-    return ranged ? { ...g, limits: { min: p.minAmount!, max: p.maxAmount! } } : g;
-  });
 }
 
 export interface SaveInput {
@@ -229,19 +149,20 @@ export type ComposeEvent =
 
 export type ComposeTag =
   | 'busy'
-  | 'loading'
-  | 'loadFailed'
-  | 'notFound'
-  | 'notEditable'
-  | 'createFailed'
-  | 'step:media'
-  | 'step:content'
-  | 'step:gifts'
-  | 'step:recipient'
-  | 'step:review'
-  | 'step:payment'
+  | 'screen:loading'
+  | 'screen:loadFailed'
+  | 'screen:notFound'
+  | 'screen:notEditable'
+  | 'screen:createFailed'
+  | 'screen:media'
+  | 'screen:content'
+  | 'screen:gifts'
+  | 'screen:recipient'
+  | 'screen:review'
+  | 'screen:payment'
+  | 'screen:paid'
+  | 'screen:sent'
   | 'sendFailed'
-  | 'sent'
   | 'upload:refused'
   | 'upload:creating'
   | 'upload:uploading'
@@ -251,44 +172,65 @@ export type ComposeTag =
   | 'save:waiting'
   | 'save:saving'
   | 'save:failed'
+  | 'save:soldOut'
   | 'overlay:uploading'
   | 'senderName:saving';
 
 /** How long edits pause before the draft is saved. */
 export const SAVE_DELAY_MS = 800;
 
-const emptyDraft: ComposeDraft = { media: null, content: [], gifts: [], recipient: { mobileNumber: '', name: '' }, message: '', deliverAt: null };
+/** The failure an implementation rejected with (contract/errors.ts), as the params that read it. */
+const failed = ({ event }: { event: { error: unknown } }) => ({ failure: event.error as Failure });
 
-/** The draft as the server answered it, in the form the steps edit. */
-export function draftOf(g: Greetie): ComposeDraft {
+/** The greetie a call answered, as the params of the actions and guards that read it. */
+const answered = ({ event }: { event: { output: Greetie } }) => event.output;
+
+/** Where a loaded draft lands: the furthest step its own data shows the person reached. */
+function resumeAt(guard: 'isNoLongerDraft' | 'leftAtReview' | 'leftAtRecipient' | 'leftAtGifts' | 'leftAtContent' | null, target: string, description: string) {
   return {
-    media: g.media,
-    content: g.content,
-    gifts: g.gifts.map((gift) => ({ ...gift, limits: null })),
-    recipient: { mobileNumber: g.recipient?.mobileNumber ?? '', name: g.recipient?.name ?? '' },
-    message: g.message,
-    deliverAt: g.deliverAt,
+    ...(guard ? { guard: { type: guard, params: answered } } : {}),
+    target,
+    actions: { type: 'takeDraft' as const, params: answered },
+    description,
   };
 }
 
-/** Everything the steps edit, as PATCH /greetie/{id} takes it. */
-export function changesOf(d: ComposeDraft): GreetieUpdate {
-  const number = d.recipient.mobileNumber.trim();
+/**
+ * What a change of a step does to the save: wait for a pause and save ('wait'), or, while a save
+ * runs, keep it and save after ('keep'). The same three changes, declared once.
+ */
+function onChanges(then: 'wait' | 'keep') {
+  const keep = then === 'keep';
+  const change = <G extends 'onContentStep' | 'onGiftsStep' | 'onRecipientStep', A>(guard: G, store: A, waiting: string, during: string) => ({
+    guard,
+    ...(keep ? {} : { target: '.waiting' }),
+    actions: keep ? [store, 'markUnsaved' as const] : [store],
+    description: keep ? during : waiting,
+  });
   return {
-    content: d.content,
-    gifts: d.gifts.map((g) => ({ productId: g.productId, amount: g.amount })),
-    recipient: number ? { mobileNumber: number, name: d.recipient.name.trim() || null } : null,
-    message: d.message,
-    deliverAt: d.deliverAt,
+    'user.changedContent': change(
+      'onContentStep',
+      { type: 'storeContent' as const, params: ({ event }: { event: { content: ContentElement[] } }) => ({ content: event.content }) },
+      'Innehållet ändrades: spara efter en paus.',
+      'Innehållet ändrades under en sparning: behålls och sparas sedan.',
+    ),
+    'user.changedGifts': change(
+      'onGiftsStep',
+      { type: 'storeGifts' as const, params: ({ event }: { event: { gifts: GiftChoice[] } }) => ({ gifts: event.gifts }) },
+      'Gåvorna ändrades: spara efter en paus.',
+      'Gåvorna ändrades under en sparning: behålls och sparas sedan.',
+    ),
+    'user.changedRecipient': change(
+      'onRecipientStep',
+      {
+        type: 'storeRecipient' as const,
+        params: ({ event }: { event: { recipient: RecipientFields; message: string; deliverAt: string | null } }) => event,
+      },
+      'Mottagaren, meddelandet eller leveranstiden ändrades: spara efter en paus.',
+      'Mottagaren ändrades under en sparning: behålls och sparas sedan.',
+    ),
   };
 }
-
-/** The sum of the chosen gifts in öre, as the page shows it while choosing (the server's `total` is the one paid). */
-export function giftsTotal(gifts: readonly GiftChoice[]): number {
-  return gifts.reduce((sum, g) => sum + g.amount, 0);
-}
-
-const amountFits = (g: GiftChoice) => Number.isInteger(g.amount) && (!g.limits || (g.amount >= g.limits.min && g.amount <= g.limits.max));
 
 export const composeMachine = setup({
   types: {
@@ -325,6 +267,8 @@ export const composeMachine = setup({
     saveSenderName: fromPromise<SavedSender, { userId: string; name: string }>(async () => {
       throw new Error('The "saveSenderName" actor is given by the page with composeMachine.provide().');
     }),
+    /** The payment (machines/payment.ts), with its server calls given by the page group. */
+    payment: paymentMachine,
     /** POST /greetie/{id}/send (a greetie without gifts). */
     sendGreetie: fromPromise<Greetie, { draftId: string }>(async () => {
       throw new Error('The "sendGreetie" actor is given by the page with composeMachine.provide().');
@@ -332,6 +276,7 @@ export const composeMachine = setup({
   },
   actions: {
     storeOpened: assign((_, p: OpenedEvent) => ({
+      device: p.device ?? 'desktop',
       draftId: p.draftId,
       startGift: p.gift,
       sender: {
@@ -343,7 +288,7 @@ export const composeMachine = setup({
     storeSenderName: assign(({ context }, p: { name: string }) => ({ sender: { ...context.sender, name: p.name }, senderNameError: null })),
     /** The profile has the name now: the step no longer asks for it. */
     takeSenderName: assign(({ context }, p: SavedSender) => ({ sender: { ...context.sender, name: p.name ?? context.sender.name, needsName: false }, senderNameError: null })),
-    storeSenderNameError: assign((_, p: { error: unknown }) => ({ senderNameError: composeErrorOf(p.error) })),
+    storeSenderNameError: assign((_, p: { failure: Failure }) => ({ senderNameError: p.failure })),
     /** Tell the session the profile has a name now (the header shows it). Provided by the page. */
     announceSenderName: (_, _p: SavedSender) => {},
     dropStartGift: assign({ startGift: null, error: null }),
@@ -396,7 +341,11 @@ export const composeMachine = setup({
     markUnsaved: assign({ unsaved: true }),
     markSaving: assign({ unsaved: false }),
     clearError: assign({ error: null }),
-    storeError: assign((_, p: { error: unknown }) => ({ error: composeErrorOf(p.error) })),
+    storeError: assign((_, p: { failure: Failure }) => ({ error: p.failure, soldOut: null })),
+    /** The chosen gifts' products read again: those no longer available are the sold-out ones. */
+    storeSoldOut: assign((_, products: Product[]) => ({ soldOut: products.filter((x) => x.available === false).map((x) => x.id) })),
+    noneSoldOutFound: assign({ soldOut: [] as string[] }),
+    takePaid: assign((_, p: { payment: Payment | null }) => ({ payment: p.payment, status: 'awaitingPayment' as const })),
   },
   guards: {
     asksForDraft: (_, p: OpenedEvent) => p.draftId !== null,
@@ -404,7 +353,8 @@ export const composeMachine = setup({
     asksForNoSuchDraft: (_, p: OpenedEvent) => p.draftId !== null && !isUuid(p.draftId),
     startsWithGift: (_, p: OpenedEvent) => p.gift !== null,
     hasDraft: ({ context }) => context.draftId !== null,
-    isNotFound: (_, p: { error: unknown }) => loaderErrorOf(p.error).status === 404,
+    isNotFound: (_, p: { failure: Failure }) => p.failure.code === 'GREETIE_NOT_FOUND',
+    isSoldOut: (_, p: { failure: Failure }) => p.failure.code === 'GIFT_CODE_POOL_EMPTY',
     isNoLongerDraft: (_, g: Greetie) => g.status !== 'draft',
     /** A resumed draft lands on the review only when nothing is left to ask: without the sender's name it is the recipient step. */
     leftAtReview: ({ context }, g: Greetie) => g.media !== null && g.recipient !== null && !context.sender.needsName,
@@ -458,6 +408,9 @@ export const composeMachine = setup({
     giftLimitsKnown: true,
     sender: { id: null, name: '', needsName: false },
     senderNameError: null,
+    device: 'desktop',
+    soldOut: null,
+    payment: null,
   },
   initial: 'opening',
   states: {
@@ -488,59 +441,30 @@ export const composeMachine = setup({
     },
     loading: {
       description: 'Utkastet hämtas så att personen kan fortsätta där hen slutade.',
-      tags: ['loading', 'busy'],
+      tags: ['screen:loading', 'busy'],
       entry: 'clearError',
       invoke: {
         id: 'loadDraft',
         src: 'loadDraft',
         input: ({ context }) => ({ draftId: context.draftId ?? '' }),
         onDone: [
-          {
-            guard: { type: 'isNoLongerDraft', params: ({ event }) => event.output },
-            target: 'notEditable',
-            actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'Den är redan skickad eller betald: den kan inte längre ändras.',
-          },
-          {
-            guard: { type: 'leftAtReview', params: ({ event }) => event.output },
-            target: '#compose.editing.steps.review',
-            actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'Den har en mottagare: fortsätt vid granskningen.',
-          },
-          {
-            guard: { type: 'leftAtRecipient', params: ({ event }) => event.output },
-            target: '#compose.editing.steps.recipient',
-            actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'Den har gåvor eller ett meddelande: fortsätt vid mottagaren.',
-          },
-          {
-            guard: { type: 'leftAtGifts', params: ({ event }) => event.output },
-            target: '#compose.editing.steps.gifts',
-            actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'Den har innehåll: fortsätt vid gåvorna.',
-          },
-          {
-            guard: { type: 'leftAtContent', params: ({ event }) => event.output },
-            target: '#compose.editing.steps.content',
-            actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'Den har ett foto eller en video: fortsätt vid innehållet.',
-          },
-          {
-            target: 'editing',
-            actions: { type: 'takeDraft', params: ({ event }) => event.output },
-            description: 'Inget uppladdat än: fortsätt vid foto/video.',
-          },
+          resumeAt('isNoLongerDraft', 'notEditable', 'Den är redan skickad eller betald: den kan inte längre ändras.'),
+          resumeAt('leftAtReview', '#compose.editing.steps.review', 'Den har en mottagare: fortsätt vid granskningen.'),
+          resumeAt('leftAtRecipient', '#compose.editing.steps.recipient', 'Den har gåvor eller ett meddelande: fortsätt vid mottagaren.'),
+          resumeAt('leftAtGifts', '#compose.editing.steps.gifts', 'Den har innehåll: fortsätt vid gåvorna.'),
+          resumeAt('leftAtContent', '#compose.editing.steps.content', 'Den har ett foto eller en video: fortsätt vid innehållet.'),
+          resumeAt(null, 'editing', 'Inget uppladdat än: fortsätt vid foto/video.'),
         ],
         onError: [
           {
-            guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
+            guard: { type: 'isNotFound', params: failed },
             target: 'notFound',
-            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-            description: 'Personen har inget sådant utkast (404).',
+            actions: { type: 'storeError', params: failed },
+            description: 'Personen har inget sådant utkast (GREETIE_NOT_FOUND).',
           },
           {
             target: 'loadFailed',
-            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+            actions: { type: 'storeError', params: failed },
             description: 'Utkastet kunde inte hämtas; felmeddelandet sparas.',
           },
         ],
@@ -548,20 +472,20 @@ export const composeMachine = setup({
     },
     loadFailed: {
       description: 'Utkastet kunde inte hämtas: felmeddelandet och ett sätt att försöka igen.',
-      tags: ['loadFailed'],
+      tags: ['screen:loadFailed'],
       on: { 'user.retry': { target: 'loading', description: 'Personen försöker hämta igen.' } },
     },
     notFound: {
       description: 'Utkastet finns inte, eller är inte personens.',
-      tags: ['notFound'],
+      tags: ['screen:notFound'],
     },
     notEditable: {
       description: 'Greetien är redan skickad eller betald: sidan visar vägen till dess detaljer.',
-      tags: ['notEditable'],
+      tags: ['screen:notEditable'],
     },
     creatingWithGift: {
       description: 'Utkastet skapas med produkten personen började från.',
-      tags: ['loading', 'busy'],
+      tags: ['screen:loading', 'busy'],
       entry: 'clearError',
       invoke: {
         id: 'createDraftWithGift',
@@ -569,19 +493,19 @@ export const composeMachine = setup({
         input: ({ context }) => ({ gifts: context.startGift ? [context.startGift] : [] }),
         onDone: {
           target: 'editing',
-          actions: { type: 'takeDraft', params: ({ event }) => event.output },
+          actions: { type: 'takeDraft', params: answered },
           description: 'Utkastet finns, med gåvan: vidare till foto/video.',
         },
         onError: {
           target: 'createFailed',
-          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+          actions: { type: 'storeError', params: failed },
           description: 'Utkastet kunde inte skapas (till exempel för att produkten är borta); felmeddelandet sparas.',
         },
       },
     },
     createFailed: {
       description: 'Utkastet med gåvan kunde inte skapas: felmeddelandet och Försök igen.',
-      tags: ['createFailed'],
+      tags: ['screen:createFailed'],
       on: {
         'user.retry': { target: 'creatingWithGift', description: 'Personen försöker igen.' },
         'user.withoutGift': {
@@ -601,7 +525,7 @@ export const composeMachine = setup({
           states: {
             media: {
               description: 'Ta eller välj ett foto eller en video; den laddas upp och förloppet visas.',
-              tags: ['step:media'],
+              tags: ['screen:media'],
               initial: 'ready',
               states: {
                 ready: {
@@ -632,24 +556,24 @@ export const composeMachine = setup({
                   states: {
                     idle: { description: 'Väntar på en fil (den uppladdade visas, om det finns någon).' },
                     refused: { description: 'Den valda filen stoppades före uppladdning: skälet visas.', tags: ['upload:refused'] },
-                    failed: {
-                      description: 'Uppladdningen misslyckades eller servern tog inte emot filen: felmeddelandet och Försök igen.',
-                      tags: ['upload:failed'],
+                    stopped: {
+                      description: 'Uppladdningen blev inte av: personen kan försöka med samma fil igen, eller välja en annan.',
                       on: {
                         'user.retryUpload': [
                           { guard: 'hasDraft', target: '#compose.editing.steps.media.uploading', description: 'Personen försöker med samma fil igen.' },
                           { target: '#compose.editing.steps.media.creatingDraft', description: 'Personen försöker igen; utkastet skapas först.' },
                         ],
                       },
-                    },
-                    cancelled: {
-                      description: 'Personen avbröt uppladdningen: hen kan försöka igen eller välja en annan fil.',
-                      tags: ['upload:cancelled'],
-                      on: {
-                        'user.retryUpload': [
-                          { guard: 'hasDraft', target: '#compose.editing.steps.media.uploading', description: 'Personen startar samma fil igen.' },
-                          { target: '#compose.editing.steps.media.creatingDraft', description: 'Personen startar igen; utkastet skapas först.' },
-                        ],
+                      initial: 'failed',
+                      states: {
+                        failed: {
+                          description: 'Uppladdningen misslyckades eller servern tog inte emot filen: felmeddelandet och Försök igen.',
+                          tags: ['upload:failed'],
+                        },
+                        cancelled: {
+                          description: 'Personen avbröt uppladdningen: hen kan försöka igen eller välja en annan fil.',
+                          tags: ['upload:cancelled'],
+                        },
                       },
                     },
                   },
@@ -664,16 +588,16 @@ export const composeMachine = setup({
                     input: () => ({}),
                     onDone: {
                       target: 'uploading',
-                      actions: { type: 'takeDraft', params: ({ event }) => event.output },
+                      actions: { type: 'takeDraft', params: answered },
                       description: 'Utkastet finns: ladda upp filen.',
                     },
                     onError: {
-                      target: 'ready.failed',
-                      actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+                      target: 'ready.stopped.failed',
+                      actions: { type: 'storeError', params: failed },
                       description: 'Utkastet kunde inte skapas; felmeddelandet och Försök igen visas.',
                     },
                   },
-                  on: { 'user.cancelUpload': { target: 'ready.cancelled', description: 'Personen avbryter innan uppladdningen har börjat.' } },
+                  on: { 'user.cancelUpload': { target: 'ready.stopped.cancelled', description: 'Personen avbryter innan uppladdningen har börjat.' } },
                 },
                 uploading: {
                   description: 'Filen laddas upp; förloppsmätaren följer det som skickats.',
@@ -693,8 +617,8 @@ export const composeMachine = setup({
                       description: 'Servern tog emot filen: den visas.',
                     },
                     onError: {
-                      target: 'ready.failed',
-                      actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+                      target: 'ready.stopped.failed',
+                      actions: { type: 'storeError', params: failed },
                       description: 'Uppladdningen misslyckades eller servern tog inte emot filen; felmeddelandet sparas.',
                     },
                   },
@@ -703,14 +627,14 @@ export const composeMachine = setup({
                       actions: { type: 'storeProgress', params: ({ event }) => ({ loaded: event.loaded, total: event.total }) },
                       description: 'Mer av filen har skickats.',
                     },
-                    'user.cancelUpload': { target: 'ready.cancelled', description: 'Personen avbryter uppladdningen.' },
+                    'user.cancelUpload': { target: 'ready.stopped.cancelled', description: 'Personen avbryter uppladdningen.' },
                   },
                 },
               },
             },
             content: {
               description: 'Klä fotot eller videon med text, emojis, klistermärken, animationer och bilder.',
-              tags: ['step:content'],
+              tags: ['screen:content'],
               on: {
                 'user.back': { target: 'media', description: 'Tillbaka till fotot eller videon.' },
                 'user.next': { target: 'gifts', description: 'Vidare till gåvorna.' },
@@ -718,7 +642,7 @@ export const composeMachine = setup({
             },
             gifts: {
               description: 'Välj gåvor från handlarna (inga går också bra), med summan hittills.',
-              tags: ['step:gifts'],
+              tags: ['screen:gifts'],
               on: {
                 'user.back': { target: 'content', description: 'Tillbaka till innehållet.' },
                 'user.next': { guard: 'giftsFit', target: 'recipient', description: 'Vidare till mottagaren (alla belopp inom sina gränser).' },
@@ -727,7 +651,7 @@ export const composeMachine = setup({
             recipient: {
               description:
                 'Vem som får den (mobilnummer, namn om man vill), ett meddelande och när den ska komma fram; och avsändarens namn när profilen saknar det (sms:et nämner avsändaren).',
-              tags: ['step:recipient'],
+              tags: ['screen:recipient'],
               initial: 'editing',
               on: {
                 'user.back': { target: 'gifts', description: 'Tillbaka till gåvorna.' },
@@ -771,7 +695,7 @@ export const composeMachine = setup({
                     },
                     onError: {
                       target: 'editing',
-                      actions: { type: 'storeSenderNameError', params: ({ event }) => ({ error: event.error }) },
+                      actions: { type: 'storeSenderNameError', params: failed },
                       description: 'Namnet kunde inte sparas (servern godtog det inte, eller nätet): felet visas under "Ditt namn".',
                     },
                   },
@@ -780,7 +704,7 @@ export const composeMachine = setup({
             },
             review: {
               description: 'Greetien som mottagaren kommer att se den, gåvorna och summan.',
-              tags: ['step:review'],
+              tags: ['screen:review'],
               on: {
                 'user.back': { target: 'recipient', description: 'Tillbaka till mottagaren.' },
                 'user.send': [
@@ -798,26 +722,7 @@ export const composeMachine = setup({
         save: {
           description: 'Håller utkastet på servern i takt med personens ändringar, en sparning i taget.',
           initial: 'saved',
-          on: {
-            'user.changedContent': {
-              guard: 'onContentStep',
-              target: '.waiting',
-              actions: { type: 'storeContent', params: ({ event }) => ({ content: event.content }) },
-              description: 'Innehållet ändrades: spara efter en paus.',
-            },
-            'user.changedGifts': {
-              guard: 'onGiftsStep',
-              target: '.waiting',
-              actions: { type: 'storeGifts', params: ({ event }) => ({ gifts: event.gifts }) },
-              description: 'Gåvorna ändrades: spara efter en paus.',
-            },
-            'user.changedRecipient': {
-              guard: 'onRecipientStep',
-              target: '.waiting',
-              actions: { type: 'storeRecipient', params: ({ event }) => event },
-              description: 'Mottagaren, meddelandet eller leveranstiden ändrades: spara efter en paus.',
-            },
-          },
+          on: onChanges('wait'),
           states: {
             saved: { description: 'Servern har allt.', tags: ['save:saved'] },
             waiting: {
@@ -846,34 +751,52 @@ export const composeMachine = setup({
                   },
                   { target: 'saved', actions: { type: 'takeSaved', params: ({ event }) => event.output }, description: 'Sparat.' },
                 ],
-                onError: {
-                  target: 'failed',
-                  actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-                  description: 'Sparningen misslyckades (nätet, eller servern godtog inte ett fält); felmeddelandet sparas.',
-                },
+                onError: [
+                  {
+                    guard: { type: 'isSoldOut', params: failed },
+                    target: 'failed.soldOut',
+                    actions: { type: 'storeError', params: failed },
+                    description: 'En vald gåva är slut (GIFT_CODE_POOL_EMPTY, utan att säga vilken): ta reda på vilken.',
+                  },
+                  {
+                    target: 'failed',
+                    actions: { type: 'storeError', params: failed },
+                    description: 'Sparningen misslyckades (nätet, eller servern godtog inte ett fält); felmeddelandet sparas.',
+                  },
+                ],
               },
-              on: {
-                'user.changedContent': {
-                  guard: 'onContentStep',
-                  actions: [{ type: 'storeContent', params: ({ event }) => ({ content: event.content }) }, 'markUnsaved'],
-                  description: 'Innehållet ändrades under en sparning: behålls och sparas sedan.',
-                },
-                'user.changedGifts': {
-                  guard: 'onGiftsStep',
-                  actions: [{ type: 'storeGifts', params: ({ event }) => ({ gifts: event.gifts }) }, 'markUnsaved'],
-                  description: 'Gåvorna ändrades under en sparning: behålls och sparas sedan.',
-                },
-                'user.changedRecipient': {
-                  guard: 'onRecipientStep',
-                  actions: [{ type: 'storeRecipient', params: ({ event }) => event }, 'markUnsaved'],
-                  description: 'Mottagaren ändrades under en sparning: behålls och sparas sedan.',
-                },
-              },
+              on: onChanges('keep'),
             },
             failed: {
               description: 'Senaste sparningen misslyckades: felmeddelandet och Försök igen (ändringarna finns kvar här).',
               tags: ['save:failed'],
               on: { 'user.retrySave': { target: 'saving', description: 'Personen försöker spara igen.' } },
+              initial: 'refused',
+              states: {
+                refused: { description: 'Nätet, eller servern godtog inte ett fält: felmeddelandet visas.' },
+                soldOut: {
+                  description: 'En vald gåva är slut: utkastet står kvar som det är tills personen tar bort den, vilket sparar resten.',
+                  tags: ['save:soldOut'],
+                  initial: 'finding',
+                  states: {
+                    finding: {
+                      description: 'De valda gåvornas produkter läses om för att se vilken som är slut.',
+                      invoke: {
+                        id: 'findSoldOut',
+                        src: 'loadGiftLimits',
+                        input: ({ context }) => ({ merchantIds: [...new Set(context.draft.gifts.map((g) => g.merchantId))].sort() }),
+                        onDone: {
+                          target: 'found',
+                          actions: { type: 'storeSoldOut', params: ({ event }) => event.output },
+                          description: 'Produkterna är lästa: de som inte längre finns att köpa nämns.',
+                        },
+                        onError: { target: 'found', actions: 'noneSoldOutFound', description: 'Produkterna kunde inte läsas: ingen gåva kan nämnas.' },
+                      },
+                    },
+                    found: { description: 'Den slutsålda gåvan nämns (eller att den inte kunde hittas).' },
+                  },
+                },
+              },
             },
           },
         },
@@ -937,13 +860,28 @@ export const composeMachine = setup({
       },
     },
     handingOver: {
-      description: 'Sparad och klar, med gåvor: betalningen tar över härifrån (machines/payment.ts).',
-      tags: ['step:payment'],
+      description: 'Sparad och klar, med gåvor: betalningen (machines/payment.ts) tar över härifrån.',
+      tags: ['screen:payment'],
+      invoke: {
+        id: 'payment',
+        src: 'payment',
+        input: ({ context }) => ({ greetieId: context.draftId ?? '', device: context.device }),
+        onDone: {
+          target: 'paid',
+          actions: { type: 'takePaid', params: ({ event }) => ({ payment: event.output.payment }) },
+          description: 'Betald: kvittot visas.',
+        },
+      },
       on: { 'user.back': { target: '#compose.editing.steps.review', description: 'Tillbaka till granskningen.' } },
+    },
+    paid: {
+      description: 'Betald: kvittot (vad som köptes, summan, säljaren, när den levereras).',
+      tags: ['screen:paid'],
+      type: 'final',
     },
     sending: {
       description: "Greetien utan gåvor skickas ('Skicka').",
-      tags: ['step:review', 'busy'],
+      tags: ['screen:review', 'busy'],
       entry: 'clearError',
       invoke: {
         id: 'sendGreetie',
@@ -952,14 +890,14 @@ export const composeMachine = setup({
         onDone: { target: 'sent', actions: { type: 'takeSent', params: ({ event }) => event.output }, description: 'Skickad: den är på väg.' },
         onError: {
           target: 'sendFailed',
-          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+          actions: { type: 'storeError', params: failed },
           description: 'Det gick inte att skicka; felmeddelandet sparas.',
         },
       },
     },
     sendFailed: {
       description: 'Det gick inte att skicka: granskningen med felmeddelandet, Försök igen och en väg tillbaka.',
-      tags: ['step:review', 'sendFailed'],
+      tags: ['screen:review', 'sendFailed'],
       on: {
         'user.retry': { target: 'sending', description: 'Personen försöker skicka igen.' },
         'user.back': { target: '#compose.editing.steps.review', description: 'Tillbaka till granskningen.' },
@@ -967,7 +905,7 @@ export const composeMachine = setup({
     },
     sent: {
       description: 'Skickad: levereras nu, eller vid den valda tiden.',
-      tags: ['sent'],
+      tags: ['screen:sent'],
       type: 'final',
     },
   },

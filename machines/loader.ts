@@ -31,14 +31,6 @@ export const NOT_FOUND_CODES: readonly Failure['code'][] = [
   'PAYMENT_NOT_FOUND',
 ];
 
-/** Compose's error until it moves to Failure; the loader itself keeps a Failure. */
-export interface LoaderError {
-  /** The error's own message, shown to a person. */
-  message: string;
-  /** The HTTP status when the error came from an answer (ApiError), else null. */
-  status: number | null;
-}
-
 export interface LoaderContext<Params, Data> {
   /** What is loaded. */
   params: Params;
@@ -53,18 +45,6 @@ export type LoaderEvent = { type: 'user.retry' };
 /** What a page shows; every state has exactly one of these tags. */
 export const LOADER_TAGS = ['loading', 'loaded', 'failed', 'notFound'] as const;
 export type LoaderTag = (typeof LOADER_TAGS)[number];
-
-/** Compose's mapping until it moves to Failure (the loader does not use it). */
-export function loaderErrorOf(error: unknown): LoaderError {
-  const e = error as { userMessage?: unknown; message?: unknown; status?: unknown } | null;
-  const message =
-    typeof e?.userMessage === 'string' && e.userMessage
-      ? e.userMessage
-      : typeof e?.message === 'string' && e.message
-        ? e.message
-        : String(error);
-  return { message, status: typeof e?.status === 'number' ? e.status : null };
-}
 
 /** A loader for `Data`, loaded with `Params`. */
 export function createLoader<Params, Data>() {

@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { Failure } from '../contract/errors.ts';
 import type { Payment } from '../contract/payment.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
 
@@ -18,10 +19,11 @@ import { looksLikeSwedishMobile } from './auth.ts';
  * - paid | declined | cancelled | expired | failed (Swish's error): each is its own page; all but
  *   paid offer to try again (a new m-commerce request). Going back to the review is the page's.
  *
- * Side effects are the named actors `startPayment` and `readPayment`, provided by the page.
- * Tags say what the page shows: `busy`, `starting`, `checking`, `open`, `awaitingPayer`,
- * `readingResult`, `paid`, `declined`, `cancelled`, `expired`, `failed`, `startFailed`,
- * `checkFailed`, `none`.
+ * Side effects are the named actors `startPayment` and `readPayment`, given by the page group
+ * (src/pages/greetie/payment/implementations.ts); they reject with the one `Failure`
+ * (contract/errors.ts) and the machine reads its `code`. Each state the page shows carries one
+ * `screen:<name>` tag; `busy` says a call runs. Compose invokes this machine for its hand-over
+ * (machines/compose.ts); the details page runs it on its own.
  */
 
 export type PaymentDevice = 'phone' | 'desktop';
@@ -32,13 +34,9 @@ export interface PaymentInput {
   device: PaymentDevice;
 }
 
-export interface PaymentFailure {
-  /** The server's code (GIFT_CODE_POOL_EMPTY, PAYMENT_RP06, …), or 'UNKNOWN'. */
-  code: string;
-  /** The text to show (the server's, already in the request's language). */
-  message: string;
-  /** The HTTP status, or null when no answer came. */
-  status: number | null;
+/** What the machine ends with (a parent that invokes it reads it): the payment as it stands. */
+export interface PaymentOutput {
+  payment: Payment | null;
 }
 
 export interface PaymentContext {
@@ -54,7 +52,7 @@ export interface PaymentContext {
   polls: number;
   /** The last read failed (the page says the connection is uncertain; reading goes on). */
   readFailed: boolean;
-  error: PaymentFailure | null;
+  error: Failure | null;
 }
 
 export type PaymentEvent =
@@ -70,19 +68,18 @@ export type PaymentEvent =
 
 export type PaymentTag =
   | 'busy'
-  | 'starting'
-  | 'checking'
-  | 'open'
-  | 'awaitingPayer'
-  | 'readingResult'
-  | 'paid'
-  | 'declined'
-  | 'cancelled'
-  | 'expired'
-  | 'failed'
-  | 'startFailed'
-  | 'checkFailed'
-  | 'none';
+  | 'screen:starting'
+  | 'screen:checking'
+  | 'screen:awaitingPayer'
+  | 'screen:readingResult'
+  | 'screen:paid'
+  | 'screen:declined'
+  | 'screen:cancelled'
+  | 'screen:expired'
+  | 'screen:failed'
+  | 'screen:startFailed'
+  | 'screen:checkFailed'
+  | 'screen:none';
 
 /** The first wait before reading the payment again, and the longest. */
 export const POLL_FIRST_MS = 1000;
@@ -93,18 +90,13 @@ export function pollDelayMs(polls: number): number {
   return Math.min(Math.round(POLL_FIRST_MS * 1.5 ** polls), POLL_MAX_MS);
 }
 
-/** Turns whatever a call rejected with into a PaymentFailure. */
-export function toPaymentFailure(error: unknown): PaymentFailure {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; userMessage?: unknown; message?: unknown; status?: unknown };
-  const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'UNKNOWN';
-  const message = typeof e.userMessage === 'string' && e.userMessage !== '' ? e.userMessage : typeof e.message === 'string' ? e.message : String(error);
-  return { code, message, status: typeof e.status === 'number' ? e.status : null };
-}
-
 const isOpen = (p: Payment | null) => p !== null && (p.status === 'created' || p.status === 'pending');
 
 /** The payment an answer carries, as the params of the guards and actions that read it. */
 const answered = ({ event }: { event: { output: Payment } }) => ({ payment: event.output });
+
+/** The failure an implementation rejected with (contract/errors.ts), as the params of the guards and actions that read it. */
+const failed = ({ event }: { event: { error: unknown } }) => ({ failure: event.error as Failure });
 
 /** Where each final answer leads (checking the payment, or reading it again while open). */
 function settledBy(why: string) {
@@ -116,10 +108,10 @@ function settledBy(why: string) {
   });
   return [
     to('isPaid', '#payment.paid', 'betald, kvittot visas.'),
-    to('isDeclined', '#payment.declined', 'den som betalar sa nej i Swish.'),
-    to('isCancelled', '#payment.cancelled', 'avbruten i Swish (eller i BankID).'),
-    to('isExpired', '#payment.expired', 'inte besvarad i tid.'),
-    to('isError', '#payment.failed', 'Swish rapporterade ett fel.'),
+    to('isDeclined', '#payment.ended.declined', 'den som betalar sa nej i Swish.'),
+    to('isCancelled', '#payment.ended.cancelled', 'avbruten i Swish (eller i BankID).'),
+    to('isExpired', '#payment.ended.expired', 'inte besvarad i tid.'),
+    to('isError', '#payment.ended.failed', 'Swish rapporterade ett fel.'),
   ];
 }
 
@@ -128,6 +120,7 @@ export const paymentMachine = setup({
     context: {} as PaymentContext,
     events: {} as PaymentEvent,
     input: {} as PaymentInput,
+    output: {} as PaymentOutput,
     tags: {} as PaymentTag,
   },
   actors: {
@@ -144,7 +137,7 @@ export const paymentMachine = setup({
     storePayment: assign((_, p: { payment: Payment }) => ({ payment: p.payment, error: null, readFailed: false })),
     storeRead: assign(({ context }, p: { payment: Payment }) => ({ payment: p.payment, readFailed: false, polls: context.polls + 1 })),
     markReadFailed: assign(({ context }) => ({ readFailed: true, polls: context.polls + 1 })),
-    storeError: assign((_, p: { error: unknown }) => ({ error: toPaymentFailure(p.error) })),
+    storeError: assign((_, p: { failure: Failure }) => ({ error: p.failure })),
     prepareStart: assign({ error: null, payerInvalid: false, polls: 0, readFailed: false }),
     prepareCheck: assign({ error: null, polls: 0 }),
     assignPayer: assign(({ event }) => (event.type === 'user.submitPayer' ? { payerAlias: event.payerAlias.trim(), payerInvalid: false } : {})),
@@ -163,7 +156,7 @@ export const paymentMachine = setup({
     /** The request went to a Swish number (e-commerce): it waits in that phone's Swish app. */
     isForPayer: (_, p: { payment: Payment }) => p.payment.payerAlias !== null,
     isStillOpen: (_, p: { payment: Payment }) => isOpen(p.payment),
-    isNotFound: (_, p: { error: unknown }) => toPaymentFailure(p.error).status === 404,
+    isNotFound: (_, p: { failure: Failure }) => p.failure.code === 'PAYMENT_NOT_FOUND',
     /** The number field is on the desktop view only, as the QR code is. */
     isValidPayer: ({ context, event }) => context.device === 'desktop' && event.type === 'user.submitPayer' && looksLikeSwedishMobile(event.payerAlias),
     onPhone: ({ context }) => context.device === 'phone',
@@ -188,6 +181,8 @@ export const paymentMachine = setup({
     error: null,
   }),
   initial: 'opening',
+  // What a parent (compose's hand-over) learns when it ends: the payment as it stands.
+  output: ({ context }) => ({ payment: context.payment }),
   states: {
     opening: {
       description: 'Sidan öppnar betalningen: en ny från granskningen, eller den senaste på detaljsidan.',
@@ -204,7 +199,7 @@ export const paymentMachine = setup({
     },
     starting: {
       description: 'Servern ombeds skapa en Swish-betalning (samma igen om en redan är öppen för samma betalare).',
-      tags: ['starting', 'busy'],
+      tags: ['screen:starting', 'busy'],
       entry: 'prepareStart',
       invoke: {
         id: 'startPayment',
@@ -225,15 +220,15 @@ export const paymentMachine = setup({
           },
         ],
         onError: {
-          target: 'startFailed',
-          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+          target: 'ended.startFailed',
+          actions: { type: 'storeError', params: failed },
           description: 'Servern sa nej eller svarade inte (slutsålt, en gräns för utskick, ett felaktigt Swish-nummer, Swish otillgängligt…): felmeddelandet visas.',
         },
       },
     },
     checking: {
       description: 'Den senaste betalningen läses (servern frågar Swish om den fortfarande är öppen).',
-      tags: ['checking', 'busy'],
+      tags: ['screen:checking', 'busy'],
       entry: 'prepareCheck',
       invoke: {
         id: 'readPayment',
@@ -249,13 +244,13 @@ export const paymentMachine = setup({
         ],
         onError: [
           {
-            guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) },
+            guard: { type: 'isNotFound', params: failed },
             target: 'none',
             description: 'Ingen betalning har startats för den här greetien.',
           },
           {
             target: 'checkFailed',
-            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+            actions: { type: 'storeError', params: failed },
             description: 'Den kunde inte läsas: skälet och ett sätt att försöka igen.',
           },
         ],
@@ -263,7 +258,6 @@ export const paymentMachine = setup({
     },
     open: {
       description: 'Betalningen är öppen i Swish: sidan visar hur man betalar, eller att den väntar, medan betalningen läses om och om igen.',
-      tags: ['open'],
       type: 'parallel',
       states: {
         view: {
@@ -272,7 +266,7 @@ export const paymentMachine = setup({
           states: {
             awaitingPayer: {
               description: "Väntar på den som betalar: 'Öppna Swish' på en telefon; QR-koden och ett fält för Swish-numret på en dator.",
-              tags: ['awaitingPayer'],
+              tags: ['screen:awaitingPayer'],
               on: {
                 'user.showQr': { guard: 'onPhone', actions: 'showQr', description: "'Betala på en annan enhet': QR-koden och nummerfältet." },
                 'user.showAppButton': { guard: 'onDesktop', actions: 'showAppButton', description: "'Betala med Swish på den här enheten': knappen till appen." },
@@ -294,7 +288,7 @@ export const paymentMachine = setup({
             },
             readingResult: {
               description: 'Väntar på resultatet: personen är i Swish; sidan väntar på svaret.',
-              tags: ['readingResult'],
+              tags: ['screen:readingResult'],
               on: {
                 'user.changePayment': [
                   {
@@ -345,42 +339,29 @@ export const paymentMachine = setup({
     },
     paid: {
       description: 'Betald: kvittot (vad som köptes, summan, säljaren, när den levereras).',
-      tags: ['paid'],
+      tags: ['screen:paid'],
       type: 'final',
     },
-    declined: {
-      description: 'Den som betalar sa nej i Swish: försök igen, eller tillbaka till granskningen.',
-      tags: ['declined'],
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning.' } },
-    },
-    cancelled: {
-      description: 'Avbruten i Swish: försök igen, eller tillbaka till granskningen.',
-      tags: ['cancelled'],
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning.' } },
-    },
-    expired: {
-      description: 'Swish besvarades inte i tid: försök igen, eller tillbaka till granskningen.',
-      tags: ['expired'],
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning.' } },
-    },
-    failed: {
-      description: 'Något gick fel i Swish: försök igen, eller tillbaka till granskningen.',
-      tags: ['failed'],
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning.' } },
-    },
-    startFailed: {
-      description: 'Betalningen kunde inte startas: serverns skäl, ett sätt att försöka igen, eller tillbaka till granskningen.',
-      tags: ['startFailed'],
+    ended: {
+      initial: 'failed',
+      description: 'Betalningen blev inte av (nekad, avbruten, för sen, fel i Swish, eller kunde inte startas): försök igen, eller tillbaka till granskningen.',
       on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning utan nummer.' } },
+      states: {
+        declined: { description: 'Den som betalar sa nej i Swish.', tags: ['screen:declined'] },
+        cancelled: { description: 'Avbruten i Swish (eller i BankID).', tags: ['screen:cancelled'] },
+        expired: { description: 'Swish besvarades inte i tid.', tags: ['screen:expired'] },
+        failed: { description: 'Något gick fel i Swish.', tags: ['screen:failed'] },
+        startFailed: { description: 'Betalningen kunde inte startas: serverns skäl visas.', tags: ['screen:startFailed'] },
+      },
     },
     checkFailed: {
       description: 'Betalningen kunde inte läsas: skälet och ett sätt att försöka igen.',
-      tags: ['checkFailed'],
+      tags: ['screen:checkFailed'],
       on: { 'user.retry': { target: 'checking', description: 'Läs den igen.' } },
     },
     none: {
       description: 'Ingen betalning har startats för den här greetien (detaljsidan visar inget om den).',
-      tags: ['none'],
+      tags: ['screen:none'],
       type: 'final',
     },
   },

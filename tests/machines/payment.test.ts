@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
+import type { Failure } from '../../contract/errors.ts';
 import type { Payment } from '../../contract/payment.ts';
 import { POLL_MAX_MS, paymentMachine, pollDelayMs, type PaymentDevice } from '../../machines/payment.ts';
 
@@ -31,7 +32,8 @@ export const payment = (over: Partial<Payment> = {}): Payment => ({
   ...over,
 });
 
-const apiError = (status: number, code: string, message: string) => Object.assign(new Error(message), { status, code, userMessage: message });
+/** What the implementations reject with: the one Failure (contract/errors.ts). */
+const failure = (status: number, code: Failure['code'], message: string): Failure => ({ status, code, message, retryAt: null });
 
 function start(mode: 'start' | 'resume', device: PaymentDevice = 'desktop') {
   const starts = manual<{ greetieId: string; payerAlias: string | null }>();
@@ -40,8 +42,8 @@ function start(mode: 'start' | 'resume', device: PaymentDevice = 'desktop') {
     input: { greetieId: GREETIE, device },
   }).start();
   actor.send({ type: 'user.opened', mode });
-  const tags = () => [...actor.getSnapshot().tags].sort();
-  const has = (tag: string) => actor.getSnapshot().hasTag(tag as never);
+  const tags = () => [...actor.getSnapshot().tags].map((t) => t.replace(/^screen:/, '')).sort();
+  const has = (screen: string) => tags().includes(screen);
   return { actor, starts: starts.calls, reads: reads.calls, tags, has, ctx: () => actor.getSnapshot().context };
 }
 
@@ -62,7 +64,6 @@ describe('payment machine', () => {
     t.starts[0]!.resolve(payment());
     await settle();
     expect(t.has('awaitingPayer')).toBe(true);
-    expect(t.has('open')).toBe(true);
     expect(t.ctx().payment?.qrCode).toContain('<svg');
   });
 
@@ -154,7 +155,7 @@ describe('payment machine', () => {
     t.starts[0]!.resolve(payment());
     await settle();
     await vi.advanceTimersByTimeAsync(pollDelayMs(0));
-    t.reads[0]!.reject(apiError(0, 'UNKNOWN', 'Ingen anslutning'));
+    t.reads[0]!.reject(failure(0, 'NETWORK', 'Ingen anslutning'));
     await settle();
     expect(t.ctx().readFailed).toBe(true);
     expect(t.has('awaitingPayer')).toBe(true);
@@ -166,10 +167,10 @@ describe('payment machine', () => {
 
   it("keeps the server's reason when the payment cannot start (sold out, a send limit, Swish down)", async () => {
     const t = start('start');
-    t.starts[0]!.reject(apiError(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu. Välj en annan gåva.'));
+    t.starts[0]!.reject(failure(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu. Välj en annan gåva.'));
     await settle();
     expect(t.tags()).toEqual(['startFailed']);
-    expect(t.ctx().error).toEqual({ code: 'GIFT_CODE_POOL_EMPTY', message: 'En av gåvorna är slut just nu. Välj en annan gåva.', status: 409 });
+    expect(t.ctx().error).toEqual(failure(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu. Välj en annan gåva.'));
     t.actor.send({ type: 'user.retry' });
     t.starts[1]!.resolve(payment());
     await settle();
@@ -195,16 +196,24 @@ describe('payment machine', () => {
 
     it('none yet (404): nothing to show; a failed read: the reason and a retry', async () => {
       const t = start('resume');
-      t.reads[0]!.reject(apiError(404, 'PAYMENT_NOT_FOUND', 'Det finns ingen betalning.'));
+      t.reads[0]!.reject(failure(404, 'PAYMENT_NOT_FOUND', 'Det finns ingen betalning.'));
       await settle();
       expect(t.tags()).toEqual(['none']);
 
       const u = start('resume');
-      u.reads[0]!.reject(apiError(503, 'SERVICE_UNAVAILABLE', 'Tjänsten är inte tillgänglig.'));
+      u.reads[0]!.reject(failure(503, 'SERVICE_UNAVAILABLE', 'Tjänsten är inte tillgänglig.'));
       await settle();
       expect(u.tags()).toEqual(['checkFailed']);
       u.actor.send({ type: 'user.retry' });
       expect(u.reads).toHaveLength(2);
+    });
+
+    it('reads the code, never the status: a 404 of another kind is a failed read, not "no payment yet"', async () => {
+      const t = start('resume');
+      t.reads[0]!.reject(failure(404, 'GREETIE_NOT_FOUND', 'Greetien finns inte.'));
+      await settle();
+      expect(t.tags()).toEqual(['checkFailed']);
+      expect(t.ctx().error?.code).toBe('GREETIE_NOT_FOUND');
     });
 
     it('retrying a declined payment starts one that shows the QR code again', async () => {

@@ -1,6 +1,5 @@
 import { useCallback, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContentElement } from '../../../contract/greetie.ts';
 import { uploadGreetiePicture } from '../../api/greetie.ts';
 import { ContentEditor } from './editor/ContentEditor.tsx';
 import type { ComposeView } from './useCompose.ts';
@@ -10,9 +9,7 @@ import * as css from './greetie.css.ts';
 /** Step 2: the content editor over the photo or video; every change goes to the machine (and is saved). */
 export function ContentStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
   const { t } = useTranslation('greetie');
-  const { context, send } = compose;
-  const draftId = context.draftId;
-  const onChange = useCallback((content: ContentElement[]) => send({ type: 'user.changedContent', content }), [send]);
+  const { draftId, draft, changeContent: onChange } = compose;
   const onPicture = useCallback(
     async (file: File) => {
       if (!draftId) throw new Error('No draft yet.');
@@ -25,9 +22,9 @@ export function ContentStep({ compose, title }: { compose: ComposeView; title: R
       {title}
       <p className={css.lead}>{t('content.lead')}</p>
       <ContentEditor
-        mediaUrl={context.draft.media?.url ?? null}
-        mediaKind={context.draft.media?.kind ?? null}
-        elements={context.draft.content}
+        mediaUrl={draft.media?.url ?? null}
+        mediaKind={draft.media?.kind ?? null}
+        elements={draft.content}
         onChange={onChange}
         onPicture={onPicture}
       />

@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GIFTS_MAX } from '../../../contract/greetie.ts';
 import type { Merchant, Product } from '../../../contract/merchant.ts';
-import { giftsTotal, type GiftChoice } from '../../../machines/compose.ts';
+import { giftsTotal, type GiftChoice } from '../../../machines/compose/draft.ts';
 import { useLoader } from '../../components/useLoader.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { formatKr, formatKrRange, formatProductPrice } from '../../format/money.ts';
@@ -34,10 +34,9 @@ const NONE: ReadonlySet<string> = new Set();
  */
 export function GiftsStep({ compose, title, soldOut = NONE }: { compose: ComposeView; title: ReactNode; soldOut?: ReadonlySet<string> }) {
   const { t } = useTranslation('greetie');
-  const { context, send } = compose;
-  const gifts = context.draft.gifts;
+  const gifts = compose.draft.gifts;
   const [merchant, setMerchant] = useState<Merchant | null>(null);
-  const change = (next: GiftChoice[]) => send({ type: 'user.changedGifts', gifts: next });
+  const change = compose.changeGifts;
   const fits = gifts.every((g) => !g.limits || (g.amount >= g.limits.min && g.amount <= g.limits.max));
 
   return (

@@ -1,21 +1,21 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { isUuid } from '../../../contract/common.ts';
-import { sendTo } from 'xstate';
-import { STEPS, type ComposeStep, type SavedSender } from '../../../machines/compose.ts';
-import { useAuthActor, useSessionUser } from '../../components/session.ts';
+import { STEPS, type ComposeStep } from '../../../machines/compose/draft.ts';
+import { useSessionUser } from '../../components/session.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
-import { composeWithServer } from './compose.ts';
 import { useCompose, type ComposeView } from './useCompose.ts';
 import { MediaStep } from './MediaStep.tsx';
 import { ContentStep } from './ContentStep.tsx';
 import { GiftsStep } from './GiftsStep.tsx';
 import { RecipientStep } from './RecipientStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
-import { PaymentPanel } from './payment/PaymentPanel.tsx';
-import { SoldOutAlert, useSoldOut, type SoldOutView } from './soldOut.tsx';
+import { PaymentFlow } from './payment/PaymentPanel.tsx';
+import { deviceOf } from './payment/usePayment.ts';
+import { Receipt } from './payment/Receipt.tsx';
+import { SoldOutAlert } from './soldOut.tsx';
 import * as css from './greetie.css.ts';
 
 /**
@@ -27,20 +27,10 @@ export function GreetieNewPage() {
   const { t } = useTranslation('greetie');
   const [params, setParams] = useSearchParams();
   const user = useSessionUser();
-  const auth = useAuthActor();
-  // A name saved in the recipient step is the session's too (the header shows it).
-  const [machine] = useState(() =>
-    composeWithServer.provide({
-      actions: { announceSenderName: sendTo(() => auth, (_, p: SavedSender) => ({ type: 'user.profileSaved' as const, user: p })) },
-    }),
-  );
-  const compose = useCompose(machine);
-  const { screen, context, send } = compose;
-  const soldOut = useSoldOut(compose);
+  const compose = useCompose();
+  const { screen, draftId, open } = compose;
   // Once it is paid (the receipt) or sent, the page is no longer about making it.
-  const [paid, setPaid] = useState(false);
-  const onPaid = useCallback(() => setPaid(true), []);
-  const pageTitle = screen === 'sent' || (screen === 'payment' && paid) ? t('new.doneTitle') : t('new.title');
+  const pageTitle = screen === 'sent' || screen === 'paid' ? t('new.doneTitle') : t('new.title');
   usePageTitle(pageTitle);
 
   // The address says what to open, once.
@@ -51,18 +41,18 @@ export function GreetieNewPage() {
     const draft = params.get('draft');
     const productId = params.get('productId');
     const amount = Number(params.get('amount'));
-    send({
-      type: 'user.opened',
+    open({
       draftId: draft || null,
       gift: productId && isUuid(productId) ? { productId, ...(Number.isInteger(amount) && amount > 0 ? { amount } : {}) } : null,
       sender: user ? { id: user.id, name: user.name } : null,
+      device: deviceOf(),
     });
-  }, [params, send, user]);
+  }, [params, open, user]);
 
   // The draft's id in the address: a reload (or another tab) continues it.
   useEffect(() => {
-    if (context.draftId && params.get('draft') !== context.draftId) setParams({ draft: context.draftId }, { replace: true });
-  }, [context.draftId, params, setParams]);
+    if (draftId && params.get('draft') !== draftId) setParams({ draft: draftId }, { replace: true });
+  }, [draftId, params, setParams]);
 
   // Focus follows the step: its heading, so a screen reader hears where the person is.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -82,9 +72,8 @@ export function GreetieNewPage() {
         {pageTitle}
       </h1>
       {stepIndex >= 0 && <Stepper current={stepIndex} />}
-      {stepIndex >= 0 && <SaveStatus compose={compose} soldOut={soldOut} />}
-      {soldOut.probe}
-      <Screen compose={compose} heading={heading} soldOut={soldOut} onPaid={onPaid} />
+      {stepIndex >= 0 && <SaveStatus compose={compose} />}
+      <Screen compose={compose} heading={heading} />
     </section>
   );
 }
@@ -109,21 +98,21 @@ function Stepper({ current }: { current: number }) {
   );
 }
 
-function SaveStatus({ compose, soldOut }: { compose: ComposeView; soldOut: SoldOutView }) {
+function SaveStatus({ compose }: { compose: ComposeView }) {
   const { t } = useTranslation('greetie');
-  if (soldOut.failed) return <SoldOutAlert compose={compose} soldOut={soldOut} />;
+  if (compose.soldOut.failed) return <SoldOutAlert compose={compose} />;
   if (compose.save === 'failed') {
     return (
       <div role="alert" className={css.alert}>
         <p className={css.alertTitle}>{t('save.failed')}</p>
-        <p>{compose.context.error?.message}</p>
-        <button type="button" className={button} onClick={() => compose.send({ type: 'user.retrySave' })}>
+        <p>{compose.failure?.message}</p>
+        <button type="button" className={button} onClick={compose.retrySave}>
           {t('save.retry')}
         </button>
       </div>
     );
   }
-  const text = !compose.context.draftId ? '' : compose.save === 'saved' ? t('save.saved') : t('save.saving');
+  const text = !compose.draftId ? '' : compose.save === 'saved' ? t('save.saved') : t('save.saving');
   return (
     <p role="status" className={css.saveStatus} data-save={compose.save}>
       {text}
@@ -131,25 +120,16 @@ function SaveStatus({ compose, soldOut }: { compose: ComposeView; soldOut: SoldO
   );
 }
 
-function Screen({
-  compose,
-  heading,
-  soldOut,
-  onPaid,
-}: {
-  compose: ComposeView;
-  heading: React.RefObject<HTMLHeadingElement | null>;
-  soldOut: SoldOutView;
-  onPaid: () => void;
-}) {
+function Screen({ compose, heading }: { compose: ComposeView; heading: React.RefObject<HTMLHeadingElement | null> }) {
   const { t } = useTranslation('greetie');
-  const { screen, context, send } = compose;
+  const { screen, draftId } = compose;
   const title = (key: string) => (
     <h2 ref={heading} className={css.stepTitle} tabIndex={-1}>
       {t(key)}
     </h2>
   );
   switch (screen) {
+    case 'opening':
     case 'loading':
       return (
         <div aria-busy="true">
@@ -164,19 +144,19 @@ function Screen({
           <h2 ref={heading} className={css.alertTitle} tabIndex={-1}>
             {t(screen === 'loadFailed' ? 'new.loadFailed' : 'new.createFailed')}
           </h2>
-          <p>{context.error?.message}</p>
+          <p>{compose.failure?.message}</p>
           {screen === 'createFailed' ? (
             // Starting from a product that is gone or sold out: the greetie can go on without it.
             <div className={css.actions}>
-              <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.withoutGift' })}>
+              <button type="button" className={buttonSecondary} onClick={compose.withoutGift}>
                 {t('new.withoutGift')}
               </button>
-              <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
+              <button type="button" className={button} onClick={compose.retry}>
                 {t('new.retry')}
               </button>
             </div>
           ) : (
-            <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
+            <button type="button" className={button} onClick={compose.retry}>
               {t('new.retry')}
             </button>
           )}
@@ -197,7 +177,7 @@ function Screen({
         <div className={css.notice}>
           {title('new.notEditable')}
           <p>{t('new.notEditableText')}</p>
-          <Link className={button} to={`/greetie/details/${context.draftId ?? ''}`}>
+          <Link className={button} to={`/greetie/details/${draftId ?? ''}`}>
             {t('new.toDetails')}
           </Link>
         </div>
@@ -207,21 +187,23 @@ function Screen({
     case 'content':
       return <ContentStep compose={compose} title={title('content.title')} />;
     case 'gifts':
-      return <GiftsStep compose={compose} title={title('gifts.title')} soldOut={soldOut.productIds} />;
+      return <GiftsStep compose={compose} title={title('gifts.title')} soldOut={compose.soldOut.productIds} />;
     case 'recipient':
       return <RecipientStep compose={compose} title={title('recipient.title')} />;
     case 'review':
       return <ReviewStep compose={compose} title={title('review.title')} />;
     case 'payment':
-      // The review hands over to the payment machine (src/pages/greetie/payment/).
-      return <PaymentPanel greetieId={context.draftId ?? ''} mode="start" onBack={() => send({ type: 'user.back' })} onPaid={onPaid} />;
+      // The review handed over to the payment machine compose invokes (machines/payment.ts).
+      return compose.paymentActor && <PaymentFlow actor={compose.paymentActor} greetieId={draftId ?? ''} mode="start" onBack={compose.back} />;
+    case 'paid':
+      return <Receipt greetieId={draftId ?? ''} payment={compose.payment} heading={heading} links />;
     case 'sent':
       return (
         <div className={css.notice}>
           {title('sent.title')}
-          <p>{context.draft.deliverAt ? t('sent.later') : t('sent.now')}</p>
+          <p>{compose.draft.deliverAt ? t('sent.later') : t('sent.now')}</p>
           <div className={css.actions}>
-            <Link className={button} to={`/greetie/details/${context.draftId ?? ''}`}>
+            <Link className={button} to={`/greetie/details/${draftId ?? ''}`}>
               {t('sent.details')}
             </Link>
             <Link className={buttonSecondary} to="/greetie/list">

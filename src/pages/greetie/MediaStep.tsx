@@ -1,7 +1,7 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UPLOAD_LIMITS_MB } from '../../../contract/media.ts';
-import { checkMediaFile } from '../../../machines/compose.ts';
+import { checkMediaFile } from '../../../machines/compose/files.ts';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
 import type { ComposeView } from './useCompose.ts';
 import { StepActions } from './StepActions.tsx';
@@ -10,9 +10,8 @@ import * as css from './greetie.css.ts';
 /** Step 1: take or choose a photo or video; it uploads with a real progress bar, cancel and retry. */
 export function MediaStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
   const { t } = useTranslation('greetie');
-  const { context, upload, send } = compose;
-  const { file, progress, refusal, error } = context;
-  const media = context.draft.media;
+  const { upload, file, progress, refusal, failure: error } = compose;
+  const media = compose.draft.media;
 
   // A preview of the file being uploaded (a local copy; nothing leaves the device for it).
   const localUrl = useMemo(() => (file instanceof Blob && (upload === 'uploading' || upload === 'creating') ? URL.createObjectURL(file) : null), [file, upload]);
@@ -53,7 +52,7 @@ export function MediaStep({ compose, title }: { compose: ComposeView; title: Rea
               aria-valuemin={0}
               aria-valuemax={100}
             />
-            <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.cancelUpload' })}>
+            <button type="button" className={buttonSecondary} onClick={compose.cancelUpload}>
               {t('media.cancel')}
             </button>
           </>
@@ -67,7 +66,7 @@ export function MediaStep({ compose, title }: { compose: ComposeView; title: Rea
           <div role={upload === 'failed' ? 'alert' : 'status'} className={upload === 'failed' ? css.alert : css.notice}>
             <p className={css.alertTitle}>{upload === 'failed' ? t('media.failed') : t('media.cancelled')}</p>
             {upload === 'failed' && <p>{error?.message}</p>}
-            <button type="button" className={button} onClick={() => send({ type: 'user.retryUpload' })}>
+            <button type="button" className={button} onClick={compose.retryUpload}>
               {t('media.retry')}
             </button>
           </div>
@@ -76,8 +75,8 @@ export function MediaStep({ compose, title }: { compose: ComposeView; title: Rea
           <>
             {/* Two ways in: the camera (capture) and the phone's own photos and files. */}
             <div className={css.fileFields}>
-              <FileField id="media-camera" label={media ? t('media.replaceCamera') : t('media.camera')} capture onFile={(f) => send({ type: 'user.choseFile', file: f })} />
-              <FileField id="media-file" label={media ? t('media.replace') : t('media.choose')} secondary onFile={(f) => send({ type: 'user.choseFile', file: f })} />
+              <FileField id="media-camera" label={media ? t('media.replaceCamera') : t('media.camera')} capture onFile={compose.chooseFile} />
+              <FileField id="media-file" label={media ? t('media.replace') : t('media.choose')} secondary onFile={compose.chooseFile} />
             </div>
             <p className={css.hint}>{t('media.rules', UPLOAD_LIMITS_MB)}</p>
           </>

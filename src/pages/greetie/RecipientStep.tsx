@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { looksLikeSwedishMobile } from '../../../machines/auth.ts';
 import { MESSAGE_MAX_LENGTH, RECIPIENT_NAME_MAX_LENGTH } from '../../../contract/greetie.ts';
 import { NAME_MAX_LENGTH, NAME_PROBLEMS, type NameProblem } from '../../../contract/name.ts';
-import { nameProblems } from '../../../machines/compose.ts';
+import { nameProblems } from '../../../machines/compose/draft.ts';
 import { formatDateTime } from '../../format/dates.ts';
 import { deliveryDays, deliveryProblem, stockholmToUtc, utcToStockholm } from './deliverAt.ts';
 import type { ComposeView } from './useCompose.ts';
@@ -16,9 +16,8 @@ import * as css from './greetie.css.ts';
  */
 export function RecipientStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
   const { t, i18n } = useTranslation('greetie');
-  const { context, send, savingSenderName } = compose;
-  const { sender, senderNameError } = context;
-  const { recipient, message, deliverAt } = context.draft;
+  const { savingSenderName, sender, senderNameFailure: senderNameError } = compose;
+  const { recipient, message, deliverAt } = compose.draft;
   const [later, setLater] = useState(deliverAt !== null);
   const [when, setWhen] = useState(() => (deliverAt ? utcToStockholm(deliverAt) : { date: '', time: '' }));
   const [touched, setTouched] = useState(false);
@@ -27,12 +26,11 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
   const days = deliveryDays(now);
 
   const change = (fields: Partial<{ mobileNumber: string; name: string; message: string; deliverAt: string | null }>) =>
-    send({
-      type: 'user.changedRecipient',
-      recipient: { mobileNumber: fields.mobileNumber ?? recipient.mobileNumber, name: fields.name ?? recipient.name },
-      message: fields.message ?? message,
-      deliverAt: fields.deliverAt !== undefined ? fields.deliverAt : deliverAt,
-    });
+    compose.changeRecipient(
+      { mobileNumber: fields.mobileNumber ?? recipient.mobileNumber, name: fields.name ?? recipient.name },
+      fields.message ?? message,
+      fields.deliverAt !== undefined ? fields.deliverAt : deliverAt,
+    );
   const pick = (next: { date: string; time: string }, on = later) => {
     setWhen(next);
     const iso = on ? stockholmToUtc(next.date, next.time) : null;
@@ -48,7 +46,7 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
   const nameText = (p: NameProblem) => t(`nameError.${p}`, { ns: 'common', max: NAME_MAX_LENGTH });
   // The server's refusal of the sender's name: our text for a known problem, else its own message.
   const senderSaveText = senderNameError
-    ? (NAME_PROBLEMS as readonly string[]).includes(senderNameError.code ?? '')
+    ? (NAME_PROBLEMS as readonly string[]).includes(senderNameError.code)
       ? nameText(senderNameError.code as NameProblem)
       : senderNameError.message || t('recipient.senderNameFailed')
     : null;
@@ -60,7 +58,7 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
       onSubmit={(e) => {
         e.preventDefault();
         setTouched(true);
-        if (numberOk && !problem && !names.recipientName && !names.senderName) send({ type: 'user.next' });
+        if (numberOk && !problem && !names.recipientName && !names.senderName) compose.next();
       }}
     >
       {title}
@@ -118,7 +116,7 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
             value={sender.name}
             aria-invalid={senderText !== null}
             aria-describedby="sender-name-hint"
-            onChange={(e) => send({ type: 'user.changedSenderName', name: e.currentTarget.value })}
+            onChange={(e) => compose.changeSenderName(e.currentTarget.value)}
             onBlur={() => setNameTouched((n) => ({ ...n, sender: true }))}
           />
           <p id="sender-name-hint" className={senderText ? css.fieldError : css.hint} role={senderText ? 'alert' : undefined}>
@@ -182,7 +180,7 @@ export function RecipientStep({ compose, title }: { compose: ComposeView; title:
         )}
       </fieldset>
       <div className={css.actions}>
-        <button type="button" className={css.secondary} onClick={() => send({ type: 'user.back' })}>
+        <button type="button" className={css.secondary} onClick={compose.back}>
           {t('nav.back')}
         </button>
         <button type="submit" className={css.primary} disabled={savingSenderName}>

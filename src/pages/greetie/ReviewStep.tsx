@@ -12,8 +12,7 @@ import * as css from './greetie.css.ts';
 /** Step 5: the greetie as the recipient will see it, the gifts and the total; then payment or send. */
 export function ReviewStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
   const { t, i18n } = useTranslation('greetie');
-  const { context, send, save, busy, sendFailed, overlayUploading } = compose;
-  const { draft } = context;
+  const { draft, save, busy, sendFailed, overlayUploading } = compose;
   const hasGifts = draft.gifts.length > 0;
   const ready = save === 'saved' && !overlayUploading && !busy;
   return (
@@ -42,7 +41,7 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
       ) : (
         <p className={css.notice}>{t('review.noGifts')}</p>
       )}
-      {hasGifts && <p className={css.total}>{t('gifts.total', { total: formatKr(context.total) })}</p>}
+      {hasGifts && <p className={css.total}>{t('gifts.total', { total: formatKr(compose.total) })}</p>}
       {hasGifts && (
         <p className={css.hint}>
           <Trans ns="payment" i18nKey="reviewTerms" components={{ terms: <Link to={TERMS_PATH} />, privacy: <Link to={PRIVACY_PATH} /> }} />
@@ -51,11 +50,11 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
       {sendFailed && (
         <div role="alert" className={css.alert}>
           <p className={css.alertTitle}>{t('review.sendFailed')}</p>
-          <p>{context.error?.message}</p>
+          <p>{compose.failure?.message}</p>
         </div>
       )}
       <div className={css.actions}>
-        <button type="button" className={buttonSecondary} disabled={busy} onClick={() => send({ type: 'user.back' })}>
+        <button type="button" className={buttonSecondary} disabled={busy} onClick={compose.back}>
           {t('nav.back')}
         </button>
         <button
@@ -63,7 +62,7 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
           className={button}
           disabled={!ready && !sendFailed}
           aria-describedby={!ready && !sendFailed ? 'review-wait' : undefined}
-          onClick={() => send({ type: sendFailed ? 'user.retry' : 'user.send' })}
+          onClick={sendFailed ? compose.retry : compose.submit}
         >
           {busy ? t('review.sending') : sendFailed ? t('new.retry') : hasGifts ? t('review.toPayment') : t('review.send')}
         </button>

@@ -12,12 +12,12 @@ export function StepActions({ compose, canGoOn = true, next }: { compose: Compos
       {first ? (
         <span />
       ) : (
-        <button type="button" className={buttonSecondary} onClick={() => compose.send({ type: 'user.back' })}>
+        <button type="button" className={buttonSecondary} onClick={compose.back}>
           {t('nav.back')}
         </button>
       )}
       {next ?? (
-        <button type="button" className={button} disabled={!canGoOn} onClick={() => compose.send({ type: 'user.next' })}>
+        <button type="button" className={button} disabled={!canGoOn} onClick={compose.next}>
           {t('nav.next')}
         </button>
       )}

@@ -21,15 +21,6 @@ export const productsLoader = createLoader<{ merchantId: string }, Product[]>().
   },
 });
 
-/** The products of the chosen gifts' merchants, read again to see which chosen gift sold out (`available`). */
-export const giftProductsLoader = createLoader<{ merchantIds: string[] }, Product[]>().provide({
-  actors: {
-    load: fromCall<Product[], { params: { merchantIds: string[] } }>(async ({ input, signal }) =>
-      (await Promise.all(input.params.merchantIds.map((id) => getMerchantProducts(id, signal)))).flat(),
-    ),
-  },
-});
-
 export const greetieListLoader = createLoader<{ cursor: string | null }, GreetiePage>().provide({
   actors: {
     load: fromCall<GreetiePage, { params: { cursor: string | null } }>(({ input, signal }) => listGreeties({ cursor: input.params.cursor }, signal)),

@@ -1,28 +1,41 @@
-import { useMemo } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo, useState } from 'react';
+import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
 import type { SnapshotFrom } from 'xstate';
-import { STEPS, type ComposeContext, type ComposeEvent, type ComposeStep, type ComposeTag, composeMachine } from '../../../machines/compose.ts';
+import type { Failure } from '../../../contract/errors.ts';
+import type { ContentElement } from '../../../contract/greetie.ts';
+import type { Payment } from '../../../contract/payment.ts';
+import type { composeMachine, ComposeTag, OpenedEvent, UploadProgress } from '../../../machines/compose.ts';
+import type { ComposeDraft, ComposeSender, GiftChoice, RecipientFields } from '../../../machines/compose/draft.ts';
+import type { ChosenFile, FileRefusal } from '../../../machines/compose/files.ts';
+import { screenOf, type ScreenOf } from '../../components/screen.ts';
+import { useAuthActor } from '../../components/session.ts';
 import { inspect } from '../../inspect.ts';
+import { composeWithServer } from './implementations.ts';
+import type { PaymentActor } from './payment/usePayment.ts';
 
-type ComposeSnapshot = SnapshotFrom<typeof composeMachine>;
+type Snapshot = SnapshotFrom<typeof composeMachine>;
 
-/** What the page shows, from the machine's tags: which screen, and what runs. */
-export type ComposeScreen = ComposeStep | 'payment' | 'loading' | 'loadFailed' | 'notFound' | 'notEditable' | 'createFailed' | 'sent';
-
-const screenOf = (s: ComposeSnapshot): ComposeScreen => {
-  const step = STEPS.find((x) => s.hasTag(`step:${x}`));
-  if (step) return step;
-  const other = (['payment', 'loading', 'loadFailed', 'notFound', 'notEditable', 'createFailed', 'sent'] as const).find((x) =>
-    s.hasTag(x === 'payment' ? 'step:payment' : x),
-  );
-  return other ?? 'loading';
-};
+/** What the page shows, from the state's `screen:` tag; 'opening' before the page has said what its address asks for. */
+export type ComposeScreen = ScreenOf<ComposeTag> | 'opening';
 
 export type UploadView = 'idle' | 'refused' | 'creating' | 'uploading' | 'failed' | 'cancelled';
 const UPLOADS: readonly UploadView[] = ['refused', 'creating', 'uploading', 'failed', 'cancelled'];
 export type SaveView = 'saved' | 'waiting' | 'saving' | 'failed';
 const SAVES: readonly SaveView[] = ['saved', 'waiting', 'saving', 'failed'];
 
+/** A save refused because a chosen gift sold out: which gifts, once the products were read again. */
+export interface SoldOutView {
+  /** The last save failed because a chosen gift is sold out. */
+  failed: boolean;
+  /** The chosen gifts found sold out (empty while looking, or when none could be named). */
+  gifts: GiftChoice[];
+  /** Their product ids, for the gifts step's rows. */
+  productIds: ReadonlySet<string>;
+  /** The products have been read again (or could not be). */
+  checked: boolean;
+}
+
+/** The compose flow as the page shows it, and what the person can do (never the machine itself). */
 export interface ComposeView {
   screen: ComposeScreen;
   busy: boolean;
@@ -33,23 +46,99 @@ export interface ComposeView {
   overlayUploading: boolean;
   /** The sender's name is being saved to the profile (the recipient step's "Nästa"). */
   savingSenderName: boolean;
-  context: ComposeContext;
-  send: (event: ComposeEvent) => void;
+  draftId: string | null;
+  draft: ComposeDraft;
+  /** The server's sum of the gifts (öre). */
+  total: number;
+  file: ChosenFile | null;
+  progress: UploadProgress | null;
+  refusal: FileRefusal | null;
+  /** The last failure (load, create, upload, save or send). */
+  failure: Failure | null;
+  sender: ComposeSender;
+  senderNameFailure: Failure | null;
+  soldOut: SoldOutView;
+  /** The payment compose handed over to (screen 'payment'), or null. */
+  paymentActor: PaymentActor | null;
+  /** The paid payment (screen 'paid'), for the receipt. */
+  payment: Payment | null;
+  open: (opened: Omit<OpenedEvent, 'type'>) => void;
+  chooseFile: (file: ChosenFile) => void;
+  cancelUpload: () => void;
+  retryUpload: () => void;
+  next: () => void;
+  back: () => void;
+  changeContent: (content: ContentElement[]) => void;
+  changeGifts: (gifts: GiftChoice[]) => void;
+  changeRecipient: (recipient: RecipientFields, message: string, deliverAt: string | null) => void;
+  changeSenderName: (name: string) => void;
+  retrySave: () => void;
+  /** 'Skicka' or 'Betala med Swish' on the review. */
+  submit: () => void;
+  retry: () => void;
+  withoutGift: () => void;
 }
 
-/** Runs the compose machine (with its server calls provided) and reads it through tags. */
-export function useCompose(machine: typeof composeMachine): ComposeView {
+const NONE: ReadonlySet<string> = new Set();
+
+const select = (s: Snapshot) => ({
+  screen: screenOf(s) ?? ('opening' as const),
+  busy: s.hasTag('busy'),
+  upload: UPLOADS.find((u) => s.hasTag(`upload:${u}` as ComposeTag)) ?? 'idle',
+  save: SAVES.find((v) => s.hasTag(`save:${v}` as ComposeTag)) ?? 'saved',
+  sendFailed: s.hasTag('sendFailed'),
+  overlayUploading: s.hasTag('overlay:uploading'),
+  savingSenderName: s.hasTag('senderName:saving'),
+  soldOutFailed: s.hasTag('save:soldOut'),
+  draftId: s.context.draftId,
+  draft: s.context.draft,
+  total: s.context.total,
+  file: s.context.file,
+  progress: s.context.progress,
+  refusal: s.context.refusal,
+  failure: s.context.error,
+  sender: s.context.sender,
+  senderNameFailure: s.context.senderNameError,
+  soldOutIds: s.context.soldOut,
+  paymentActor: (s.children.payment as PaymentActor | undefined) ?? null,
+  payment: s.context.payment,
+});
+
+/** Runs the compose machine with its real implementations (implementations.ts) and reads it as a view model. */
+export function useCompose(): ComposeView {
+  const auth = useAuthActor();
+  const [machine] = useState(() => composeWithServer(auth));
   const actor = useActorRef(machine, { inspect });
-  const screen = useSelector(actor, screenOf);
-  const busy = useSelector(actor, (s) => s.hasTag('busy'));
-  const upload = useSelector(actor, (s) => UPLOADS.find((u) => s.hasTag(`upload:${u}` as ComposeTag)) ?? 'idle');
-  const save = useSelector(actor, (s) => SAVES.find((v) => s.hasTag(`save:${v}` as ComposeTag)) ?? 'saved');
-  const sendFailed = useSelector(actor, (s) => s.hasTag('sendFailed'));
-  const overlayUploading = useSelector(actor, (s) => s.hasTag('overlay:uploading'));
-  const savingSenderName = useSelector(actor, (s) => s.hasTag('senderName:saving'));
-  const context = useSelector(actor, (s) => s.context);
-  return useMemo(
-    () => ({ screen, busy, upload, save, sendFailed, overlayUploading, savingSenderName, context, send: actor.send }),
-    [screen, busy, upload, save, sendFailed, overlayUploading, savingSenderName, context, actor],
+  const selected = useSelector(actor, select, shallowEqual);
+  const commands = useMemo(
+    () => ({
+      open: (opened: Omit<OpenedEvent, 'type'>) => actor.send({ type: 'user.opened', ...opened }),
+      chooseFile: (file: ChosenFile) => actor.send({ type: 'user.choseFile', file }),
+      cancelUpload: () => actor.send({ type: 'user.cancelUpload' }),
+      retryUpload: () => actor.send({ type: 'user.retryUpload' }),
+      next: () => actor.send({ type: 'user.next' }),
+      back: () => actor.send({ type: 'user.back' }),
+      changeContent: (content: ContentElement[]) => actor.send({ type: 'user.changedContent', content }),
+      changeGifts: (gifts: GiftChoice[]) => actor.send({ type: 'user.changedGifts', gifts }),
+      changeRecipient: (recipient: RecipientFields, message: string, deliverAt: string | null) =>
+        actor.send({ type: 'user.changedRecipient', recipient, message, deliverAt }),
+      changeSenderName: (name: string) => actor.send({ type: 'user.changedSenderName', name }),
+      retrySave: () => actor.send({ type: 'user.retrySave' }),
+      submit: () => actor.send({ type: 'user.send' }),
+      retry: () => actor.send({ type: 'user.retry' }),
+      withoutGift: () => actor.send({ type: 'user.withoutGift' }),
+    }),
+    [actor],
   );
+  return useMemo(() => {
+    const { soldOutFailed, soldOutIds, ...state } = selected;
+    const ids = soldOutFailed && soldOutIds ? new Set(soldOutIds) : NONE;
+    const soldOut: SoldOutView = {
+      failed: soldOutFailed,
+      gifts: state.draft.gifts.filter((g) => ids.has(g.productId)),
+      productIds: ids,
+      checked: soldOutFailed && soldOutIds !== null,
+    };
+    return { ...state, soldOut, ...commands };
+  }, [selected, commands]);
 }

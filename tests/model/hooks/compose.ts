@@ -1,7 +1,10 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import type { Greetie, GreetieGift } from '../../../contract/greetie.ts';
 import type { Product } from '../../../contract/merchant.ts';
-import type { ComposeContext, GiftChoice } from '../../../machines/compose.ts';
+import type { Payment } from '../../../contract/payment.ts';
+import type { Failure } from '../../../contract/errors.ts';
+import type { ComposeContext } from '../../../machines/compose.ts';
+import type { GiftChoice } from '../../../machines/compose/draft.ts';
 import { defineHooks } from '../harness/types.ts';
 
 /**
@@ -62,14 +65,33 @@ export function greetie(over: Partial<Greetie> = {}): Greetie {
   };
 }
 
+/** The payment compose's hand-over ends with (machines/payment.ts). */
+export const paidPayment: Payment = {
+  id: '22222222-2222-4222-8222-222222222222',
+  greetieId: DRAFT_ID,
+  provider: 'sandbox',
+  status: 'paid',
+  amount: 14900,
+  redirectUrl: null,
+  appUrl: null,
+  qrCode: null,
+  token: null,
+  payerAlias: null,
+  errorCode: null,
+  refund: null,
+  createdAt: '2026-11-23T08:00:00.000Z',
+  updatedAt: '2026-11-23T08:01:00.000Z',
+};
+
 export const textElement = { id: 'e1', type: 'text' as const, value: 'Grattis!', x: 0.5, y: 0.3, scale: 1, rotation: 0 };
 export const recipient = { mobileNumber: '070-123 45 67', name: 'Mormor' };
 
-const apiError = (status: number, message: string, code: string) =>
-  Object.assign(new Error(message), { status, code, userMessage: message });
-export const serverError = apiError(500, 'Något gick fel hos oss. Försök igen om en stund.', 'INTERNAL');
-export const notFound = apiError(404, 'Greetien finns inte.', 'NOT_FOUND');
-export const refusedMedia = apiError(415, 'Filen är varken en bild eller en video vi kan visa.', 'UNSUPPORTED_MEDIA');
+/** What the implementations reject with: the one Failure (contract/errors.ts). */
+const failure = (status: number, message: string, code: Failure['code']): Failure => ({ status, code, message, retryAt: null });
+export const serverError = failure(500, 'Något gick fel hos oss. Försök igen om en stund.', 'INTERNAL_ERROR');
+export const notFound = failure(404, 'Greetien finns inte.', 'GREETIE_NOT_FOUND');
+export const refusedMedia = failure(415, 'Filen är varken en bild eller en video vi kan visa.', 'MEDIA_TYPE_NOT_ALLOWED');
+export const soldOut = failure(409, 'En av gåvorna är slut just nu. Välj en annan gåva.', 'GIFT_CODE_POOL_EMPTY');
 
 const ctx = (s: AnyMachineSnapshot) => s.context as ComposeContext;
 
@@ -108,7 +130,10 @@ export default defineHooks({
     'user.changedGifts': [{ gifts: [giftChoice] }],
     'user.changedRecipient': [{ recipient, message: 'Grattis på födelsedagen!', deliverAt: null }],
     'xstate.done.actor.saveDraft': [{ output: greetie({ media: photo }) }],
-    'xstate.error.actor.saveDraft': [{ error: serverError }],
+    'xstate.error.actor.saveDraft': [{ error: serverError }, { error: soldOut }],
+    'xstate.done.actor.findSoldOut': [{ output: [{ ...voucherProduct, available: false }] }],
+    'xstate.error.actor.findSoldOut': [{ error: serverError }],
+    'xstate.done.actor.payment': [{ output: { payment: paidPayment } }],
     'xstate.done.actor.loadGiftLimits': [{ output: [voucherProduct] }],
     'xstate.error.actor.loadGiftLimits': [{ error: serverError }],
     'xstate.done.actor.uploadOverlay': [{ output: greetie({ media: { ...photo, overlayUrl: '/api/media/BBBBBBBBBBBBBBBBBBBBBBBB.webp' }, content: [textElement] }) }],

@@ -1,4 +1,5 @@
 import type { AnyMachineSnapshot } from 'xstate';
+import type { Failure } from '../../../contract/errors.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import type { PaymentContext } from '../../../machines/payment.ts';
 import { defineHooks } from '../harness/types.ts';
@@ -27,7 +28,8 @@ export const payment = (over: Partial<Payment> = {}): Payment => ({
 const settled = (status: Payment['status'], errorCode: string | null = null) =>
   payment({ status, errorCode, appUrl: null, qrCode: null, token: null, updatedAt: '2026-11-23T08:01:00.000Z' });
 const ecommerce = payment({ payerAlias: '+46701234567', appUrl: null, qrCode: null, token: null });
-const failure = (status: number, code: string, message: string) => ({ error: { status, code, message, userMessage: message } });
+/** What the implementations reject with: the one Failure (contract/errors.ts). */
+const failure = (status: number, code: Failure['code'], message: string) => ({ error: { status, code, message, retryAt: null } satisfies Failure });
 
 export default defineHooks({
   input: { greetieId: GREETIE_ID, device: 'desktop' },

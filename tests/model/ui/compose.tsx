@@ -4,7 +4,11 @@ import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { expect, vi } from 'vitest';
 import type { Greetie, GreetieGift } from '../../../contract/greetie.ts';
 import type { Merchant, MerchantPage, Product } from '../../../contract/merchant.ts';
-import { SAVE_DELAY_MS, type ChosenFile, type ComposeContext, type OpenedEvent, type RecipientFields } from '../../../machines/compose.ts';
+import { SAVE_DELAY_MS, type ComposeContext, type OpenedEvent } from '../../../machines/compose.ts';
+import { POLL_MAX_MS } from '../../../machines/payment.ts';
+import type { Payment } from '../../../contract/payment.ts';
+import type { RecipientFields } from '../../../machines/compose/draft.ts';
+import type { ChosenFile } from '../../../machines/compose/files.ts';
 import { installDomStubs, renderRoute, signedIn } from '../../client/shell/render.tsx';
 import { FakeXhr } from '../../client/greetie/fakeXhr.ts';
 import { defineUi } from '../harness/types.ts';
@@ -31,6 +35,7 @@ const START_PAYMENT: Matcher = { method: 'POST', url: /\/api\/greetie\/[^/]+\/st
 const MERCHANTS: Matcher = { method: 'GET', url: /\/api\/merchant\/v2(\?|$)/ };
 const PRODUCTS: Matcher = { method: 'GET', url: /\/api\/merchant\/[^/]+\/products/ };
 const SAVE_NAME: Matcher = { method: 'POST', url: /\/api\/mobileuser\/[^/]+$/ };
+const READ_PAYMENT: Matcher = { method: 'GET', url: /\/api\/greetie\/[^/]+\/payment$/ };
 
 /** Answers the latest call the page still waits for (an aborted one was left by a stopped actor). */
 const answer = async (m: Matcher, make: () => Response) => {
@@ -150,6 +155,18 @@ export default defineUi({
     // The gifts' products, read from their merchant for the amounts' limits.
     'xstate.done.actor.loadGiftLimits': (_env, event) => answer(PRODUCTS, () => json(200, (event as EventObject & { output: Product[] }).output)),
     'xstate.error.actor.loadGiftLimits': (_env, event) => answer(PRODUCTS, () => errorOf(event)),
+    // A save refused because a gift sold out: the gifts' products are read again to name it.
+    'xstate.done.actor.findSoldOut': (_env, event) => answer(PRODUCTS, () => json(200, (event as EventObject & { output: Product[] }).output)),
+    'xstate.error.actor.findSoldOut': (_env, event) => answer(PRODUCTS, () => errorOf(event)),
+    // The payment compose handed over to: the person pays as they would (the payment machine's
+    // own model walks all its ways); started, then read again until Swish says paid.
+    'xstate.done.actor.payment': async (_env, event) => {
+      const paid = (event as EventObject & { output: { payment: Payment } }).output.payment;
+      await answer(START_PAYMENT, () => json(200, { ...paid, status: 'pending', appUrl: 'swish://paymentrequest?token=t', qrCode: '<svg/>', token: 't' }));
+      await screen.findByText('Att betala: 149 kr', undefined, { timeout: 5000 });
+      vi.advanceTimersByTime(POLL_MAX_MS);
+      await answer(READ_PAYMENT, () => json(200, paid));
+    },
     // The sender's name, saved to the profile from the recipient step.
     'user.changedSenderName': async (_env, event) => {
       await fill(screen.getByRole('textbox', { name: 'Ditt namn' }), (event as EventObject & { name: string }).name);
@@ -234,7 +251,7 @@ export default defineUi({
       await fill(screen.getByRole('textbox', { name: 'Meddelande' }), e.message);
     },
     'user.retrySave': async () => {
-      await user().click(screen.getByRole('button', { name: 'Spara igen' }));
+      await user().click(screen.getByRole('button', { name: /^(Spara igen|Försök spara igen)$/ }));
     },
     'user.send': async () => {
       await user().click(screen.getByRole('button', { name: /^(Skicka|Betala med Swish)$/ }));
@@ -291,13 +308,13 @@ export default defineUi({
       expect(await screen.findByRole('alert')).toHaveTextContent('Filen går inte att använda.');
       expect(FakeXhr.all).toHaveLength(0);
     },
-    'editing.steps.media.ready.failed': async () => {
+    'editing.steps.media.ready.stopped.failed': async () => {
       const alert = await screen.findByRole('alert');
       expect(alert).toHaveTextContent('Filen kunde inte laddas upp');
       // The server's own words: its refusal of the file, or its failure.
       expect(alert).toHaveTextContent(/Filen är varken en bild|Något gick fel hos oss/);
     },
-    'editing.steps.media.ready.cancelled': async () => {
+    'editing.steps.media.ready.stopped.cancelled': async () => {
       expect(await screen.findByText('Uppladdningen avbröts.')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Försök igen' })).toBeEnabled();
     },
@@ -347,10 +364,21 @@ export default defineUi({
     'editing.save.saving': () => {
       expect(saveStatus()).toHaveTextContent('Sparar…');
     },
-    'editing.save.failed': async () => {
+    'editing.save.failed.refused': async () => {
       const alert = await screen.findByRole('alert');
       expect(alert).toHaveTextContent('Ändringarna kunde inte sparas');
       expect(within(alert).getByRole('button', { name: 'Spara igen' })).toBeEnabled();
+    },
+    // A gift sold out: its own alert, which names the gift once its products are read again.
+    'editing.save.failed.soldOut': async () => {
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('En present är slut just nu');
+      expect(within(alert).getByRole('button', { name: 'Försök spara igen' })).toBeEnabled();
+    },
+    'editing.save.failed.soldOut.found': async (_env, s) => {
+      const alert = await screen.findByRole('alert');
+      const named = ctx(s).draft.gifts.some((g) => ctx(s).soldOut?.includes(g.productId));
+      await waitFor(() => expect(alert).toHaveTextContent(named ? /är slut just nu\. Ta bort den/ : /En av presenterna är slut just nu/));
     },
     // A value voucher's amount can be changed once its product's limits are known…
     'editing.giftLimits.known': async (env, s) => {
@@ -371,6 +399,10 @@ export default defineUi({
     handingOver: async () => {
       // The review hands over to the payment panel, which starts the payment.
       expect(await stepHeading('Betala med Swish')).toBeInTheDocument();
+    },
+    paid: async () => {
+      expect(await screen.findByRole('heading', { level: 2, name: 'Tack! Betalningen är klar' }, { timeout: 5000 })).toBeInTheDocument();
+      expect(screen.getByRole('heading', { level: 1, name: 'Din greetie' })).toBeInTheDocument();
     },
     sending: async () => {
       expect(await screen.findByRole('button', { name: 'Skickar…' })).toBeDisabled();

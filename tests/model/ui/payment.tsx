@@ -163,15 +163,16 @@ export default defineUi({
       if (c.readFailed) expect(await screen.findByText(/tappat kontakten/)).toBeInTheDocument();
     },
     'open.poll': () => {},
+    ended: () => {},
     paid: async () => {
       expect(await panelHeading('Tack! Betalningen är klar')).toBeInTheDocument();
       expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     },
-    declined: outcome('Betalningen nekades', 'Betalningen nekades i Swish.'),
-    cancelled: outcome('Betalningen avbröts', 'Betalningen avbröts i Swish.'),
-    expired: outcome('Tiden gick ut', 'Betalningen godkändes inte i tid i Swish.'),
-    failed: outcome('Något gick fel', 'Något gick fel i Swish'),
-    startFailed: async (_env, s) => {
+    'ended.declined': outcome('Betalningen nekades', 'Betalningen nekades i Swish.'),
+    'ended.cancelled': outcome('Betalningen avbröts', 'Betalningen avbröts i Swish.'),
+    'ended.expired': outcome('Tiden gick ut', 'Betalningen godkändes inte i tid i Swish.'),
+    'ended.failed': outcome('Något gick fel', 'Något gick fel i Swish'),
+    'ended.startFailed': async (_env, s) => {
       const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
       expect(within(alert).getByRole('heading', { level: 2, name: 'Betalningen kunde inte startas' })).toBeInTheDocument();
       expect(alert).toHaveTextContent(ctx(s).error!.message);

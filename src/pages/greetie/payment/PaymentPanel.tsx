@@ -4,21 +4,19 @@ import { button, buttonSecondary, errorText, formHint, formInput, formLabel } fr
 import { formatKr } from '../../../format/money.ts';
 import * as greetieCss from '../greetie.css.ts';
 import { Receipt } from './Receipt.tsx';
-import { usePayment, type PaymentScreen, type PaymentView } from './usePayment.ts';
+import { usePayment, usePaymentActor, type PaymentActor, type PaymentScreen, type PaymentView } from './usePayment.ts';
 import * as css from './payment.css.ts';
 
 /**
- * Paying for a greetie with Swish (the payment machine, machines/payment.ts): started by the review
- * step ('start'), or picked up where it stands on the greetie's details page ('resume', where the
- * Swish app sends the payer back). `onBack` returns to the review; `onPaid` lets the page read the
- * greetie again once it is paid.
+ * Paying for a greetie with Swish (the payment machine, machines/payment.ts), run on its own: the
+ * greetie's details page picks it up where it stands ('resume', where the Swish app sends the
+ * payer back). `onBack` returns to the review; `onPaid` lets the page read the greetie again once
+ * it is paid.
  */
 export function PaymentPanel({
   greetieId,
   mode,
-  onBack,
-  onPaid,
-  receiptLinks = true,
+  ...rest
 }: {
   greetieId: string;
   mode: 'start' | 'resume';
@@ -27,7 +25,30 @@ export function PaymentPanel({
   /** Whether the receipt links to the greetie's details (not on the details page itself). */
   receiptLinks?: boolean;
 }) {
-  const view = usePayment(greetieId, mode);
+  const actor = usePaymentActor(greetieId);
+  return <PaymentFlow actor={actor} greetieId={greetieId} mode={mode} {...rest} />;
+}
+
+/**
+ * The payment's screens for a running payment actor: the details page's own, or the one compose
+ * invokes when the review hands over ('start').
+ */
+export function PaymentFlow({
+  actor,
+  greetieId,
+  mode,
+  onBack,
+  onPaid,
+  receiptLinks = true,
+}: {
+  actor: PaymentActor;
+  greetieId: string;
+  mode: 'start' | 'resume';
+  onBack: () => void;
+  onPaid?: () => void;
+  receiptLinks?: boolean;
+}) {
+  const view = usePayment(actor, mode);
   const { screen } = view;
 
   // Focus follows the screen: its heading, so a screen reader hears what happened.
@@ -46,7 +67,7 @@ export function PaymentPanel({
   }, [screen, onPaid]);
 
   if (screen === 'none' || screen === 'opening') return null;
-  if (screen === 'paid') return <Receipt greetieId={greetieId} payment={view.context.payment} heading={heading} links={receiptLinks} />;
+  if (screen === 'paid') return <Receipt greetieId={greetieId} payment={view.payment} heading={heading} links={receiptLinks} />;
   return (
     <section className={css.panel} aria-labelledby={`${greetieId}-payment-title`} data-payment={screen}>
       <Screen view={view} screen={screen} heading={heading} titleId={`${greetieId}-payment-title`} onBack={onBack} />
@@ -58,7 +79,6 @@ type Heading = React.RefObject<HTMLHeadingElement | null>;
 
 function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView; screen: PaymentScreen; heading: Heading; titleId: string; onBack: () => void }) {
   const { t } = useTranslation('payment');
-  const { context, send } = view;
   const title = (text: string, inAlert = false) => (
     <h2 id={titleId} ref={heading} className={inAlert ? greetieCss.alertTitle : greetieCss.stepTitle} tabIndex={-1}>
       {text}
@@ -69,7 +89,7 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
       <button type="button" className={buttonSecondary} onClick={onBack}>
         {t('back')}
       </button>
-      <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
+      <button type="button" className={button} onClick={view.retry}>
         {t('retry')}
       </button>
     </div>
@@ -92,18 +112,18 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
       return (
         <>
           {title(t('title'))}
-          {context.payment && <p className={css.amount}>{t('toPay', { amount: formatKr(context.payment.amount) })}</p>}
-          {context.device === 'phone' ? <PhoneView view={view} /> : <DesktopView view={view} />}
-          <ReadFailed show={context.readFailed} />
+          {view.payment && <p className={css.amount}>{t('toPay', { amount: formatKr(view.payment.amount) })}</p>}
+          {view.device === 'phone' ? <PhoneView view={view} /> : <DesktopView view={view} />}
+          <ReadFailed show={view.readFailed} />
         </>
       );
     case 'readingResult': {
-      const payer = context.payment?.payerAlias;
-      const appUrl = context.payment?.appUrl;
+      const payer = view.payment?.payerAlias;
+      const appUrl = view.payment?.appUrl;
       return (
         <>
           {title(t('title'))}
-          {context.payment && <p className={css.amount}>{t('toPay', { amount: formatKr(context.payment.amount) })}</p>}
+          {view.payment && <p className={css.amount}>{t('toPay', { amount: formatKr(view.payment.amount) })}</p>}
           <div className={css.waiting}>
             <span className={css.spinner} aria-hidden="true" />
             <div role="status">
@@ -113,12 +133,12 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
               <p className={css.text}>{payer ? t('reading.payer', { number: payer }) : t('reading.app')}</p>
             </div>
           </div>
-          <ReadFailed show={context.readFailed} />
+          <ReadFailed show={view.readFailed} />
           <div className={greetieCss.actions}>
-            <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.changePayment' })}>
+            <button type="button" className={buttonSecondary} onClick={view.changePayment}>
               {t('reading.change')}
             </button>
-            {appUrl && context.device === 'phone' && (
+            {appUrl && view.device === 'phone' && (
               <a className={button} href={appUrl}>
                 {t('reading.openAgain')}
               </a>
@@ -143,11 +163,11 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
       return (
         <div role="alert" className={greetieCss.alert}>
           {title(t(`outcome.${screen}.title`), true)}
-          <p>{context.error?.message}</p>
+          <p>{view.failure?.message}</p>
           {screen === 'startFailed' ? (
             retryOrBack
           ) : (
-            <button type="button" className={button} onClick={() => send({ type: 'user.retry' })}>
+            <button type="button" className={button} onClick={view.retry}>
               {t('retry')}
             </button>
           )}
@@ -170,16 +190,15 @@ function ReadFailed({ show }: { show: boolean }) {
 /** A phone: the swish:// link opens the Swish app with the payment filled in. */
 function PhoneView({ view }: { view: PaymentView }) {
   const { t } = useTranslation('payment');
-  const { context, send } = view;
   return (
     <>
       <p className={css.text}>{t('phone.text')}</p>
       <div className={greetieCss.actions}>
-        <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.showQr' })}>
+        <button type="button" className={buttonSecondary} onClick={view.showQr}>
           {t('phone.otherDevice')}
         </button>
-        {context.payment?.appUrl && (
-          <a className={button} href={context.payment.appUrl} onClick={() => send({ type: 'user.openedSwish' })}>
+        {view.payment?.appUrl && (
+          <a className={button} href={view.payment.appUrl} onClick={view.openedSwish}>
             {t('phone.open')}
           </a>
         )}
@@ -194,16 +213,15 @@ function PhoneView({ view }: { view: PaymentView }) {
  */
 function DesktopView({ view }: { view: PaymentView }) {
   const { t } = useTranslation('payment');
-  const { context, send } = view;
-  const [number, setNumber] = useState(context.payerAlias ?? '');
+  const [number, setNumber] = useState(view.payerAlias ?? '');
   const fieldId = useId();
   const hintId = useId();
   const errorId = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    send({ type: 'user.submitPayer', payerAlias: number });
+    view.submitPayer(number);
   };
-  const qr = context.payment?.qrCode;
+  const qr = view.payment?.qrCode;
   return (
     <>
       <p className={css.text}>{t('desktop.text')}</p>
@@ -223,8 +241,8 @@ function DesktopView({ view }: { view: PaymentView }) {
               autoComplete="tel"
               value={number}
               onChange={(e) => setNumber(e.target.value)}
-              aria-invalid={context.payerInvalid || undefined}
-              aria-describedby={context.payerInvalid ? `${hintId} ${errorId}` : hintId}
+              aria-invalid={view.payerInvalid || undefined}
+              aria-describedby={view.payerInvalid ? `${hintId} ${errorId}` : hintId}
             />
             <p id={hintId} className={formHint}>
               {t('desktop.payerHint')}
@@ -234,14 +252,14 @@ function DesktopView({ view }: { view: PaymentView }) {
             {t('desktop.send')}
           </button>
         </div>
-        {context.payerInvalid && (
+        {view.payerInvalid && (
           <p id={errorId} role="alert" className={errorText}>
             {t('desktop.payerInvalid')}
           </p>
         )}
       </form>
       <div className={greetieCss.actions}>
-        <button type="button" className={buttonSecondary} onClick={() => send({ type: 'user.showAppButton' })}>
+        <button type="button" className={buttonSecondary} onClick={view.showAppButton}>
           {t('desktop.thisDevice')}
         </button>
       </div>

@@ -1,77 +1,69 @@
-import { useEffect, useMemo } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise, type SnapshotFrom } from 'xstate';
+import { useEffect, useMemo, useState } from 'react';
+import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { Failure } from '../../../../contract/errors.ts';
 import type { Payment } from '../../../../contract/payment.ts';
-import { paymentMachine, type PaymentContext, type PaymentDevice, type PaymentEvent, type PaymentTag } from '../../../../machines/payment.ts';
-import { getPayment, startPayment } from '../../../api/payment.ts';
+import { paymentMachine, type PaymentDevice, type PaymentTag } from '../../../../machines/payment.ts';
+import { screenOf, type ScreenOf } from '../../../components/screen.ts';
 import { inspect } from '../../../inspect.ts';
+import { paymentWithServer } from './implementations.ts';
 
-/** The payment machine with its server calls (src/api/payment.ts). */
-export const paymentWithServer = paymentMachine.provide({
-  actors: {
-    startPayment: fromPromise<Payment, { greetieId: string; payerAlias: string | null }>(({ input, signal }) =>
-      startPayment(input.greetieId, input.payerAlias, signal),
-    ),
-    readPayment: fromPromise<Payment, { greetieId: string }>(({ input, signal }) => getPayment(input.greetieId, signal)),
-  },
-});
+export type PaymentActor = ActorRefFrom<typeof paymentMachine>;
 
-type PaymentSnapshot = SnapshotFrom<typeof paymentMachine>;
+/** What the page shows, from the state's `screen:` tag; 'opening' before the page has said which payment. */
+export type PaymentScreen = ScreenOf<PaymentTag> | 'opening';
 
-/** What the page shows, from the machine's tags. */
-export type PaymentScreen =
-  | 'opening'
-  | 'starting'
-  | 'checking'
-  | 'awaitingPayer'
-  | 'readingResult'
-  | 'paid'
-  | 'declined'
-  | 'cancelled'
-  | 'expired'
-  | 'failed'
-  | 'startFailed'
-  | 'checkFailed'
-  | 'none';
-
-const SCREENS: readonly (PaymentScreen & PaymentTag)[] = [
-  'starting',
-  'checking',
-  'awaitingPayer',
-  'readingResult',
-  'paid',
-  'declined',
-  'cancelled',
-  'expired',
-  'failed',
-  'startFailed',
-  'checkFailed',
-  'none',
-];
-const screenOf = (s: PaymentSnapshot): PaymentScreen => SCREENS.find((x) => s.hasTag(x)) ?? 'opening';
-
+/** The payment as the page shows it, and what the person can do. */
 export interface PaymentView {
   screen: PaymentScreen;
-  context: PaymentContext;
-  send: (event: PaymentEvent) => void;
+  device: PaymentDevice;
+  payment: Payment | null;
+  /** The Swish number the request went to (e-commerce), or null. */
+  payerAlias: string | null;
+  payerInvalid: boolean;
+  readFailed: boolean;
+  failure: Failure | null;
+  showQr: () => void;
+  showAppButton: () => void;
+  openedSwish: () => void;
+  submitPayer: (payerAlias: string) => void;
+  changePayment: () => void;
+  retry: () => void;
 }
+
+type Snapshot = SnapshotFrom<typeof paymentMachine>;
+
+const select = (s: Snapshot) => ({
+  screen: screenOf(s) ?? ('opening' as const),
+  device: s.context.device,
+  payment: s.context.payment,
+  payerAlias: s.context.payerAlias,
+  payerInvalid: s.context.payerInvalid,
+  readFailed: s.context.readFailed,
+  failure: s.context.error,
+});
 
 /** A phone (a coarse pointer) gets the Swish app button first, anything else the QR code. */
 export function deviceOf(win: Pick<Window, 'matchMedia'> | undefined = typeof window === 'undefined' ? undefined : window): PaymentDevice {
   return win?.matchMedia?.('(pointer: coarse)').matches ? 'phone' : 'desktop';
 }
 
+/** Runs the payment machine on its own for one greetie (the details page); compose invokes its own. */
+export function usePaymentActor(greetieId: string): PaymentActor {
+  const [machine] = useState(paymentWithServer);
+  return useActorRef(machine, { input: { greetieId, device: deviceOf() }, inspect });
+}
+
 /**
- * Runs the payment machine for one greetie: 'start' (from the review) or 'resume' (the details
- * page). Coming back to the tab (from the Swish app) reads the payment at once.
+ * The payment's view model and commands: 'start' (from the review) or 'resume' (the details
+ * page) opens it once. Coming back to the tab (from the Swish app) reads the payment at once.
  */
-export function usePayment(greetieId: string, mode: 'start' | 'resume', machine: typeof paymentMachine = paymentWithServer): PaymentView {
-  const actor = useActorRef(machine, { input: { greetieId, device: deviceOf() }, inspect });
-  const screen = useSelector(actor, screenOf);
-  const context = useSelector(actor, (s) => s.context);
+export function usePayment(actor: PaymentActor, mode: 'start' | 'resume'): PaymentView {
+  const state = useSelector(actor, select, shallowEqual);
 
   useEffect(() => {
-    if (actor.getSnapshot().matches('opening')) actor.send({ type: 'user.opened', mode });
+    const opened = { type: 'user.opened', mode } as const;
+    if (actor.getSnapshot().can(opened)) actor.send(opened);
   }, [actor, mode]);
 
   useEffect(() => {
@@ -82,5 +74,16 @@ export function usePayment(greetieId: string, mode: 'start' | 'resume', machine:
     return () => document.removeEventListener('visibilitychange', onVisible);
   }, [actor]);
 
-  return useMemo(() => ({ screen, context, send: actor.send }), [screen, context, actor]);
+  const commands = useMemo(
+    () => ({
+      showQr: () => actor.send({ type: 'user.showQr' }),
+      showAppButton: () => actor.send({ type: 'user.showAppButton' }),
+      openedSwish: () => actor.send({ type: 'user.openedSwish' }),
+      submitPayer: (payerAlias: string) => actor.send({ type: 'user.submitPayer', payerAlias }),
+      changePayment: () => actor.send({ type: 'user.changePayment' }),
+      retry: () => actor.send({ type: 'user.retry' }),
+    }),
+    [actor],
+  );
+  return useMemo(() => ({ ...state, ...commands }), [state, commands]);
 }
