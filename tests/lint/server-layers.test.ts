@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { cycles, explain, resourceGraph, serverDir, serverFiles, type Graph } from './serverGraph.ts';
 
 /**
- * The server's one-way layers (decision 025, ARCHITECTURE.md "Server layers"): no import cycle
+ * The server's one-way layers (decision 025, ARCHITECTURE.md "Server", Layers): no import cycle
  * between files (import-x/no-cycle in eslint.config.js) nor between resources (the graph built
  * here), and every resource imports only from the layers below its own.
  */
