@@ -49,7 +49,7 @@ import { paymentMachine, type PaymentDevice } from './payment.ts';
  *   `payment`; once it is paid, compose ends in `paid` with the payment for the receipt.
  *
  * The draft's mapping to and from the server is compose/draft.ts. Each state the page shows has
- * one `screen:<name>` tag; `busy`, `upload:<what>`, `save:<what>`, `overlay:uploading`,
+ * one of `COMPOSE_SCREENS` as a tag; `busy`, `upload:<what>`, `save:<what>`, `overlay:uploading`,
  * `senderName:saving` and `sendFailed` say what runs. The implementations reject with the one
  * `Failure` (contract/errors.ts); the machine reads its `code`. The page group gives them with
  * `.provide()` (src/pages/greetie/implementations.ts).
@@ -147,21 +147,17 @@ export type ComposeEvent =
   /** After a failed start from a product: go on with an empty greetie instead. */
   | { type: 'user.withoutGift' };
 
+/**
+ * What the page shows: every state the page shows carries exactly one of these tags (read with
+ * `screenOf`, src/components/flow.ts); 'opening' is no state's, it is what shows before the
+ * page has said what it opens.
+ */
+export const COMPOSE_SCREENS = ['opening', 'loading', 'loadFailed', 'notFound', 'notEditable', 'createFailed', 'media', 'content', 'gifts', 'recipient', 'review', 'payment', 'paid', 'sent'] as const;
+export type ComposeScreen = (typeof COMPOSE_SCREENS)[number];
+
 export type ComposeTag =
+  | ComposeScreen
   | 'busy'
-  | 'screen:loading'
-  | 'screen:loadFailed'
-  | 'screen:notFound'
-  | 'screen:notEditable'
-  | 'screen:createFailed'
-  | 'screen:media'
-  | 'screen:content'
-  | 'screen:gifts'
-  | 'screen:recipient'
-  | 'screen:review'
-  | 'screen:payment'
-  | 'screen:paid'
-  | 'screen:sent'
   | 'sendFailed'
   | 'upload:refused'
   | 'upload:creating'
@@ -441,7 +437,7 @@ export const composeMachine = setup({
     },
     loading: {
       description: 'Utkastet hämtas så att personen kan fortsätta där hen slutade.',
-      tags: ['screen:loading', 'busy'],
+      tags: ['loading', 'busy'],
       entry: 'clearError',
       invoke: {
         id: 'loadDraft',
@@ -472,20 +468,20 @@ export const composeMachine = setup({
     },
     loadFailed: {
       description: 'Utkastet kunde inte hämtas: felmeddelandet och ett sätt att försöka igen.',
-      tags: ['screen:loadFailed'],
+      tags: ['loadFailed'],
       on: { 'user.retry': { target: 'loading', description: 'Personen försöker hämta igen.' } },
     },
     notFound: {
       description: 'Utkastet finns inte, eller är inte personens.',
-      tags: ['screen:notFound'],
+      tags: ['notFound'],
     },
     notEditable: {
       description: 'Greetien är redan skickad eller betald: sidan visar vägen till dess detaljer.',
-      tags: ['screen:notEditable'],
+      tags: ['notEditable'],
     },
     creatingWithGift: {
       description: 'Utkastet skapas med produkten personen började från.',
-      tags: ['screen:loading', 'busy'],
+      tags: ['loading', 'busy'],
       entry: 'clearError',
       invoke: {
         id: 'createDraftWithGift',
@@ -505,7 +501,7 @@ export const composeMachine = setup({
     },
     createFailed: {
       description: 'Utkastet med gåvan kunde inte skapas: felmeddelandet och Försök igen.',
-      tags: ['screen:createFailed'],
+      tags: ['createFailed'],
       on: {
         'user.retry': { target: 'creatingWithGift', description: 'Personen försöker igen.' },
         'user.withoutGift': {
@@ -525,7 +521,7 @@ export const composeMachine = setup({
           states: {
             media: {
               description: 'Ta eller välj ett foto eller en video; den laddas upp och förloppet visas.',
-              tags: ['screen:media'],
+              tags: ['media'],
               initial: 'ready',
               states: {
                 ready: {
@@ -634,7 +630,7 @@ export const composeMachine = setup({
             },
             content: {
               description: 'Klä fotot eller videon med text, emojis, klistermärken, animationer och bilder.',
-              tags: ['screen:content'],
+              tags: ['content'],
               on: {
                 'user.back': { target: 'media', description: 'Tillbaka till fotot eller videon.' },
                 'user.next': { target: 'gifts', description: 'Vidare till gåvorna.' },
@@ -642,7 +638,7 @@ export const composeMachine = setup({
             },
             gifts: {
               description: 'Välj gåvor från handlarna (inga går också bra), med summan hittills.',
-              tags: ['screen:gifts'],
+              tags: ['gifts'],
               on: {
                 'user.back': { target: 'content', description: 'Tillbaka till innehållet.' },
                 'user.next': { guard: 'giftsFit', target: 'recipient', description: 'Vidare till mottagaren (alla belopp inom sina gränser).' },
@@ -651,7 +647,7 @@ export const composeMachine = setup({
             recipient: {
               description:
                 'Vem som får den (mobilnummer, namn om man vill), ett meddelande och när den ska komma fram; och avsändarens namn när profilen saknar det (sms:et nämner avsändaren).',
-              tags: ['screen:recipient'],
+              tags: ['recipient'],
               initial: 'editing',
               on: {
                 'user.back': { target: 'gifts', description: 'Tillbaka till gåvorna.' },
@@ -704,7 +700,7 @@ export const composeMachine = setup({
             },
             review: {
               description: 'Greetien som mottagaren kommer att se den, gåvorna och summan.',
-              tags: ['screen:review'],
+              tags: ['review'],
               on: {
                 'user.back': { target: 'recipient', description: 'Tillbaka till mottagaren.' },
                 'user.send': [
@@ -861,7 +857,7 @@ export const composeMachine = setup({
     },
     handingOver: {
       description: 'Sparad och klar, med gåvor: betalningen (machines/payment.ts) tar över härifrån.',
-      tags: ['screen:payment'],
+      tags: ['payment'],
       invoke: {
         id: 'payment',
         src: 'payment',
@@ -876,12 +872,12 @@ export const composeMachine = setup({
     },
     paid: {
       description: 'Betald: kvittot (vad som köptes, summan, säljaren, när den levereras).',
-      tags: ['screen:paid'],
+      tags: ['paid'],
       type: 'final',
     },
     sending: {
       description: "Greetien utan gåvor skickas ('Skicka').",
-      tags: ['screen:review', 'busy'],
+      tags: ['review', 'busy'],
       entry: 'clearError',
       invoke: {
         id: 'sendGreetie',
@@ -897,7 +893,7 @@ export const composeMachine = setup({
     },
     sendFailed: {
       description: 'Det gick inte att skicka: granskningen med felmeddelandet, Försök igen och en väg tillbaka.',
-      tags: ['screen:review', 'sendFailed'],
+      tags: ['review', 'sendFailed'],
       on: {
         'user.retry': { target: 'sending', description: 'Personen försöker skicka igen.' },
         'user.back': { target: '#compose.editing.steps.review', description: 'Tillbaka till granskningen.' },
@@ -905,7 +901,7 @@ export const composeMachine = setup({
     },
     sent: {
       description: 'Skickad: levereras nu, eller vid den valda tiden.',
-      tags: ['screen:sent'],
+      tags: ['sent'],
       type: 'final',
     },
   },

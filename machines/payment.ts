@@ -22,7 +22,7 @@ import { looksLikeSwedishMobile } from './auth.ts';
  * Side effects are the named actors `startPayment` and `readPayment`, given by the page group
  * (src/pages/greetie/payment/implementations.ts); they reject with the one `Failure`
  * (contract/errors.ts) and the machine reads its `code`. Each state the page shows carries one
- * `screen:<name>` tag; `busy` says a call runs. Compose invokes this machine for its hand-over
+ * of `PAYMENT_SCREENS` as a tag; `busy` says a call runs. Compose invokes this machine for its hand-over
  * (machines/compose.ts); the details page runs it on its own.
  */
 
@@ -66,20 +66,15 @@ export type PaymentEvent =
   | { type: 'user.returned' }
   | { type: 'user.retry' };
 
-export type PaymentTag =
-  | 'busy'
-  | 'screen:starting'
-  | 'screen:checking'
-  | 'screen:awaitingPayer'
-  | 'screen:readingResult'
-  | 'screen:paid'
-  | 'screen:declined'
-  | 'screen:cancelled'
-  | 'screen:expired'
-  | 'screen:failed'
-  | 'screen:startFailed'
-  | 'screen:checkFailed'
-  | 'screen:none';
+/**
+ * What the page shows: every state the page shows carries exactly one of these tags (read with
+ * `screenOf`, src/components/flow.ts); 'opening' is no state's, it is what shows before the
+ * page has said what it opens.
+ */
+export const PAYMENT_SCREENS = ['opening', 'starting', 'checking', 'awaitingPayer', 'readingResult', 'paid', 'declined', 'cancelled', 'expired', 'failed', 'startFailed', 'checkFailed', 'none'] as const;
+export type PaymentScreen = (typeof PAYMENT_SCREENS)[number];
+
+export type PaymentTag = PaymentScreen | 'busy';
 
 /** The first wait before reading the payment again, and the longest. */
 export const POLL_FIRST_MS = 1000;
@@ -199,7 +194,7 @@ export const paymentMachine = setup({
     },
     starting: {
       description: 'Servern ombeds skapa en Swish-betalning (samma igen om en redan är öppen för samma betalare).',
-      tags: ['screen:starting', 'busy'],
+      tags: ['starting', 'busy'],
       entry: 'prepareStart',
       invoke: {
         id: 'startPayment',
@@ -228,7 +223,7 @@ export const paymentMachine = setup({
     },
     checking: {
       description: 'Den senaste betalningen läses (servern frågar Swish om den fortfarande är öppen).',
-      tags: ['screen:checking', 'busy'],
+      tags: ['checking', 'busy'],
       entry: 'prepareCheck',
       invoke: {
         id: 'readPayment',
@@ -266,7 +261,7 @@ export const paymentMachine = setup({
           states: {
             awaitingPayer: {
               description: "Väntar på den som betalar: 'Öppna Swish' på en telefon; QR-koden och ett fält för Swish-numret på en dator.",
-              tags: ['screen:awaitingPayer'],
+              tags: ['awaitingPayer'],
               on: {
                 'user.showQr': { guard: 'onPhone', actions: 'showQr', description: "'Betala på en annan enhet': QR-koden och nummerfältet." },
                 'user.showAppButton': { guard: 'onDesktop', actions: 'showAppButton', description: "'Betala med Swish på den här enheten': knappen till appen." },
@@ -288,7 +283,7 @@ export const paymentMachine = setup({
             },
             readingResult: {
               description: 'Väntar på resultatet: personen är i Swish; sidan väntar på svaret.',
-              tags: ['screen:readingResult'],
+              tags: ['readingResult'],
               on: {
                 'user.changePayment': [
                   {
@@ -339,7 +334,7 @@ export const paymentMachine = setup({
     },
     paid: {
       description: 'Betald: kvittot (vad som köptes, summan, säljaren, när den levereras).',
-      tags: ['screen:paid'],
+      tags: ['paid'],
       type: 'final',
     },
     ended: {
@@ -347,21 +342,21 @@ export const paymentMachine = setup({
       description: 'Betalningen blev inte av (nekad, avbruten, för sen, fel i Swish, eller kunde inte startas): försök igen, eller tillbaka till granskningen.',
       on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning utan nummer.' } },
       states: {
-        declined: { description: 'Den som betalar sa nej i Swish.', tags: ['screen:declined'] },
-        cancelled: { description: 'Avbruten i Swish (eller i BankID).', tags: ['screen:cancelled'] },
-        expired: { description: 'Swish besvarades inte i tid.', tags: ['screen:expired'] },
-        failed: { description: 'Något gick fel i Swish.', tags: ['screen:failed'] },
-        startFailed: { description: 'Betalningen kunde inte startas: serverns skäl visas.', tags: ['screen:startFailed'] },
+        declined: { description: 'Den som betalar sa nej i Swish.', tags: ['declined'] },
+        cancelled: { description: 'Avbruten i Swish (eller i BankID).', tags: ['cancelled'] },
+        expired: { description: 'Swish besvarades inte i tid.', tags: ['expired'] },
+        failed: { description: 'Något gick fel i Swish.', tags: ['failed'] },
+        startFailed: { description: 'Betalningen kunde inte startas: serverns skäl visas.', tags: ['startFailed'] },
       },
     },
     checkFailed: {
       description: 'Betalningen kunde inte läsas: skälet och ett sätt att försöka igen.',
-      tags: ['screen:checkFailed'],
+      tags: ['checkFailed'],
       on: { 'user.retry': { target: 'checking', description: 'Läs den igen.' } },
     },
     none: {
       description: 'Ingen betalning har startats för den här greetien (detaljsidan visar inget om den).',
-      tags: ['screen:none'],
+      tags: ['none'],
       type: 'final',
     },
   },

@@ -29,6 +29,6 @@ export function fromCall<Output, Input = NonReducibleUnknown>(
  * type from them, so the list is the tags themselves, not a copy. A state with none of them (it
  * never happens in a well-made chart) shows the first.
  */
-export function screenOf<Screen extends string>(snapshot: { hasTag: (tag: Screen) => boolean }, screens: readonly [Screen, ...Screen[]]): Screen {
+export function screenOf<Tag extends string, const Screen extends Tag>(snapshot: { hasTag: (tag: Tag) => boolean }, screens: readonly [Screen, ...Screen[]]): Screen {
   return screens.find((screen) => snapshot.hasTag(screen)) ?? screens[0];
 }

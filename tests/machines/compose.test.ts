@@ -4,7 +4,7 @@ import type { Greetie, GreetieCreateV2 } from '../../contract/greetie.ts';
 import { PHOTO_MAX_BYTES, PHOTO_TYPES, TYPE_ALIASES, VIDEO_MAX_BYTES, VIDEO_TYPES } from '../../contract/media.ts';
 import type { Failure } from '../../contract/errors.ts';
 import type { Payment } from '../../contract/payment.ts';
-import { SAVE_DELAY_MS, composeMachine, type ComposeTag, type GiftLimitsInput, type OverlayInput, type SaveInput, type UploadInput } from '../../machines/compose.ts';
+import { COMPOSE_SCREENS, SAVE_DELAY_MS, composeMachine, type ComposeTag, type GiftLimitsInput, type OverlayInput, type SaveInput, type UploadInput } from '../../machines/compose.ts';
 import { giftsTotal, type SavedSender } from '../../machines/compose/draft.ts';
 import { checkMediaFile } from '../../machines/compose/files.ts';
 import { paymentMachine } from '../../machines/payment.ts';
@@ -52,7 +52,7 @@ function start() {
     }),
   ).start();
   const has = (tag: ComposeTag) => actor.getSnapshot().hasTag(tag);
-  const step = () => [...actor.getSnapshot().tags].filter((t) => t.startsWith('screen:'));
+  const step = () => [...actor.getSnapshot().tags].filter((t) => (COMPOSE_SCREENS as readonly string[]).includes(t));
   return { actor, load, create, upload, save, send, overlay, limits, senderName, startPayment, readPayment, announced, has, step };
 }
 
@@ -108,9 +108,9 @@ describe('compose machine', () => {
   it('a blank greetie creates its draft with the first upload, shows progress, and goes on once the photo is kept', async () => {
     const t = start();
     t.actor.send({ type: 'user.opened', draftId: null, gift: null });
-    expect(t.step()).toEqual(['screen:media']);
+    expect(t.step()).toEqual(['media']);
     t.actor.send({ type: 'user.next' });
-    expect(t.step()).toEqual(['screen:media']); // no photo yet
+    expect(t.step()).toEqual(['media']); // no photo yet
 
     t.actor.send({ type: 'user.choseFile', file: jpeg });
     expect(t.has('upload:creating')).toBe(true);
@@ -129,7 +129,7 @@ describe('compose machine', () => {
     expect(t.has('busy')).toBe(false);
     expect(t.actor.getSnapshot().context.draft.media).toEqual(photo);
     t.actor.send({ type: 'user.next' });
-    expect(t.step()).toEqual(['screen:content']);
+    expect(t.step()).toEqual(['content']);
   });
 
   it('refuses a wrong file before anything is sent', () => {
@@ -164,11 +164,11 @@ describe('compose machine', () => {
   it('a start from a product creates the draft with that gift at once', async () => {
     const t = start();
     t.actor.send({ type: 'user.opened', draftId: null, gift: { productId: PRODUCT_ID, amount: 14900 } });
-    expect(t.has('screen:loading')).toBe(true);
+    expect(t.has('loading')).toBe(true);
     expect(t.create.calls[0]!.input).toEqual({ gifts: [{ productId: PRODUCT_ID, amount: 14900 }] });
     t.create.calls[0]!.resolve(greetie({ gifts: [gift], total: 14900 }));
     await settle();
-    expect(t.step()).toEqual(['screen:media']);
+    expect(t.step()).toEqual(['media']);
     expect(t.actor.getSnapshot().context.draft.gifts).toEqual([giftChoice]);
   });
 
@@ -184,7 +184,7 @@ describe('compose machine', () => {
     expect(t.load.calls[0]!.input).toEqual({ draftId: DRAFT_ID });
     t.load.calls[0]!.resolve(draft);
     await settle();
-    expect(t.step()).toEqual([`screen:${where}`]);
+    expect(t.step()).toEqual([where]);
     expect(t.has('save:saved')).toBe(true);
   });
 
@@ -193,19 +193,19 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     t.load.calls[0]!.resolve(greetie({ status: 'scheduled' }));
     await settle();
-    expect(t.has('screen:notEditable')).toBe(true);
+    expect(t.has('notEditable')).toBe(true);
 
     const u = start();
     u.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     u.load.calls[0]!.reject(failure(404, 'GREETIE_NOT_FOUND', 'Greetien finns inte.'));
     await settle();
-    expect(u.has('screen:notFound')).toBe(true);
+    expect(u.has('notFound')).toBe(true);
   });
 
   it('a draft id that is no UUID is not found without asking the server', () => {
     const t = start();
     t.actor.send({ type: 'user.opened', draftId: 'inte-ett-utkast', gift: null });
-    expect(t.has('screen:notFound')).toBe(true);
+    expect(t.has('notFound')).toBe(true);
     expect(t.load.calls).toEqual([]);
     expect(t.actor.getSnapshot().context.draftId).toBeNull();
   });
@@ -219,7 +219,7 @@ describe('compose machine', () => {
       t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null, sender });
       t.load.calls[0]!.resolve(greetie({ media: photo, message: 'Hej' }));
       await settle();
-      expect(t.step()).toEqual(['screen:recipient']);
+      expect(t.step()).toEqual(['recipient']);
       t.actor.send({ type: 'user.changedRecipient', recipient, message: 'Hej', deliverAt: null });
       return t;
     }
@@ -228,24 +228,24 @@ describe('compose machine', () => {
       const t = await atRecipient(nameless);
       expect(t.actor.getSnapshot().context.sender.needsName).toBe(true);
       t.actor.send({ type: 'user.next' });
-      expect(t.step()).toEqual(['screen:recipient']); // an empty name: nothing is sent
+      expect(t.step()).toEqual(['recipient']); // an empty name: nothing is sent
       expect(t.senderName.calls).toHaveLength(0);
 
       t.actor.send({ type: 'user.changedSenderName', name: '  Anna Lind ' });
       t.actor.send({ type: 'user.next' });
       expect(t.has('senderName:saving')).toBe(true);
-      expect(t.step()).toEqual(['screen:recipient']);
+      expect(t.step()).toEqual(['recipient']);
       expect(t.senderName.calls[0]!.input).toEqual({ userId: USER_ID, name: '  Anna Lind ' });
       t.senderName.calls[0]!.resolve({ id: USER_ID, mobileNumber: '+46701234567', name: 'Anna Lind' });
       await settle();
-      expect(t.step()).toEqual(['screen:review']);
+      expect(t.step()).toEqual(['review']);
       expect(t.actor.getSnapshot().context.sender).toEqual({ id: USER_ID, name: 'Anna Lind', needsName: false });
       expect(t.announced).toEqual([{ id: USER_ID, mobileNumber: '+46701234567', name: 'Anna Lind' }]);
 
       // Back at the recipient, the name is not asked again.
       t.actor.send({ type: 'user.back' });
       t.actor.send({ type: 'user.next' });
-      expect(t.step()).toEqual(['screen:review']);
+      expect(t.step()).toEqual(['review']);
       expect(t.senderName.calls).toHaveLength(1);
     });
 
@@ -254,12 +254,12 @@ describe('compose machine', () => {
       for (const name of ['Swish: verifiera på https://evil.example', 'Ring 0701234567', 'Anna\u202eLind']) {
         t.actor.send({ type: 'user.changedSenderName', name });
         t.actor.send({ type: 'user.next' });
-        expect(t.step()).toEqual(['screen:recipient']);
+        expect(t.step()).toEqual(['recipient']);
       }
       t.actor.send({ type: 'user.changedSenderName', name: 'Anna' });
       t.actor.send({ type: 'user.changedRecipient', recipient: { ...recipient, name: 'www.evil.example' }, message: 'Hej', deliverAt: null });
       t.actor.send({ type: 'user.next' });
-      expect(t.step()).toEqual(['screen:recipient']);
+      expect(t.step()).toEqual(['recipient']);
       expect(t.senderName.calls).toHaveLength(0);
     });
 
@@ -269,7 +269,7 @@ describe('compose machine', () => {
       t.actor.send({ type: 'user.next' });
       t.senderName.calls[0]!.reject(failure(400, 'NAME_HAS_LINK', 'Namnet får inte innehålla länkar'));
       await settle();
-      expect(t.step()).toEqual(['screen:recipient']);
+      expect(t.step()).toEqual(['recipient']);
       expect(t.actor.getSnapshot().context.senderNameError).toMatchObject({ code: 'NAME_HAS_LINK' });
       t.actor.send({ type: 'user.changedSenderName', name: 'Anna L' });
       expect(t.actor.getSnapshot().context.senderNameError).toBeNull();
@@ -278,14 +278,14 @@ describe('compose machine', () => {
     it('a profile with a name goes straight on; a resumed draft without the name lands on the recipient, not the review', async () => {
       const named = await atRecipient({ id: USER_ID, name: 'Anna' });
       named.actor.send({ type: 'user.next' });
-      expect(named.step()).toEqual(['screen:review']);
+      expect(named.step()).toEqual(['review']);
       expect(named.senderName.calls).toHaveLength(0);
 
       const t = start();
       t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null, sender: nameless });
       t.load.calls[0]!.resolve(greetie({ media: photo, recipient: { name: null, mobileNumber: '+46701234567' } }));
       await settle();
-      expect(t.step()).toEqual(['screen:recipient']);
+      expect(t.step()).toEqual(['recipient']);
     });
   });
 
@@ -294,7 +294,7 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     t.load.calls[0]!.resolve(greetie({ media: photo }));
     await settle();
-    expect(t.step()).toEqual(['screen:content']);
+    expect(t.step()).toEqual(['content']);
 
     t.actor.send({ type: 'user.changedContent', content: [textElement] });
     expect(t.has('save:waiting')).toBe(true);
@@ -314,7 +314,7 @@ describe('compose machine', () => {
     expect(t.has('save:waiting')).toBe(true);
 
     t.actor.send({ type: 'user.next' });
-    expect(t.step()).toEqual(['screen:gifts']);
+    expect(t.step()).toEqual(['gifts']);
     expect(t.save.calls).toHaveLength(2);
     expect(t.save.calls[1]!.input.changes.content).toEqual([textElement]);
   });
@@ -334,10 +334,10 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     t.load.calls[0]!.resolve(greetie({ media: photo, message: 'Hej' }));
     await settle();
-    expect(t.step()).toEqual(['screen:recipient']);
+    expect(t.step()).toEqual(['recipient']);
     t.actor.send({ type: 'user.changedRecipient', recipient, message: 'Grattis!', deliverAt: '2026-06-01T08:00:00.000Z' });
     t.actor.send({ type: 'user.next' });
-    expect(t.step()).toEqual(['screen:review']);
+    expect(t.step()).toEqual(['review']);
     expect(t.save.calls[0]!.input.changes).toMatchObject({
       recipient: { mobileNumber: '070-123 45 67', name: 'Mormor' },
       message: 'Grattis!',
@@ -362,7 +362,7 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.retry' });
     t.send.calls[1]!.resolve(greetie({ status: 'scheduled', media: photo }));
     await settle();
-    expect(t.has('screen:sent')).toBe(true);
+    expect(t.has('sent')).toBe(true);
     expect(t.actor.getSnapshot().status).toBe('done');
   });
 
@@ -371,7 +371,7 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     t.load.calls[0]!.resolve(greetie({ media: photo, content: [textElement], gifts: [gift], message: 'Hej' }));
     await settle();
-    expect(t.step()).toEqual(['screen:recipient']);
+    expect(t.step()).toEqual(['recipient']);
     t.actor.send({ type: 'user.changedRecipient', recipient, message: 'Hej då', deliverAt: null });
     await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
     t.save.calls[0]!.reject(failure(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu.'));
@@ -387,7 +387,7 @@ describe('compose machine', () => {
     expect(t.actor.getSnapshot().context.draft).toMatchObject({ content: [textElement], gifts: [giftChoice], message: 'Hej då' });
 
     t.actor.send({ type: 'user.back' });
-    expect(t.step()).toEqual(['screen:gifts']);
+    expect(t.step()).toEqual(['gifts']);
     expect(t.has('save:failed')).toBe(true);
     t.actor.send({ type: 'user.changedGifts', gifts: [] });
     await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
@@ -401,16 +401,16 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     t.load.calls[0]!.resolve(greetie({ media: photo, content: [textElement] }));
     await settle();
-    expect(t.step()).toEqual(['screen:gifts']);
+    expect(t.step()).toEqual(['gifts']);
     t.actor.send({ type: 'user.changedGifts', gifts: [{ ...giftChoice, amount: 5000, limits: { min: 10000, max: 100000 } }] });
     t.actor.send({ type: 'user.next' });
-    expect(t.step()).toEqual(['screen:gifts']);
+    expect(t.step()).toEqual(['gifts']);
     t.actor.send({ type: 'user.changedGifts', gifts: [{ ...giftChoice, amount: 20000, limits: { min: 10000, max: 100000 } }] });
     t.actor.send({ type: 'user.next' });
-    expect(t.step()).toEqual(['screen:recipient']);
+    expect(t.step()).toEqual(['recipient']);
     t.actor.send({ type: 'user.changedRecipient', recipient: { mobileNumber: '12345', name: '' }, message: '', deliverAt: null });
     t.actor.send({ type: 'user.next' });
-    expect(t.step()).toEqual(['screen:recipient']);
+    expect(t.step()).toEqual(['recipient']);
   });
 
   it('a greetie with gifts hands over to payment once saved', async () => {
@@ -418,12 +418,12 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     t.load.calls[0]!.resolve(greetie({ media: photo, gifts: [gift], recipient: { name: null, mobileNumber: '+46701234567' } }));
     await settle();
-    expect(t.step()).toEqual(['screen:review']);
+    expect(t.step()).toEqual(['review']);
     t.actor.send({ type: 'user.send' });
-    expect(t.step()).toEqual(['screen:payment']);
+    expect(t.step()).toEqual(['payment']);
     expect(t.send.calls).toHaveLength(0);
     t.actor.send({ type: 'user.back' });
-    expect(t.step()).toEqual(['screen:review']);
+    expect(t.step()).toEqual(['review']);
   });
 
   it('the hand-over is in the chart: compose invokes the payment and ends paid with it', async () => {
@@ -441,7 +441,7 @@ describe('compose machine', () => {
     await vi.advanceTimersByTimeAsync(1000);
     t.readPayment.calls[0]!.resolve(paid);
     await settle();
-    expect(t.step()).toEqual(['screen:paid']);
+    expect(t.step()).toEqual(['paid']);
     expect(t.actor.getSnapshot().status).toBe('done');
     expect(t.actor.getSnapshot().context.payment).toEqual(paid);
   });
@@ -486,14 +486,14 @@ describe('compose machine', () => {
       // A draft left at the review with content but no overlay (the tab closed during its upload).
       t.load.calls[0]!.resolve(greetie({ media: photo, content: [textElement], gifts: [gift], recipient: { name: null, mobileNumber: '+46701234567' } }));
       await settle();
-      expect(t.step()).toEqual(['screen:review']);
+      expect(t.step()).toEqual(['review']);
       expect(t.overlay.calls).toHaveLength(1);
       t.actor.send({ type: 'user.send' });
-      expect(t.step()).toEqual(['screen:review']); // not yet
+      expect(t.step()).toEqual(['review']); // not yet
       t.overlay.calls[0]!.resolve(greetie({ media: withOverlay, content: [textElement], gifts: [gift] }));
       await settle();
       t.actor.send({ type: 'user.send' });
-      expect(t.step()).toEqual(['screen:payment']);
+      expect(t.step()).toEqual(['payment']);
     });
 
     it('a failed upload never holds the person up, and is tried again with the next change', async () => {
@@ -513,7 +513,7 @@ describe('compose machine', () => {
       t.actor.send({ type: 'user.back' });
       t.actor.send({ type: 'user.back' });
       t.actor.send({ type: 'user.back' });
-      expect(t.step()).toEqual(['screen:content']);
+      expect(t.step()).toEqual(['content']);
       t.actor.send({ type: 'user.changedContent', content: [{ ...textElement, value: 'Grattis igen!' }] });
       await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
       t.save.calls[0]!.resolve(greetie({ media: photo }));
@@ -563,7 +563,7 @@ describe('compose machine', () => {
       t.actor.send({ type: 'user.back' });
       t.actor.send({ type: 'user.changedGifts', gifts: [{ ...gifts[0]!, amount: 200_000 }] });
       t.actor.send({ type: 'user.next' });
-      expect(t.step()).toEqual(['screen:gifts']);
+      expect(t.step()).toEqual(['gifts']);
       expect(t.limits.calls).toHaveLength(1); // read once
     });
 
@@ -582,7 +582,7 @@ describe('compose machine', () => {
       await settle();
       expect(u.actor.getSnapshot().context.draft.gifts[0]!.limits).toBeNull();
       expect(u.actor.getSnapshot().context.error).toBeNull();
-      expect(u.step()).toEqual(['screen:recipient']);
+      expect(u.step()).toEqual(['recipient']);
       expect(u.limits.calls).toHaveLength(1);
     });
 

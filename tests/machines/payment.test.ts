@@ -42,7 +42,7 @@ function start(mode: 'start' | 'resume', device: PaymentDevice = 'desktop') {
     input: { greetieId: GREETIE, device },
   }).start();
   actor.send({ type: 'user.opened', mode });
-  const tags = () => [...actor.getSnapshot().tags].map((t) => t.replace(/^screen:/, '')).sort();
+  const tags = () => [...actor.getSnapshot().tags].sort();
   const has = (screen: string) => tags().includes(screen);
   return { actor, starts: starts.calls, reads: reads.calls, tags, has, ctx: () => actor.getSnapshot().context };
 }

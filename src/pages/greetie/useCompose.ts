@@ -4,10 +4,10 @@ import type { SnapshotFrom } from 'xstate';
 import type { Failure } from '../../../contract/errors.ts';
 import type { ContentElement } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
-import type { composeMachine, ComposeTag, OpenedEvent, UploadProgress } from '../../../machines/compose.ts';
+import { COMPOSE_SCREENS, type composeMachine, type ComposeScreen, type ComposeTag, type OpenedEvent, type UploadProgress } from '../../../machines/compose.ts';
 import type { ComposeDraft, ComposeSender, GiftChoice, RecipientFields } from '../../../machines/compose/draft.ts';
 import type { ChosenFile, FileRefusal } from '../../../machines/compose/files.ts';
-import { screenOf, type ScreenOf } from '../../components/screen.ts';
+import { screenOf } from '../../components/flow.ts';
 import { useAuthActor } from '../../components/session.ts';
 import { inspect } from '../../inspect.ts';
 import { composeWithServer } from './implementations.ts';
@@ -15,8 +15,8 @@ import type { PaymentActor } from './payment/usePayment.ts';
 
 type Snapshot = SnapshotFrom<typeof composeMachine>;
 
-/** What the page shows, from the state's `screen:` tag; 'opening' before the page has said what its address asks for. */
-export type ComposeScreen = ScreenOf<ComposeTag> | 'opening';
+/** What the page shows, from the state's screen tag; 'opening' before the page has said what its address asks for. */
+export type { ComposeScreen };
 
 export type UploadView = 'idle' | 'refused' | 'creating' | 'uploading' | 'failed' | 'cancelled';
 const UPLOADS: readonly UploadView[] = ['refused', 'creating', 'uploading', 'failed', 'cancelled'];
@@ -82,7 +82,7 @@ export interface ComposeView {
 const NONE: ReadonlySet<string> = new Set();
 
 const select = (s: Snapshot) => ({
-  screen: screenOf(s) ?? ('opening' as const),
+  screen: screenOf(s, COMPOSE_SCREENS),
   busy: s.hasTag('busy'),
   upload: UPLOADS.find((u) => s.hasTag(`upload:${u}` as ComposeTag)) ?? 'idle',
   save: SAVES.find((v) => s.hasTag(`save:${v}` as ComposeTag)) ?? 'saved',

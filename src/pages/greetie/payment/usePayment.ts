@@ -3,15 +3,15 @@ import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { Failure } from '../../../../contract/errors.ts';
 import type { Payment } from '../../../../contract/payment.ts';
-import { paymentMachine, type PaymentDevice, type PaymentTag } from '../../../../machines/payment.ts';
-import { screenOf, type ScreenOf } from '../../../components/screen.ts';
+import { PAYMENT_SCREENS, paymentMachine, type PaymentDevice, type PaymentScreen } from '../../../../machines/payment.ts';
+import { screenOf } from '../../../components/flow.ts';
 import { inspect } from '../../../inspect.ts';
 import { paymentWithServer } from './implementations.ts';
 
 export type PaymentActor = ActorRefFrom<typeof paymentMachine>;
 
-/** What the page shows, from the state's `screen:` tag; 'opening' before the page has said which payment. */
-export type PaymentScreen = ScreenOf<PaymentTag> | 'opening';
+/** What the page shows, from the state's screen tag (PAYMENT_SCREENS); 'opening' before the page has said which payment. */
+export type { PaymentScreen };
 
 /** The payment as the page shows it, and what the person can do. */
 export interface PaymentView {
@@ -34,7 +34,7 @@ export interface PaymentView {
 type Snapshot = SnapshotFrom<typeof paymentMachine>;
 
 const select = (s: Snapshot) => ({
-  screen: screenOf(s) ?? ('opening' as const),
+  screen: screenOf(s, PAYMENT_SCREENS),
   device: s.context.device,
   payment: s.context.payment,
   payerAlias: s.context.payerAlias,
