@@ -373,7 +373,7 @@ const accessibilitySv: LegalDocument = {
       heading: 'Så har vi testat',
       paragraphs: ['Vi testar tjänsten själva, varje gång vi ändrar den:'],
       list: [
-        'Automatiska tester går igenom tjänstens flöden i en riktig webbläsare, i både mobil- och datorstorlek: logga in, skapa och betala en greetie, öppna den som mottagare, använda en gåva och lösa in den i butik. Varje steg kontrolleras med verktyget axe, och en allvarlig brist stoppar ändringen.',
+        'Automatiska tester går igenom tjänstens flöden i en riktig webbläsare, i både mobil- och datorstorlek: logga in, skapa och betala en greetie, öppna den som mottagare, använda en gåva och lösa in den i butik. Varje steg kontrolleras med verktyget axe, och en allvarlig brist får testet att misslyckas.',
         'Inloggningen testas med bara tangentbordet, från första sidan tills du är inloggad. Redigeraren testas med tangentbordet: att välja, flytta, förstora, vrida och ta bort det du har lagt på bilden.',
         'Testerna hittar knappar, länkar, rubriker och fält på de namn och roller som en skärmläsare läser upp, så ett namn som saknas eller är fel syns som ett fel. Vi har ännu inte gått igenom alla flöden med en skärmläsare för hand.',
       ],
@@ -424,7 +424,7 @@ const accessibilityEn: LegalDocument = {
       heading: 'How we tested it',
       paragraphs: ['We test the service ourselves, every time we change it:'],
       list: [
-        "Automated tests go through the service's flows in a real browser, in both phone and desktop sizes: signing in, creating and paying for a greetie, opening it as the recipient, using a gift and redeeming it in a shop. Every step is checked with the axe tool, and a serious fault stops the change.",
+        "Automated tests go through the service's flows in a real browser, in both phone and desktop sizes: signing in, creating and paying for a greetie, opening it as the recipient, using a gift and redeeming it in a shop. Every step is checked with the axe tool, and a serious fault makes the test fail.",
         'Signing in is tested with the keyboard alone, from the first page until you are signed in. The editor is tested with the keyboard: selecting, moving, enlarging, turning and removing what you have put on the picture.',
         'The tests find buttons, links, headings and fields by the names and roles a screen reader reads out, so a missing or wrong name shows up as a failure. We have not yet gone through every flow with a screen reader by hand.',
       ],
