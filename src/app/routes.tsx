@@ -94,9 +94,11 @@ export const routes: RouteObject[] = [
           { path: 'sandbox', lazy: page(sandbox, 'SandboxPage') },
           // The flow viewer (machines as diagrams, coverage, live); it shows a 404 unless GET /api/sandbox answers 200.
           { path: 'flows', lazy: page(flows, 'FlowsPage') },
-          // Köpvillkor and integritetspolicy: linked from the footer, the review step and the receipt.
+          // Köpvillkor and integritetspolicy: linked from the footer, the review step and the receipt;
+          // tillgänglighetsredogörelse: linked from the footer.
           { path: 'villkor', lazy: page(legal, 'TermsPage') },
           { path: 'integritet', lazy: page(legal, 'PrivacyPage') },
+          { path: 'tillganglighet', lazy: page(legal, 'AccessibilityPage') },
           { path: '404', lazy: page(errors, 'NotFoundPage') },
         ],
       },

@@ -5,12 +5,14 @@ import { useLoader, type LoaderView } from './useLoader.ts';
 import { fromCall } from './flow.ts';
 
 /**
- * The seller and the legal pages, for every page that sells or names them (the terms and the
- * privacy policy themselves, the review step, the receipt). Pages link with `TERMS_PATH` and
- * `PRIVACY_PATH` and show the seller with `useSeller()`.
+ * The seller and the legal pages, for every page that sells or names them (the terms, the
+ * privacy policy and the accessibility statement themselves, the footer, the review step, the
+ * receipt). Pages link with `TERMS_PATH`, `PRIVACY_PATH` and `ACCESSIBILITY_PATH` and show the
+ * seller with `useSeller()`.
  */
 export const TERMS_PATH = '/villkor';
 export const PRIVACY_PATH = '/integritet';
+export const ACCESSIBILITY_PATH = '/tillganglighet';
 
 /** GET /api/seller as a loader. */
 export const sellerLoader = createLoader<void, Seller>().provide({

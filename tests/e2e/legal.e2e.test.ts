@@ -2,7 +2,10 @@ import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
 import { expectPath } from './harness/app.ts';
 
-/** Köpvillkor and integritetspolicy: reached from the footer of any page, naming the seller of the settings. */
+/**
+ * Köpvillkor, integritetspolicy and tillgänglighetsredogörelse: reached from the footer of any
+ * page, naming the seller of the settings.
+ */
 
 connectBrowser();
 
@@ -26,4 +29,12 @@ journey('legal pages', async (j) => {
   await main.getByRole('heading', { level: 2, name: 'Dina rättigheter' }).waitFor();
   await main.getByRole('link', { name: 'kundservice@greetie.example' }).first().waitFor();
   await j.check('integritetspolicy');
+
+  await footer.getByRole('link', { name: 'Tillgänglighet' }).click();
+  await expectPath(page, '/tillganglighet');
+  await main.getByRole('heading', { level: 1, name: 'Tillgänglighetsredogörelse' }).waitFor();
+  await main.getByRole('heading', { level: 2, name: 'Det här fungerar inte än' }).waitFor();
+  await main.getByRole('link', { name: 'kundservice@greetie.example' }).first().waitFor();
+  await expect.poll(() => page.title()).toBe('Tillgänglighetsredogörelse · Greetie');
+  await j.check('tillgänglighetsredogörelse');
 });

@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { PRIVACY_PATH, TERMS_PATH } from '../../components/seller.ts';
+import { ACCESSIBILITY_PATH, PRIVACY_PATH, TERMS_PATH } from '../../components/seller.ts';
 import * as css from './footer.css.ts';
 
-/** The site's footer (public pages and the user's areas): the terms and the privacy policy, a tap away from every page that sells. */
+/** The site's footer (public pages and the user's areas): the terms, the privacy policy and the accessibility statement, a tap away from every page that sells. */
 export function Footer() {
   const { t } = useTranslation('legal');
   return (
@@ -19,6 +19,11 @@ export function Footer() {
           <li>
             <Link className={css.link} to={PRIVACY_PATH}>
               {t('footer.privacy')}
+            </Link>
+          </li>
+          <li>
+            <Link className={css.link} to={ACCESSIBILITY_PATH}>
+              {t('footer.accessibility')}
             </Link>
           </li>
         </ul>

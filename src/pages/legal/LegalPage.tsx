@@ -2,7 +2,7 @@ import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { Seller } from '../../../contract/seller.ts';
-import { PRIVACY_PATH, TERMS_PATH, useSeller } from '../../components/seller.ts';
+import { ACCESSIBILITY_PATH, PRIVACY_PATH, TERMS_PATH, useSeller } from '../../components/seller.ts';
 import { button, errorBox, errorBoxTitle } from '../../components/ui.css.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { formatDate } from '../../format/dates.ts';
@@ -24,7 +24,17 @@ function fill(text: string, seller: Seller): ReactNode {
   });
 }
 
-/** The terms (/villkor) or the privacy policy (/integritet), in the language shown, naming the seller of the settings. */
+/** Each document's page and the label of a link to it (the "see also" links under the others). */
+const PAGES: Record<DocumentId, { to: string; label: 'readTerms' | 'readPrivacy' | 'readAccessibility' }> = {
+  terms: { to: TERMS_PATH, label: 'readTerms' },
+  privacy: { to: PRIVACY_PATH, label: 'readPrivacy' },
+  accessibility: { to: ACCESSIBILITY_PATH, label: 'readAccessibility' },
+};
+
+/**
+ * The terms (/villkor), the privacy policy (/integritet) or the accessibility statement
+ * (/tillganglighet), in the language shown, naming the seller of the settings.
+ */
 function LegalPage({ id }: { id: DocumentId }) {
   const { t, i18n } = useTranslation('legal');
   const language = i18n.language === 'en' ? 'en' : 'sv';
@@ -32,7 +42,7 @@ function LegalPage({ id }: { id: DocumentId }) {
   const seller = useSeller();
   const data = seller.data;
   usePageTitle(doc.title);
-  const other = id === 'terms' ? { to: PRIVACY_PATH, label: t('readPrivacy') } : { to: TERMS_PATH, label: t('readTerms') };
+  const others = (Object.keys(PAGES) as DocumentId[]).filter((other) => other !== id).map((other) => PAGES[other]);
 
   return (
     <article className={css.page} aria-labelledby="page-title">
@@ -94,9 +104,14 @@ function LegalPage({ id }: { id: DocumentId }) {
           ))}
           <p className={css.text}>
             {t('seeAlso')}:{' '}
-            <Link className={css.link} to={other.to}>
-              {other.label}
-            </Link>
+            {others.map((other, i) => (
+              <Fragment key={other.to}>
+                {i > 0 && ' · '}
+                <Link className={css.link} to={other.to}>
+                  {t(other.label)}
+                </Link>
+              </Fragment>
+            ))}
           </p>
         </>
       )}
@@ -112,4 +127,9 @@ export function TermsPage() {
 /** /integritet: integritetspolicy. */
 export function PrivacyPage() {
   return <LegalPage id="privacy" />;
+}
+
+/** /tillganglighet: tillgänglighetsredogörelse. */
+export function AccessibilityPage() {
+  return <LegalPage id="accessibility" />;
 }

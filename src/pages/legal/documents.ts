@@ -1,9 +1,10 @@
 /**
- * The terms of purchase (/villkor) and the privacy policy (/integritet), Swedish and English.
+ * The terms of purchase (/villkor), the privacy policy (/integritet) and the accessibility
+ * statement (/tillganglighet), Swedish and English.
  *
  * Documents, not interface strings: they live with their pages and load with the legal chunk
  * instead of in locales/ (whose Swedish strings are in every page's first load, decision 011).
- * tests/client/legal/documents.test.ts checks that both languages have the same sections and
+ * tests/client/legal/legal.test.tsx checks that both languages have the same sections and
  * placeholders. `{seller}`, `{orgNumber}` and `{email}` are filled in from GET /api/seller.
  */
 export interface LegalSection {
@@ -19,8 +20,8 @@ export interface LegalDocument {
   sections: LegalSection[];
 }
 
-/** When the texts last changed (shown on both pages). */
-export const LAST_UPDATED = '2026-11-23';
+/** When the texts last changed (shown on every legal page). */
+export const LAST_UPDATED = '2026-11-27';
 
 const termsSv: LegalDocument = {
   title: 'Köpvillkor',
@@ -62,7 +63,7 @@ const termsSv: LegalDocument = {
       id: 'giltighet',
       heading: 'Giltighetstid',
       paragraphs: [
-        'Hur länge en gåva gäller står vid gåvan när du väljer den. Tiden räknas från dagen då greetien levereras till mottagaren, inte från dagen du betalar. Slutdatumet syns för mottagaren vid varje gåva.',
+        'Varje gåva gäller ett bestämt antal dagar, och antalet kan skilja mellan gåvorna. Det står vid gåvan när du väljer den. Tiden räknas från dagen då greetien levereras till mottagaren, inte från dagen du betalar. Mottagaren ser slutdatumet vid varje gåva.',
         'En gåva som inte har lösts in när giltighetstiden är slut går inte längre att använda. Har något gått snett, till exempel att butiken har stängt, hör av dig så löser vi det tillsammans.',
       ],
     },
@@ -81,8 +82,18 @@ const termsSv: LegalDocument = {
       heading: 'Ångerrätt',
       paragraphs: [
         'Du har 14 dagars ångerrätt enligt lagen om distansavtal. Ångerfristen börjar den dag du betalar.',
-        'Vill du ångra ett köp innan greetien har levererats stoppar vi leveransen och betalar tillbaka hela beloppet. Har greetien redan levererats kan du ändå ångra köpet av de gåvor som inte har lösts in: vi spärrar dem och betalar tillbaka deras värde. En gåva som redan har använts kan inte ångras, eftersom den då har gett det den skulle.',
-        'Skriv till {email} och berätta vilken greetie det gäller. Du behöver inte säga varför. Vi betalar tillbaka till samma Swish-nummer som betalade, senast 14 dagar efter att vi fick ditt besked.',
+        'En greetie och dess gåvor är digitalt innehåll som levereras direkt. Innan du betalar godkänner du därför att leveransen börjar med en gång, och du intygar att du vet att ångerrätten upphör när mottagaren öppnar greetien eller använder en gåva. Så får det vara enligt lagen om distansavtal när digitalt innehåll levereras direkt och du har gått med på det.',
+        'Fram till dess kan du alltid ångra köpet och få tillbaka allt du har betalat, även när det har gått mer än 14 dagar. Du behöver inte säga varför. Hur det går till står under Avbeställning och återbetalning.',
+      ],
+    },
+    {
+      id: 'avbestallning',
+      heading: 'Avbeställning och återbetalning',
+      paragraphs: [
+        'Så länge mottagaren inte har öppnat greetien kan du avbeställa den själv på greetiens sida under Mina greeties. Leveransen stoppas, länken slutar fungera och gåvorna går inte att använda.',
+        'Vi betalar tillbaka hela beloppet med Swish till det nummer som betalade. På greetiens sida ser du när återbetalningen är klar. Om den inte går igenom försöker vi igen.',
+        'Om mottagaren inte öppnar greetien påminner vi hen med sms, och vi säger till dig. Är greetien fortfarande oöppnad 60 dagar efter leveransen avbeställer vi den och betalar tillbaka allt till dig, utan att du behöver göra något.',
+        'Har mottagaren redan öppnat greetien, eller får du inte till det, skriv till {email} så hjälper vi dig.',
       ],
     },
     {
@@ -141,7 +152,7 @@ const termsEn: LegalDocument = {
       id: 'giltighet',
       heading: 'How long gifts are valid',
       paragraphs: [
-        'How long a gift is valid is shown with the gift when you choose it. The time counts from the day the greetie is delivered to the recipient, not from the day you pay. The recipient sees the end date with each gift.',
+        'Each gift is valid for a set number of days, which can differ from gift to gift. It is shown with the gift when you choose it. The time counts from the day the greetie is delivered to the recipient, not from the day you pay. The recipient sees the end date with each gift.',
         'A gift that has not been redeemed when it expires can no longer be used. If something has gone wrong, for example the shop has closed, get in touch and we will sort it out together.',
       ],
     },
@@ -160,8 +171,18 @@ const termsEn: LegalDocument = {
       heading: 'Right of withdrawal',
       paragraphs: [
         'You have 14 days to change your mind under the Swedish Distance Contracts Act. The 14 days start on the day you pay.',
-        'If you change your mind before the greetie has been delivered, we stop the delivery and pay back the whole amount. If the greetie has already been delivered, you can still withdraw from the purchase of gifts that have not been redeemed: we block them and pay back their value. A gift that has already been used cannot be withdrawn, since it has then given what it was meant to.',
-        'Write to {email} and tell us which greetie it is about. You do not have to say why. We pay back to the same Swish number that paid, at the latest 14 days after we received your message.',
+        'A greetie and its gifts are digital content delivered at once. Before you pay, you therefore agree that delivery starts straight away, and you confirm that you know the right of withdrawal ends when the recipient opens the greetie or uses a gift. The Distance Contracts Act allows this when digital content is delivered at once and you have agreed to it.',
+        'Until then you can always withdraw and get back everything you paid, even when more than 14 days have passed. You do not have to say why. How it works is described under Cancelling and refunds.',
+      ],
+    },
+    {
+      id: 'avbestallning',
+      heading: 'Cancelling and refunds',
+      paragraphs: [
+        "As long as the recipient has not opened the greetie, you can cancel it yourself on the greetie's page under My greeties. The delivery stops, the link stops working and the gifts cannot be used.",
+        "We pay back the whole amount with Swish to the number that paid. The greetie's page shows you when the refund is done. If it does not go through, we try again.",
+        'If the recipient does not open the greetie, we remind them by text message, and we let you know. If the greetie is still unopened 60 days after delivery, we cancel it and pay everything back to you, without you having to do anything.',
+        'If the recipient has already opened the greetie, or you cannot get it to work, write to {email} and we will help you.',
       ],
     },
     {
@@ -334,9 +355,112 @@ const privacyEn: LegalDocument = {
   ],
 };
 
+const accessibilitySv: LegalDocument = {
+  title: 'Tillgänglighetsredogörelse',
+  intro:
+    '{seller} (organisationsnummer {orgNumber}) står bakom Greetie. Vi vill att alla ska kunna skicka och öppna greeties och använda sina gåvor, även med skärmläsare, tangentbord, förstoring eller utan att kunna se färger. Här berättar vi hur tillgänglig tjänsten är, vad som inte fungerar än och hur du säger till om något är svårt att använda.',
+  sections: [
+    {
+      id: 'standard',
+      heading: 'Hur tillgänglig tjänsten är',
+      paragraphs: [
+        'Greetie omfattas av lagen (2023:254) om vissa produkters och tjänsters tillgänglighet, som gäller e-handel sedan juni 2025. Vi följer standarden Web Content Accessibility Guidelines (WCAG) 2.1 på nivå AA.',
+        'Tjänsten uppfyller delvis WCAG 2.1 AA. Det som inte fungerar än står längre ner på sidan.',
+      ],
+    },
+    {
+      id: 'testat',
+      heading: 'Så har vi testat',
+      paragraphs: ['Vi testar tjänsten själva, varje gång vi ändrar den:'],
+      list: [
+        'Automatiska tester går igenom tjänstens flöden i en riktig webbläsare, i både mobil- och datorstorlek: logga in, skapa och betala en greetie, öppna den som mottagare, använda en gåva och lösa in den i butik. Varje steg kontrolleras med verktyget axe, och en allvarlig brist får testet att misslyckas.',
+        'Inloggningen testas med bara tangentbordet, från första sidan tills du är inloggad. Redigeraren testas med tangentbordet: att välja, flytta, förstora, vrida och ta bort det du har lagt på bilden.',
+        'Testerna hittar knappar, länkar, rubriker och fält på de namn och roller som en skärmläsare läser upp, så ett namn som saknas eller är fel syns som ett fel. Vi har ännu inte gått igenom alla flöden med en skärmläsare för hand.',
+      ],
+    },
+    {
+      id: 'brister',
+      heading: 'Det här fungerar inte än',
+      paragraphs: ['Vi känner till de här bristerna och arbetar med dem:'],
+      list: [
+        'En video i en greetie startar av sig själv utan ljud och spelas om och om igen. Det finns en knapp för ljudet men ingen för att pausa videon (WCAG 2.2.2).',
+        'Bilder och videor som avsändaren lägger till har ingen beskrivning och ingen textning. En skärmläsare säger bara att det är bilden eller videon i greetien. Texter och emojier som avsändaren har lagt på bilden läses upp (WCAG 1.1.1 och 1.2.2).',
+        'I redigeraren flyttar du det du har lagt på bilden genom att dra det, eller med piltangenterna när det är markerat. Förstora, förminska, vrida och ta bort har egna knappar, men att flytta har ingen knapp än.',
+      ],
+    },
+    {
+      id: 'rapportera',
+      heading: 'Säg till om något är svårt',
+      paragraphs: [
+        'Kan du inte använda någon del av tjänsten, eller har du hittat en brist som inte står här? Skriv till {email} och berätta vilken sida det gäller och vad som hände. Vi svarar inom två arbetsdagar, och behöver du hjälp att skicka eller öppna en greetie under tiden hjälper vi dig på annat sätt.',
+      ],
+    },
+    {
+      id: 'tillsyn',
+      heading: 'Om du inte är nöjd',
+      paragraphs: [
+        'Är du inte nöjd med vårt svar kan du anmäla bristande tillgänglighet till Post- och telestyrelsen (PTS), pts.se, som har tillsyn över att e-handel följer tillgänglighetslagen.',
+        'Myndigheten för digital förvaltning (DIGG), digg.se, har tillsyn över offentliga webbplatser och ger vägledning om digital tillgänglighet.',
+      ],
+    },
+  ],
+};
+
+const accessibilityEn: LegalDocument = {
+  title: 'Accessibility statement',
+  intro:
+    '{seller} (Swedish organisation number {orgNumber}) is behind Greetie. We want everyone to be able to send and open greeties and use their gifts, also with a screen reader, a keyboard, magnification or without seeing colours. Here we tell you how accessible the service is, what does not work yet and how to tell us when something is hard to use.',
+  sections: [
+    {
+      id: 'standard',
+      heading: 'How accessible the service is',
+      paragraphs: [
+        'Greetie is covered by the Swedish Accessibility of Certain Products and Services Act (2023:254), which applies to e-commerce since June 2025. We follow the Web Content Accessibility Guidelines (WCAG) 2.1 at level AA.',
+        'The service partly meets WCAG 2.1 AA. What does not work yet is listed further down the page.',
+      ],
+    },
+    {
+      id: 'testat',
+      heading: 'How we tested it',
+      paragraphs: ['We test the service ourselves, every time we change it:'],
+      list: [
+        "Automated tests go through the service's flows in a real browser, in both phone and desktop sizes: signing in, creating and paying for a greetie, opening it as the recipient, using a gift and redeeming it in a shop. Every step is checked with the axe tool, and a serious fault makes the test fail.",
+        'Signing in is tested with the keyboard alone, from the first page until you are signed in. The editor is tested with the keyboard: selecting, moving, enlarging, turning and removing what you have put on the picture.',
+        'The tests find buttons, links, headings and fields by the names and roles a screen reader reads out, so a missing or wrong name shows up as a failure. We have not yet gone through every flow with a screen reader by hand.',
+      ],
+    },
+    {
+      id: 'brister',
+      heading: 'What does not work yet',
+      paragraphs: ['We know about these faults and are working on them:'],
+      list: [
+        'A video in a greetie starts by itself without sound and plays over and over. There is a button for the sound but none to pause the video (WCAG 2.2.2).',
+        'Photos and videos the sender adds have no description and no captions. A screen reader only says that it is the photo or the video in the greetie. Texts and emoji the sender put on the picture are read out (WCAG 1.1.1 and 1.2.2).',
+        'In the editor you move what you have put on the picture by dragging it, or with the arrow keys when it is selected. Enlarge, shrink, turn and remove have their own buttons, but moving has no button yet.',
+      ],
+    },
+    {
+      id: 'rapportera',
+      heading: 'Tell us when something is hard',
+      paragraphs: [
+        'Is there a part of the service you cannot use, or have you found a fault that is not listed here? Write to {email} and tell us which page it is and what happened. We answer within two working days, and if you need to send or open a greetie in the meantime we help you another way.',
+      ],
+    },
+    {
+      id: 'tillsyn',
+      heading: 'If you are not satisfied',
+      paragraphs: [
+        'If you are not satisfied with our answer, you can report a lack of accessibility to the Swedish Post and Telecom Authority (PTS), pts.se, which supervises that e-commerce follows the accessibility act.',
+        'The Agency for Digital Government (DIGG), digg.se, supervises public websites and gives guidance on digital accessibility.',
+      ],
+    },
+  ],
+};
+
 export const documents = {
   terms: { sv: termsSv, en: termsEn },
   privacy: { sv: privacySv, en: privacyEn },
+  accessibility: { sv: accessibilitySv, en: accessibilityEn },
 } as const;
 
 export type DocumentId = keyof typeof documents;

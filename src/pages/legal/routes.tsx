@@ -1,1 +1,1 @@
-export { PrivacyPage, TermsPage } from './LegalPage.tsx';
+export { AccessibilityPage, PrivacyPage, TermsPage } from './LegalPage.tsx';

@@ -82,6 +82,10 @@ describe('/greetie/details/{id}: where Swish returns the payer', () => {
     expect(within(receipt).getByText('Fika för två')).toBeInTheDocument();
     expect(within(receipt).getByText('Café Kanelbullen')).toBeInTheDocument();
     expect(receipt).toHaveTextContent(/Totalt\s*149\skr/);
+    // Next to the total: the validity and the right of withdrawal, with a link to the terms.
+    expect(receipt).toHaveTextContent('Gåvorna gäller från dagen då greetien levereras, så många dagar som står vid varje gåva.');
+    expect(receipt).toHaveTextContent(/Ångerrätt: tills mottagaren öppnar greetien eller använder en gåva kan du avbeställa och få tillbaka allt, även efter 14 dagar\./);
+    expect(within(receipt).getByRole('link', { name: 'Läs mer i köpvillkoren' })).toHaveAttribute('href', '/villkor');
     expect(await within(receipt).findByText('Greetie AB, Org.nr 559999-9999')).toBeInTheDocument();
     expect(receipt).toHaveTextContent('Mottagaren får ett sms med din greetie 24 december 2030 16:00.');
     expect(within(receipt).getByRole('link', { name: 'Köpvillkor' })).toHaveAttribute('href', '/villkor');

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import type { Payment } from '../../../../contract/payment.ts';
 import { useLoader } from '../../../components/useLoader.ts';
 import { PRIVACY_PATH, TERMS_PATH, useSeller } from '../../../components/seller.ts';
@@ -12,7 +12,8 @@ import * as css from './payment.css.ts';
 
 /**
  * The receipt of a paid greetie: what was bought (each gift with its merchant, product and
- * amount), the total, the seller, when the recipient gets it, and the terms. The greetie is read
+ * amount), the total with the validity and the right of withdrawal, the seller, when the
+ * recipient gets it, and the terms. The greetie is read
  * again, so its status and delivery time are as the server has them now.
  */
 export function Receipt({
@@ -93,6 +94,14 @@ export function Receipt({
             <span>{t('receipt.total')}</span>
             <span>{formatKr(payment?.amount ?? g.total)}</span>
           </p>
+          {g.gifts.length > 0 && (
+            <>
+              <p className={css.receiptTerms}>{t('receipt.validity')}</p>
+              <p className={css.receiptTerms}>
+                <Trans ns="payment" i18nKey="receipt.withdrawal" components={{ terms: <Link to={TERMS_PATH} /> }} />
+              </p>
+            </>
+          )}
           <h4 className={css.receiptHeading}>{t('receipt.delivery')}</h4>
           <p className={css.text}>
             {g.deliveredAt

@@ -60,4 +60,6 @@ export const receipt = style({
 });
 export const receiptHeading = style({ margin: 0, fontSize: '1.125rem' });
 export const receiptTotal = style({ display: 'flex', justifyContent: 'space-between', fontWeight: 700, fontSize: '1.125rem', margin: 0 });
+/** The validity and the right of withdrawal, in short lines under the total. */
+export const receiptTerms = style({ margin: 0, fontSize: '0.9375rem', lineHeight: 1.5 });
 export const legal = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.md, margin: 0, fontSize: '0.9375rem' });
