@@ -2,6 +2,7 @@ import { api } from './client.ts';
 import type { SandboxMerchant } from '../../contract/merchant.ts';
 import type { SandboxSms } from '../../contract/sandbox.ts';
 import type { SandboxPush } from '../../contract/notification.ts';
+import type { SandboxRefund, SandboxRefundSettle } from '../../contract/payment.ts';
 
 /** The sandbox's calls (/api/sandbox: 404 everywhere when the server runs with SANDBOX=off). */
 
@@ -30,4 +31,14 @@ export function getSandboxMerchants(signal?: AbortSignal): Promise<SandboxMercha
 /** GET /sandbox/push: the pushes the sandbox outbox kept, newest first. */
 export function getSandboxPush(signal?: AbortSignal): Promise<SandboxPush[]> {
   return api.get<SandboxPush[]>('/api/sandbox/push', { signal });
+}
+
+/** GET /sandbox/refunds: the sandbox's pending refunds, newest first. */
+export function getSandboxRefunds(signal?: AbortSignal): Promise<SandboxRefund[]> {
+  return api.get<SandboxRefund[]>('/api/sandbox/refunds', { signal });
+}
+
+/** POST /sandbox/refunds/{refundId}: settle one as Swish would ("paid" or "error"); answers the refund. */
+export function settleSandboxRefund(refundId: string, outcome: SandboxRefundSettle['outcome'], signal?: AbortSignal): Promise<SandboxRefund> {
+  return api.post<SandboxRefund>(`/api/sandbox/refunds/${encodeURIComponent(refundId)}`, { outcome } satisfies SandboxRefundSettle, { signal });
 }

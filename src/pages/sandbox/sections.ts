@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { SmsOutbox } from './SmsOutbox.tsx';
 import { MerchantCodesSection } from './MerchantCodesSection.tsx';
 import { PendingPaymentsSection } from './PendingPaymentsSection.tsx';
+import { PendingRefundsSection } from './PendingRefundsSection.tsx';
 import { PushOutbox } from './PushOutbox.tsx';
 
 /**
@@ -22,5 +23,6 @@ export const sandboxSections: SandboxSection[] = [
   { id: 'sms', Component: SmsOutbox },
   { id: 'push', Component: PushOutbox },
   { id: 'payments', Component: PendingPaymentsSection },
+  { id: 'refunds', Component: PendingRefundsSection },
   { id: 'merchants', Component: MerchantCodesSection },
 ];

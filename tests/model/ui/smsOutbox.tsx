@@ -35,6 +35,7 @@ export default defineUi({
       if (url === '/api/sandbox') return Promise.resolve(json(200, { enabled: true }));
       if (url === '/api/sandbox/merchants') return Promise.resolve(json(200, []));
       if (url === '/api/sandbox/payments') return Promise.resolve(json(200, []));
+      if (url === '/api/sandbox/refunds') return Promise.resolve(json(200, []));
       // The push outbox runs its own copy of this machine: empty and quiet, so this one is the only one answered.
       if (url.startsWith('/api/sandbox/push')) return Promise.resolve(json(200, []));
       return new Promise<Response>((resolve) => pending.push({ answer: resolve }));
