@@ -296,6 +296,25 @@ export const FIXTURES: Record<string, Fixture> = {
     remoteAddress: freshIp(),
   }),
 
+  // After delivery (the owner is the sender, the other caller its recipient, who gets 404 like
+  // anybody but the sender): a fresh paid greetie delivered to the other caller for every cell.
+  'POST /api/greetie/{id}/cancel': async (ctx) => jsonPost(`/api/greetie/${(await deliveredGreetie(ctx, ctx.owner, ctx.other)).id}/cancel`, {}),
+  'POST /api/greetie/{id}/resend': async (ctx) => jsonPost(`/api/greetie/${(await deliveredGreetie(ctx, ctx.owner, ctx.other)).id}/resend`, {}),
+  'POST /api/greetie/{id}/recipient': async (ctx) =>
+    jsonPost(`/api/greetie/${(await deliveredGreetie(ctx, ctx.owner, ctx.other)).id}/recipient`, { mobileNumber: freshMobileNumber() }),
+  // Thanks: the owner is the recipient here (a greetie from the other caller, delivered to the owner).
+  'POST /api/greetie/{id}/thanks': async (ctx) => jsonPost(`/api/greetie/${(await deliveredGreetie(ctx, ctx.other, ctx.owner)).id}/thanks`, { message: 'Tack!' }),
+  // A pending sandbox refund: the owner's delivered greetie cancelled, its refund waiting.
+  'POST /api/sandbox/refunds/{refundId}': async (ctx) => {
+    const g = await deliveredGreetie(ctx, ctx.owner, ctx.other);
+    const cancelled = await ctx.send({ ...jsonPost(`/api/greetie/${g.id}/cancel`, {}), headers: bearer(ctx.owner) });
+    if (cancelled.status !== 200) throw new Error(`POST /api/greetie/{id}/cancel answered ${cancelled.status}: ${cancelled.body.slice(0, 200)}`);
+    const pending = await ctx.send({ method: 'GET', url: '/api/sandbox/refunds' });
+    const refund = (JSON.parse(pending.body) as { id: string; greetieId: string }[]).find((r) => r.greetieId === g.id);
+    if (!refund) throw new Error(`no pending refund for the cancelled greetie (GET /api/sandbox/refunds answered ${pending.status})`);
+    return jsonPost(`/api/sandbox/refunds/${refund.id}`, { outcome: 'paid' });
+  },
+
   // Notifications and push (server/notification): about the caller themselves, so every signed-in
   // caller gets the same answer; a fresh token or endpoint per cell.
   'GET /api/mobileuser/notifications': async () => ({ method: 'GET', url: '/api/mobileuser/notifications?limit=5', remoteAddress: freshIp() }),
