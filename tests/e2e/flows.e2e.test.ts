@@ -85,7 +85,7 @@ journey('flow viewer: drag, export and a link to a state', async (j) => {
   const frame = page.getByRole('region', { name: /^Diagramyta/ });
   // compose opens readable; dragging the chart moves it.
   await page.goto('/flows?machine=compose');
-  await page.getByRole('group', { name: 'Diagram över Compose' }).waitFor();
+  await page.getByRole('group', { name: 'Diagram över Compose' }).waitFor({ timeout: 30_000 }); // the largest chart: ELK lays it out in the page
   await expect.poll(() => frame.getAttribute('data-scale')).toBe('1');
   await j.check('compose as it opens');
   const viewBox = () => page.getByRole('group', { name: 'Diagram över Compose' }).getAttribute('viewBox');

@@ -141,7 +141,7 @@ journey('payment', async (j) => {
   const receipt = main.getByRole('article', { name: 'Kvitto' });
   await receipt.getByText(product.name).waitFor();
   await receipt.getByText('Totalt').waitFor();
-  await receipt.getByRole('link', { name: 'Köpvillkor' }).waitFor();
+  await receipt.getByRole('link', { name: 'Köpvillkor', exact: true }).waitFor();
   await receipt.getByRole('link', { name: 'Integritetspolicy' }).waitFor();
   await j.check('payment: receipt');
 

@@ -20,7 +20,9 @@ export default defineConfig({
     // A worker keeps playwright-core loaded from one file to the next (each file still connects
     // and disconnects on its own); importing it afresh per file costs seconds on a busy machine.
     isolate: false,
-    testTimeout: 45_000,
+    // A journey walks a whole flow in a real browser; 45 s was short for compose on a
+    // loaded 2-core machine once it hands over to payment in the chart.
+    testTimeout: 90_000,
     // Polled expectations wait as long as a locator does (the default 1 s is too short on a busy machine).
     expect: { poll: { timeout: 10_000, interval: 50 } },
     hookTimeout: 30_000,
