@@ -27,6 +27,16 @@ const paidFor = (g: Greetie) => g.gifts.length > 0 && g.total > 0;
  * greetie is opened, why they are gone; once cancelled, where the money is.
  */
 export function SenderActions({ actions }: { actions: GreetieActionsView & GreetieActionsCommands }) {
+  // The dialog stays while it says what happened, whatever the greetie has become.
+  return (
+    <>
+      <SenderActionsBody actions={actions} />
+      <ActionDialog actions={actions} />
+    </>
+  );
+}
+
+function SenderActionsBody({ actions }: { actions: GreetieActionsView & GreetieActionsCommands }) {
   const { t } = useTranslation('greetie');
   const g = actions.greetie;
   if (g.status === 'cancelled') return paidFor(g) ? <RefundStatus greetieId={g.id} /> : null;
@@ -36,16 +46,13 @@ export function SenderActions({ actions }: { actions: GreetieActionsView & Greet
   if (!actionable(g)) return null;
   const kinds: GreetieActionKind[] = g.status === 'delivered' ? ['correct', 'resend', 'cancel'] : ['correct', 'cancel'];
   return (
-    <>
-      <div className={css.actions}>
-        {kinds.map((kind) => (
-          <button key={kind} type="button" className={kind === 'cancel' ? `${button} ${css.danger}` : buttonSecondary} onClick={() => actions.start(kind)}>
-            {t(`actions.${kind}`)}
-          </button>
-        ))}
-      </div>
-      <ActionDialog actions={actions} />
-    </>
+    <div className={css.actions}>
+      {kinds.map((kind) => (
+        <button key={kind} type="button" className={kind === 'cancel' ? `${button} ${css.danger}` : buttonSecondary} onClick={() => actions.start(kind)}>
+          {t(`actions.${kind}`)}
+        </button>
+      ))}
+    </div>
   );
 }
 
