@@ -60,17 +60,7 @@ function ActionDialog({ actions }: { actions: GreetieActionsView & GreetieAction
   const { t } = useTranslation('greetie');
   const { screen, action, greetie: g, failure } = actions;
   const open = screen !== 'ready' && action !== null;
-  const [mobileNumber, setMobileNumber] = useState('');
-  const [name, setName] = useState(g.recipient?.name ?? '');
   const busy = screen === 'busy';
-  const numberFailure = action === 'correct' && screen === 'confirming' && failure?.code === 'INVALID_MOBILE_NUMBER';
-  const text = (() => {
-    if (action === 'cancel') {
-      return paidFor(g) ? t('actions.cancelText', { amount: formatKr(g.total) }) : t('actions.cancelTextUnpaid');
-    }
-    if (action === 'resend') return t('actions.resendText', { number: formatMobileNumber(g.recipient?.mobileNumber ?? '') });
-    return t(g.status === 'delivered' ? 'actions.correctTextDelivered' : 'actions.correctTextScheduled');
-  })();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && !busy && actions.close()}>
       <Dialog.Portal>
@@ -100,58 +90,78 @@ function ActionDialog({ actions }: { actions: GreetieActionsView & GreetieAction
               </div>
             </>
           ) : (
-            <form
-              noValidate
-              onSubmit={(e) => {
-                e.preventDefault();
-                actions.confirm(action === 'correct' ? { mobileNumber, name } : undefined);
-              }}
-            >
-              <Dialog.Description>{text}</Dialog.Description>
-              {action === 'correct' && (
-                <>
-                  <div className={css.field}>
-                    <label htmlFor="correct-number" className={css.label}>
-                      {t('actions.newNumber')}
-                    </label>
-                    <input
-                      id="correct-number"
-                      className={css.input}
-                      type="tel"
-                      inputMode="tel"
-                      autoComplete="off"
-                      value={mobileNumber}
-                      aria-invalid={numberFailure || undefined}
-                      aria-describedby={numberFailure ? 'correct-number-error' : undefined}
-                      onChange={(e) => setMobileNumber(e.currentTarget.value)}
-                    />
-                    {numberFailure && (
-                      <p id="correct-number-error" role="alert" className={css.fieldError}>
-                        {t('actions.failure.INVALID_MOBILE_NUMBER')}
-                      </p>
-                    )}
-                  </div>
-                  <div className={css.field}>
-                    <label htmlFor="correct-name" className={css.label}>
-                      {t('actions.newName')}
-                    </label>
-                    <input id="correct-name" className={css.input} autoComplete="off" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-                  </div>
-                </>
-              )}
-              <div className={css.actions}>
-                <button type="button" className={buttonSecondary} disabled={busy} onClick={actions.close}>
-                  {t('actions.back')}
-                </button>
-                <button type="submit" className={action === 'cancel' ? `${button} ${css.danger}` : button} disabled={busy}>
-                  {action ? t(`actions.${action}Confirm`) : ''}
-                </button>
-              </div>
-            </form>
+            <ConfirmForm actions={actions} />
           )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** The confirmation's words and, for a correction, the new number: fresh each time it opens. */
+function ConfirmForm({ actions }: { actions: GreetieActionsView & GreetieActionsCommands }) {
+  const { t } = useTranslation('greetie');
+  const { screen, action, greetie: g, failure } = actions;
+  const [mobileNumber, setMobileNumber] = useState('');
+  const [name, setName] = useState(g.recipient?.name ?? '');
+  const busy = screen === 'busy';
+  const numberFailure = action === 'correct' && screen === 'confirming' && failure?.code === 'INVALID_MOBILE_NUMBER';
+  const text = (() => {
+    if (action === 'cancel') {
+      return paidFor(g) ? t('actions.cancelText', { amount: formatKr(g.total) }) : t('actions.cancelTextUnpaid');
+    }
+    if (action === 'resend') return t('actions.resendText', { number: formatMobileNumber(g.recipient?.mobileNumber ?? '') });
+    return t(g.status === 'delivered' ? 'actions.correctTextDelivered' : 'actions.correctTextScheduled');
+  })();
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        actions.confirm(action === 'correct' ? { mobileNumber, name } : undefined);
+      }}
+    >
+      <Dialog.Description>{text}</Dialog.Description>
+      {action === 'correct' && (
+        <>
+          <div className={css.field}>
+            <label htmlFor="correct-number" className={css.label}>
+              {t('actions.newNumber')}
+            </label>
+            <input
+              id="correct-number"
+              className={css.input}
+              type="tel"
+              inputMode="tel"
+              autoComplete="off"
+              value={mobileNumber}
+              aria-invalid={numberFailure || undefined}
+              aria-describedby={numberFailure ? 'correct-number-error' : undefined}
+              onChange={(e) => setMobileNumber(e.currentTarget.value)}
+            />
+            {numberFailure && (
+              <p id="correct-number-error" role="alert" className={css.fieldError}>
+                {t('actions.failure.INVALID_MOBILE_NUMBER')}
+              </p>
+            )}
+          </div>
+          <div className={css.field}>
+            <label htmlFor="correct-name" className={css.label}>
+              {t('actions.newName')}
+            </label>
+            <input id="correct-name" className={css.input} autoComplete="off" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          </div>
+        </>
+      )}
+      <div className={css.actions}>
+        <button type="button" className={buttonSecondary} disabled={busy} onClick={actions.close}>
+          {t('actions.back')}
+        </button>
+        <button type="submit" className={action === 'cancel' ? `${button} ${css.danger}` : button} disabled={busy}>
+          {action ? t(`actions.${action}Confirm`) : ''}
+        </button>
+      </div>
+    </form>
   );
 }
 
