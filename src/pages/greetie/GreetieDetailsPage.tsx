@@ -147,7 +147,7 @@ function Loaded({ greetie, mine, back, reload }: { greetie: Greetie; mine: boole
         )}
         {deletable(g) && <DeleteButton id={g.id} />}
       </div>
-      {mine && <SenderActions actions={actions} />}
+      {mine && <SenderActions actions={actions} reload={reload} />}
     </article>
   );
 }

@@ -26,12 +26,12 @@ const paidFor = (g: Greetie) => g.gifts.length > 0 && g.total > 0;
  * useGreetieActions): each button opens a confirmation that says exactly what happens. Once the
  * greetie is opened, why they are gone; once cancelled, where the money is.
  */
-export function SenderActions({ actions }: { actions: GreetieActionsView & GreetieActionsCommands }) {
+export function SenderActions({ actions, reload }: { actions: GreetieActionsView & GreetieActionsCommands; reload?: () => void }) {
   // The dialog stays while it says what happened, whatever the greetie has become.
   return (
     <>
       <SenderActionsBody actions={actions} />
-      <ActionDialog actions={actions} />
+      <ActionDialog actions={actions} reload={reload} />
     </>
   );
 }
@@ -56,7 +56,7 @@ function SenderActionsBody({ actions }: { actions: GreetieActionsView & GreetieA
   );
 }
 
-function ActionDialog({ actions }: { actions: GreetieActionsView & GreetieActionsCommands }) {
+function ActionDialog({ actions, reload }: { actions: GreetieActionsView & GreetieActionsCommands; reload?: () => void }) {
   const { t } = useTranslation('greetie');
   const { screen, action, greetie: g, failure } = actions;
   const open = screen !== 'ready' && action !== null;
@@ -84,7 +84,15 @@ function ActionDialog({ actions }: { actions: GreetieActionsView & GreetieAction
                 {failure ? <FailureText failure={failure} /> : null}
               </Dialog.Description>
               <div className={css.actions}>
-                <button type="button" className={button} onClick={actions.close}>
+                <button
+                  type="button"
+                  className={button}
+                  onClick={() => {
+                    actions.close();
+                    // Opened meanwhile: read it again, so the page says why the actions are gone.
+                    if (failure?.code === 'GREETIE_ALREADY_OPENED') reload?.();
+                  }}
+                >
                   {t('actions.close')}
                 </button>
               </div>

@@ -138,13 +138,19 @@ describe('/greetie/details/{id}: the sender cancels, resends, corrects', () => {
     expect(posts()).toHaveLength(1);
   });
 
-  it('GREETIE_ALREADY_OPENED from the server is worded', async () => {
+  it('GREETIE_ALREADY_OPENED from the server is worded; closing reads the greetie again and says why the actions are gone', async () => {
     const user = userEvent.setup();
-    server[`POST /api/greetie/${DRAFT_ID}/cancel`] = () => ({ status: 409, body: { message: 'Öppnad.', code: 'GREETIE_ALREADY_OPENED' } });
+    server[`POST /api/greetie/${DRAFT_ID}/cancel`] = () => {
+      server[`GET /api/greetie/${DRAFT_ID}`] = () => ({ status: 200, body: delivered({ viewed: true, viewedAt: '2026-11-21T07:00:00.000Z' }) });
+      return { status: 409, body: { message: 'Öppnad.', code: 'GREETIE_ALREADY_OPENED' } };
+    };
     open(delivered());
     await user.click(await screen.findByRole('button', { name: 'Avbryt och få pengarna tillbaka' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Avbryt greetien' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Mottagaren har redan öppnat greetien');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Stäng' }));
+    expect(await screen.findByText('Mottagaren har öppnat greetien, så den kan inte längre avbrytas eller skickas om.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Avbryt och få pengarna tillbaka' })).not.toBeInTheDocument();
   });
 
   it('a scheduled greetie offers correct and cancel, not resend', async () => {
