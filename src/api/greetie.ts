@@ -1,6 +1,6 @@
 import { api, ApiError, createApiClient, type ApiClient } from './client.ts';
 import { currentLanguage } from '../format/language.ts';
-import type { Greetie, GreetieCreateV2, GreetieUpdate } from '../../contract/greetie.ts';
+import type { Greetie, GreetieCreateV2, GreetieUpdate, RecipientCorrection } from '../../contract/greetie.ts';
 
 /** The greetie calls (API.md "Greetie"), typed from contract/greetie.ts. HTTP only. */
 
@@ -32,6 +32,21 @@ export function deleteGreetie(id: string, signal?: AbortSignal, client: ApiClien
 /** POST /greetie/{id}/send: a draft without gifts becomes scheduled. */
 export function sendGreetie(id: string, signal?: AbortSignal, client: ApiClient = api): Promise<Greetie> {
   return client.post<Greetie>(path(id, '/send'), undefined, { signal });
+}
+
+/** POST /greetie/{id}/cancel: stopped, its vouchers void, a paid one refunded (once, however often asked). */
+export function cancelGreetie(id: string, signal?: AbortSignal, client: ApiClient = api): Promise<Greetie> {
+  return client.post<Greetie>(path(id, '/cancel'), undefined, { signal });
+}
+
+/** POST /greetie/{id}/resend: the same link to the same number again (at most once a day). */
+export function resendGreetie(id: string, signal?: AbortSignal, client: ApiClient = api): Promise<Greetie> {
+  return client.post<Greetie>(path(id, '/resend'), undefined, { signal });
+}
+
+/** POST /greetie/{id}/recipient: the corrected recipient; a delivered greetie goes to the new number at once. */
+export function correctRecipient(id: string, correction: RecipientCorrection, signal?: AbortSignal, client: ApiClient = api): Promise<Greetie> {
+  return client.post<Greetie>(path(id, '/recipient'), correction, { signal });
 }
 
 export interface GreetiePage {

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
@@ -14,6 +14,8 @@ import { GreetieCard } from './GreetieCard.tsx';
 import { greetieLoader } from './loaders.ts';
 import { statusLabelOf } from './status.ts';
 import { PaymentPanel } from './payment/PaymentPanel.tsx';
+import { SenderActions } from './SenderActions.tsx';
+import { useGreetieActions } from './useGreetieActions.ts';
 import * as css from './greetie.css.ts';
 
 /**
@@ -35,8 +37,7 @@ const deletable = (g: Greetie) => g.status === 'draft' || g.status === 'awaiting
 const paid = (g: Greetie) => g.gifts.length > 0 && !deletable(g);
 
 function Details({ id, reload }: { id: string; reload: () => void }) {
-  const { t, i18n } = useTranslation('greetie');
-  const navigate = useNavigate();
+  const { t } = useTranslation('greetie');
   const { status, data, error, retry } = useLoader(greetieLoader, { id });
   const me = useSessionUser();
   usePageTitle(t('details.title'));
@@ -77,9 +78,17 @@ function Details({ id, reload }: { id: string; reload: () => void }) {
       </section>
     );
   }
-  const g = data;
   // The payment (and its receipt) is the sender's: GET …/payment answers anyone else 404.
-  const mine = g.sender.id !== null && g.sender.id === me?.id;
+  const mine = data.sender.id !== null && data.sender.id === me?.id;
+  return <Loaded greetie={data} mine={mine} back={back} reload={reload} />;
+}
+
+function Loaded({ greetie, mine, back, reload }: { greetie: Greetie; mine: boolean; back: ReactNode; reload: () => void }) {
+  const { t, i18n } = useTranslation('greetie');
+  const navigate = useNavigate();
+  // The sender's actions keep the greetie as the server last answered it.
+  const actions = useGreetieActions(greetie);
+  const g = actions.greetie;
   return (
     <article className={css.page} aria-labelledby="page-title">
       {back}
@@ -138,6 +147,7 @@ function Details({ id, reload }: { id: string; reload: () => void }) {
         )}
         {deletable(g) && <DeleteButton id={g.id} />}
       </div>
+      {mine && <SenderActions actions={actions} reload={reload} />}
     </article>
   );
 }
