@@ -108,4 +108,4 @@ journey('compose', async (j) => {
   await toPayment.click();
   await main.getByRole('heading', { name: 'Betala med Swish' }).waitFor();
   await j.check('compose: payment');
-});
+}, { walkAtBothSizes: true });

@@ -76,7 +76,7 @@ journey('flow viewer', async (j) => {
   }
   console.log(`flows (${j.viewport}), each chart as it opens: ${opening.join('; ')}`);
 
-});
+}, { walkAtBothSizes: true });
 
 // Kept apart from the journey above: each stays well inside the per-test time on a busy machine.
 journey('flow viewer: drag, export and a link to a state', async (j) => {

@@ -57,7 +57,7 @@ async function draftWithPhoto(page: Page, productId: string, mobileNumber: strin
   );
 }
 
-// Two people in one test (the harness's journey() runs one person at both sizes); 18–28 s here,
+// Two people in one test (the harness's journey() runs one person); 18–28 s here,
 // so its own budget is the ~60 s the issue allows, above the config's 45 s default.
 test('gift: the sender pays on a desktop, the recipient watches, signs in and redeems on a phone, the sender sees "Sedd"', async () => {
   const t0 = Date.now();

@@ -35,4 +35,4 @@ journey('navigation', async (j) => {
   // And home again with the logo.
   await header(page).getByRole('link').first().click();
   await expectPath(page, '/');
-});
+}, { walkAtBothSizes: true });

@@ -165,4 +165,4 @@ journey('payment', async (j) => {
   expect(await sms.textContent()).toMatch(/\/greetie\/view\/[A-Za-z0-9_-]{22,}/);
   await sandbox.screenshot({ path: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-sms.png`), fullPage: true });
   await sandbox.close();
-});
+}, { walkAtBothSizes: true });

@@ -137,4 +137,4 @@ journey('view', async (j) => {
   expect(await redeem.getAttribute('href')).toMatch(new RegExp(`^/redeem/${draft.id}\\?voucher=[0-9a-f-]{36}$`));
   expect(await main.getByRole('link', { name: 'Mina gåvor' }).getAttribute('href')).toMatch(/^\/voucher\/[0-9a-f-]{36}$/);
   await j.check('view: the recipient signed in');
-});
+}, { walkAtBothSizes: true });

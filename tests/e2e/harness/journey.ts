@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { BLOCKING_IMPACTS, formatViolations, runAxe, type AxeViolation } from './axe.ts';
 
-/** Every journey runs at both sizes. */
+/**
+ * The two sizes every page is looked at. A journey walks at the phone's size (the product is
+ * phone first) and each `check()` also lays the page out at the desktop's size, screenshots it and
+ * runs axe there; a journey whose walk differs by size (the drawer against the header, Swish's
+ * app link against its QR code) walks at both. See docs/decisions/105-one-walk-two-sizes.md.
+ */
 export const VIEWPORTS = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 },
   desktop: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
@@ -49,6 +54,9 @@ export class Journey {
   readonly axeReport: { step: string; url: string; violations: AxeViolation[] }[] = [];
   private step = 0;
 
+  /** The other size `check()` also looks at, when this journey walks at one size only. */
+  private alsoAt: ViewportName | null = null;
+
   private constructor(
     readonly name: string,
     readonly viewport: ViewportName,
@@ -57,7 +65,7 @@ export class Journey {
     readonly page: Page,
   ) {}
 
-  static async open(b: Browser, name: string, viewport: ViewportName, baseURL: string): Promise<Journey> {
+  static async open(b: Browser, name: string, viewport: ViewportName, baseURL: string, alsoAt: ViewportName | null = null): Promise<Journey> {
     const context = await b.newContext({
       ...VIEWPORTS[viewport],
       baseURL,
@@ -71,6 +79,7 @@ export class Journey {
     context.setDefaultNavigationTimeout(15_000);
     const page = await context.newPage();
     const journey = new Journey(name, viewport, baseURL, context, page);
+    journey.alsoAt = alsoAt;
     const origin = new URL(baseURL).origin;
 
     context.on('request', (req) => {
@@ -119,19 +128,33 @@ export class Journey {
   async check(step: string): Promise<void> {
     this.step += 1;
     const stepName = `${String(this.step).padStart(2, '0')}-${slug(step)}`;
-    const t0 = Date.now();
     await this.settle();
-    const t1 = Date.now();
-    await this.page.screenshot({ path: screenshotPath(this.name, this.viewport, stepName), fullPage: true });
-    const t2 = Date.now();
-    const violations = await runAxe(this.page);
-    if (process.env.E2E_TIMING) console.log(`${this.name}/${this.viewport}/${stepName}: settle ${t1 - t0} ms, screenshot ${t2 - t1} ms, axe ${Date.now() - t2} ms`);
-    if (violations.length) this.axeReport.push({ step: stepName, url: this.path(), violations });
-    const blocking = violations.filter((v) => v.impact && BLOCKING_IMPACTS.includes(v.impact));
-    if (blocking.length) {
-      throw new Error(`axe: serious or critical violations on ${this.path()} (${this.name}, ${this.viewport}, step ${stepName}):\n${formatViolations(blocking)}`);
+    await this.look(this.viewport, stepName);
+    if (this.alsoAt) {
+      // The same page laid out at the other size: what a person there would see, and axe on it.
+      await this.page.setViewportSize(VIEWPORTS[this.alsoAt].viewport);
+      try {
+        await this.page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+        await this.look(this.alsoAt, stepName);
+      } finally {
+        await this.page.setViewportSize(VIEWPORTS[this.viewport].viewport);
+      }
     }
     this.assertClean(`step ${stepName}`);
+  }
+
+  /** Screenshot the page as laid out now, to test-results/<journey>-<size>-<step>.png, and run axe on it. */
+  private async look(size: ViewportName, stepName: string): Promise<void> {
+    const t1 = Date.now();
+    await this.page.screenshot({ path: screenshotPath(this.name, size, stepName), fullPage: true });
+    const t2 = Date.now();
+    const violations = await runAxe(this.page);
+    if (process.env.E2E_TIMING) console.log(`${this.name}/${size}/${stepName}: screenshot ${t2 - t1} ms, axe ${Date.now() - t2} ms`);
+    if (violations.length) this.axeReport.push({ step: `${size}-${stepName}`, url: this.path(), violations });
+    const blocking = violations.filter((v) => v.impact && BLOCKING_IMPACTS.includes(v.impact));
+    if (blocking.length) {
+      throw new Error(`axe: serious or critical violations on ${this.path()} (${this.name}, ${size}, step ${stepName}):\n${formatViolations(blocking)}`);
+    }
   }
 
   assertClean(when: string): void {
@@ -161,11 +184,19 @@ type JourneyBody = (j: Journey) => Promise<void>;
 /** Per viewport, why the journey is not run there yet (what is missing). */
 export type SkipReasons = Partial<Record<ViewportName, string>>;
 
-function defineJourney(name: string, body: JourneyBody, skip: SkipReasons): void {
+export interface JourneyOptions {
+  /** Walk at both sizes, for a journey whose steps differ by size. By default it walks at the phone's and looks at both. */
+  walkAtBothSizes?: boolean;
+  skip?: SkipReasons;
+}
+
+function defineJourney(name: string, body: JourneyBody, opts: JourneyOptions): void {
+  const sizes: ViewportName[] = opts.walkAtBothSizes ? ['phone', 'desktop'] : ['phone'];
   describe(name, () => {
-    for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+    for (const viewport of sizes) {
       const run = async () => {
-        const journey = await Journey.open(currentBrowser(), name, viewport, inject('baseURL'));
+        const alsoAt = opts.walkAtBothSizes ? null : 'desktop';
+        const journey = await Journey.open(currentBrowser(), name, viewport, inject('baseURL'), alsoAt);
         let failed = true;
         try {
           await body(journey);
@@ -175,19 +206,22 @@ function defineJourney(name: string, body: JourneyBody, skip: SkipReasons): void
           await journey.close(failed);
         }
       };
-      const reason = skip[viewport];
+      const reason = opts.skip?.[viewport];
       if (reason !== undefined) test.skip(`${viewport} (skipped: ${reason})`, run);
-      else test(viewport, run);
+      else test(opts.walkAtBothSizes ? viewport : `${viewport} (and each page at the desktop's size)`, run);
     }
   });
 }
 
-/** A journey, run at the phone and the desktop viewport, each in its own browser context. */
-export function journey(name: string, body: JourneyBody, opts: { skip?: SkipReasons } = {}): void {
-  defineJourney(name, body, opts.skip ?? {});
+/**
+ * A journey in its own browser context: walked at the phone's size, each checked page also seen at
+ * the desktop's; `walkAtBothSizes` walks it twice, once per size.
+ */
+export function journey(name: string, body: JourneyBody, opts: JourneyOptions = {}): void {
+  defineJourney(name, body, opts);
 }
 
 /** A journey kept in the suite but not run, with the reason (what is missing) in its name. */
 journey.skip = (name: string, reason: string, body: JourneyBody): void => {
-  defineJourney(name, body, { phone: reason, desktop: reason });
+  defineJourney(name, body, { walkAtBothSizes: true, skip: { phone: reason, desktop: reason } });
 };
