@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { Content, GreetieMedia } from '../contract/greetie.ts';
+import type { Content, GreetieMedia, GreetieThanks } from '../contract/greetie.ts';
 import type { Failure } from '../contract/errors.ts';
 
 /**
@@ -50,6 +50,8 @@ export interface GreetieView {
   gifts: ViewGift[];
   deliveredAt: string | null;
   viewedAt: string | null;
+  /** The recipient's thank-you (machines/thanks.ts), once sent; null until then. */
+  thanks: GreetieThanks | null;
 }
 
 export interface GreetieViewInput {

@@ -1,6 +1,6 @@
 import { api, ApiError, createApiClient, type ApiClient } from './client.ts';
 import { currentLanguage } from '../format/language.ts';
-import type { Greetie, GreetieCreateV2, GreetieUpdate, RecipientCorrection } from '../../contract/greetie.ts';
+import type { Greetie, GreetieCreateV2, GreetieUpdate, RecipientCorrection, ThanksInput } from '../../contract/greetie.ts';
 
 /** The greetie calls (API.md "Greetie"), typed from contract/greetie.ts. HTTP only. */
 
@@ -47,6 +47,11 @@ export function resendGreetie(id: string, signal?: AbortSignal, client: ApiClien
 /** POST /greetie/{id}/recipient: the corrected recipient; a delivered greetie goes to the new number at once. */
 export function correctRecipient(id: string, correction: RecipientCorrection, signal?: AbortSignal, client: ApiClient = api): Promise<Greetie> {
   return client.post<Greetie>(path(id, '/recipient'), correction, { signal });
+}
+
+/** POST /greetie/{id}/thanks: the recipient thanks the sender, once (409 THANKS_ALREADY_SENT after). */
+export function thankSender(id: string, thanks: ThanksInput, signal?: AbortSignal, client: ApiClient = api): Promise<Greetie> {
+  return client.post<Greetie>(path(id, '/thanks'), thanks, { signal });
 }
 
 export interface GreetiePage {

@@ -34,6 +34,7 @@ const view: GreetieView = {
   gifts: [],
   deliveredAt: '2026-11-23T08:00:00.000Z',
   viewedAt: null,
+  thanks: null,
 };
 
 const settle = () => new Promise((r) => setTimeout(r, 0));

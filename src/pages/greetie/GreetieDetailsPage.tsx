@@ -15,6 +15,7 @@ import { greetieLoader } from './loaders.ts';
 import { statusLabelOf } from './status.ts';
 import { PaymentPanel } from './payment/PaymentPanel.tsx';
 import { SenderActions } from './SenderActions.tsx';
+import { ThanksNote } from './ThanksNote.tsx';
 import { useGreetieActions } from './useGreetieActions.ts';
 import * as css from './greetie.css.ts';
 
@@ -107,6 +108,7 @@ function Loaded({ greetie, mine, back, reload }: { greetie: Greetie; mine: boole
         <dt>{t('review.when')}</dt>
         <dd>{g.deliveredAt ? formatDateTime(g.deliveredAt, i18n.language) : g.deliverAt ? formatDateTime(g.deliverAt, i18n.language) : t('review.now')}</dd>
       </dl>
+      {g.thanks && <ThanksNote thanks={g.thanks} recipientName={g.recipient?.name ?? null} />}
       {mine && g.gifts.length > 0 && (
         <PaymentPanel
           greetieId={g.id}

@@ -16,6 +16,7 @@ export const publicView: GreetieView = {
   ],
   deliveredAt: '2026-11-23T08:00:00.000Z',
   viewedAt: null,
+  thanks: null,
 };
 
 const failure = (status: number, code: Failure['code'], message: string): { error: Failure } => ({ error: { status, code, message, retryAt: null } });

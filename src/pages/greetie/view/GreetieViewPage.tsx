@@ -10,6 +10,7 @@ import { useReducedMotion } from '../editor/motion.ts';
 import { removeBootFrame } from './bootFrame.ts';
 import { GiftReveal } from './GiftReveal.tsx';
 import { GreetieStage } from './GreetieStage.tsx';
+import { Thanks } from './Thanks.tsx';
 import type { Viewer } from './load.ts';
 import { useGreetieView } from './useGreetieView.ts';
 import * as css from './view.css.ts';
@@ -128,6 +129,8 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
           </p>
         )}
         <div aria-live="polite">{screen === 'revealed' && <GiftReveal view={view} returnTo={returnTo} />}</div>
+        {/* Once opened, its recipient can thank the sender (once). */}
+        {screen === 'revealed' && <Thanks view={view} />}
         {view.role !== 'sender' && <TrustNote senderName={view.senderName} />}
       </div>
     </article>

@@ -54,6 +54,7 @@ function viewOf(g: Greetie | PublicGreetie, role: ViewerRole): GreetieView {
     gifts: g.vouchers.length ? giftsOfVouchers(g.vouchers, false) : giftsOfChoices(g),
     deliveredAt: g.deliveredAt,
     viewedAt: g.viewedAt,
+    thanks: g.thanks ?? null,
   };
 }
 
