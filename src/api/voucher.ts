@@ -35,3 +35,11 @@ export function redeemVoucher(voucherId: string, merchantCode: string, signal?: 
 export function markVoucherUsed(id: string, signal?: AbortSignal, client: ApiClient = api): Promise<Voucher> {
   return client.post<Voucher>('/api/voucher/redeemed', undefined, { query: { id }, signal });
 }
+
+/**
+ * POST /voucher/{id}/donate: an unused InStore voucher given to a charity instead → the new
+ * Charity voucher of the same amount (the old one answers 404 from then on).
+ */
+export function donateVoucher(id: string, productId: string, signal?: AbortSignal, client: ApiClient = api): Promise<Voucher> {
+  return client.post<Voucher>(path(id, '/donate'), { productId }, { signal });
+}

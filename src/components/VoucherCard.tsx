@@ -20,12 +20,24 @@ export function useVoucherStatusText(v: Voucher, now: Date): string {
   return t('card.validUntil', { date: formatDate(v.expiresAt, lang) });
 }
 
+/** A voucher used in parts at the till: an in-store voucher of a min/max product. */
+export const usedInParts = (v: Voucher): boolean => v.kind === 'value' && v.source === 'InStore';
+
+/** What is left of a voucher used in parts, not used up: "Kvar: 200 kr av 349 kr"; '' for any other. */
+export function useBalanceText(v: Voucher): string {
+  const { t } = useTranslation('voucher');
+  if (!usedInParts(v) || v.isRedeemed) return '';
+  return t('card.balance', { balance: formatKr(v.balance), amount: formatKr(v.amount) });
+}
+
 /**
  * A voucher in a list: the merchant's logo and name, the product, the amount, and until when it
- * is valid; a used or expired one is greyed with its date. A link when `to` is given.
+ * is valid (and for a value voucher what is left of it); a used or expired one is greyed with its
+ * date. A link when `to` is given.
  */
 export function VoucherCard({ voucher: v, now, to, extra }: { voucher: Voucher; now: Date; to?: string; extra?: ReactNode }) {
   const status = useVoucherStatusText(v, now);
+  const balance = useBalanceText(v);
   const spent = v.isRedeemed || isExpired(v, now);
   const content = (
     <>
@@ -34,6 +46,7 @@ export function VoucherCard({ voucher: v, now, to, extra }: { voucher: Voucher; 
         <span className={css.merchant}>{v.merchant.name}</span>
         <span className={css.product}>{v.product.name}</span>
         <span className={spent ? css.metaSpent : css.meta}>{status}</span>
+        {balance && <span className={css.balance}>{balance}</span>}
         {extra}
       </span>
       <span className={spent ? `${css.amount} ${css.amountSpent}` : css.amount}>{formatKr(v.amount)}</span>

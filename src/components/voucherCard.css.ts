@@ -28,6 +28,7 @@ export const body = style({ display: 'grid', gap: 2, minWidth: 0 });
 export const merchant = style({ margin: 0, fontSize: '0.875rem', color: vars.color.textMuted, fontWeight: 700 });
 export const product = style({ margin: 0, fontSize: '1.0625rem', fontWeight: 700, overflowWrap: 'anywhere' });
 export const meta = style({ margin: 0, fontSize: '0.875rem', color: vars.color.textMuted });
+export const balance = style({ margin: 0, fontSize: '0.875rem', color: vars.color.text, fontWeight: 700 });
 export const metaSpent = style({ margin: 0, fontSize: '0.875rem', color: vars.color.text, fontWeight: 600 });
 
 export const amount = style({ fontWeight: 700, fontSize: '1.125rem', whiteSpace: 'nowrap' });

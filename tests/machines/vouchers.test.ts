@@ -112,6 +112,31 @@ describe('voucher store', () => {
     expect([list.length, greetie.length, one.length]).toEqual([1, 1, 1]);
   });
 
+  it("a part of a value voucher's balance taken at the till shows its balance and its use everywhere, the voucher still open", async () => {
+    const { actor, list, one, greetie } = start();
+    const value: Voucher = { ...instore, kind: 'value', amount: 34900, balance: 34900 };
+    actor.send({ type: 'user.openList', userId: 'u1' });
+    actor.send({ type: 'user.openGreetie', userId: 'u1', greetieId: ids.greetie });
+    actor.send({ type: 'user.openVoucher', userId: 'u1', id: ids.instore });
+    list[0]!.resolve([value, code]);
+    greetie[0]!.resolve([value, code]);
+    one[0]!.resolve(value);
+    await waitFor(actor, (s) => s.hasTag('list:ready') && s.hasTag('greetie:ready') && s.hasTag('voucher:ready'));
+
+    const use = { id: '4d4d4d4d-0000-4000-8000-0000000000a1', amount: 14900, redeemedAt: '2026-11-23T10:15:00.000Z', via: 'code' as const, undone: false };
+    const partly: Voucher = { ...value, balance: 20000, redemptions: [use] };
+    actor.send({ type: 'redeem.succeeded', voucher: partly });
+    const c = actor.getSnapshot().context;
+    const find = (vs: Voucher[] | null) => vs?.find((v) => v.id === ids.instore);
+    for (const v of [find(c.list), find(c.greetieVouchers), c.selected]) {
+      expect(v).toMatchObject({ isRedeemed: false, redeemedAt: null, balance: 20000, redemptions: [use] });
+    }
+    // Opening the page again (back from the till) loads nothing: what it shows must be current.
+    actor.send({ type: 'user.openVoucher', userId: 'u1', id: ids.instore });
+    expect(one).toHaveLength(1);
+    expect(actor.getSnapshot().context.selected?.balance).toBe(20000);
+  });
+
   it('marks a Code voucher used: marking, then used everywhere', async () => {
     const { actor, list, one, mark } = start();
     actor.send({ type: 'user.openList', userId: 'u1' });

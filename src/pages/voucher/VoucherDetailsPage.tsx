@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
 import type { Voucher } from '../../../contract/voucher.ts';
 import type { Failure } from '../../../contract/errors.ts';
+import { isDonatable } from '../../../machines/donate.ts';
 import { useSessionUser } from '../../components/session.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
@@ -14,13 +15,17 @@ import { formatKr } from '../../format/money.ts';
 import { formatMobileNumber } from '../../format/phone.ts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { Loading } from './VoucherListPage.tsx';
+import { DonateInstead, type DonatedState } from './DonateInstead.tsx';
+import { VoucherHistory } from './VoucherHistory.tsx';
 import * as css from './voucher.css.ts';
 
 /**
  * /voucher/{id}: one voucher, and what to do with it by its kind. InStore: 'Lös in i butiken' (the
  * till screen). Code: the code, a copy button and 'Markera som använd'. Charity: the donation
  * certificate and 'Skänk gåvan', confirmed in a dialog. Marking used goes through the voucher
- * store, so every list shows it at once.
+ * store, so every list shows it at once. An in-store value voucher shows its balance and its uses;
+ * an unused in-store voucher offers 'Skänk värdet i stället' (DonateInstead), whose Charity
+ * voucher then opens here in its place, saying what happened.
  */
 export function VoucherDetailsPage() {
   const { id = '' } = useParams();
@@ -85,6 +90,8 @@ function VoucherView(props: ViewProps) {
       <p className={spent ? css.statusSpent : css.status} data-testid="voucher-status">
         {status}
       </p>
+      <Donated voucher={v} />
+      <VoucherHistory voucher={v} />
       {v.source === 'InStore' && <InStore voucher={v} now={now} />}
       {v.source === 'Code' && <Code {...props} now={now} />}
       {v.source === 'Charity' && <Charity {...props} now={now} />}
@@ -101,7 +108,25 @@ function InStore({ voucher: v, now }: { voucher: Voucher; now: Date }) {
       <Link to={`/redeem/voucher/${v.id}`} className={`${button} ${css.wide}`}>
         {t('details.instore.redeem')}
       </Link>
+      {isDonatable(v, now) && <DonateInstead voucher={v} />}
     </>
+  );
+}
+
+/** A Charity voucher just given in place of an in-store voucher: says so, and takes the focus. */
+function Donated({ voucher: v }: { voucher: Voucher }) {
+  const { t } = useTranslation('voucher');
+  const state = useLocation().state as Partial<DonatedState> | null;
+  const ref = useRef<HTMLParagraphElement>(null);
+  const from = v.source === 'Charity' ? state?.donatedFrom : undefined;
+  useEffect(() => {
+    if (from) ref.current?.focus();
+  }, [from]);
+  if (!from) return null;
+  return (
+    <p role="status" className={css.notice} ref={ref} tabIndex={-1}>
+      {t('donate.done', { merchant: from.merchant, organisation: v.merchant.name })}
+    </p>
   );
 }
 

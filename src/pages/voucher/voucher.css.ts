@@ -90,3 +90,42 @@ export { dialogOverlay };
 export const dialog = style([dialogBox, { display: 'grid', gap: vars.space.md }]);
 export const dialogTitle = style({ margin: 0, fontSize: '1.25rem' });
 export const dialogText = style({ margin: 0 });
+
+export const balance = style({ margin: 0, fontSize: '1.125rem', fontWeight: 700 });
+export const history = style({ display: 'grid', gap: vars.space.xs });
+export const historyList = style({ display: 'grid', gap: vars.space.xs, margin: 0, padding: 0, listStyle: 'none' });
+export const historyItem = style({
+  display: 'flex',
+  justifyContent: 'space-between',
+  gap: vars.space.md,
+  flexWrap: 'wrap',
+  padding: `${vars.space.xs} 0`,
+  borderBottom: `1px solid ${vars.color.border}`,
+});
+export const historyUndone = style({ color: vars.color.textMuted });
+export const historyAmount = style({ display: 'flex', gap: vars.space.sm, alignItems: 'center', fontWeight: 700, whiteSpace: 'nowrap' });
+export const undoneBadge = style({
+  padding: `0 ${vars.space.sm}`,
+  borderRadius: vars.radius.pill,
+  background: vars.color.surface,
+  color: vars.color.text,
+  fontSize: '0.8125rem',
+  fontWeight: 700,
+});
+
+export const donate = style({ display: 'grid', gap: vars.space.sm, paddingTop: vars.space.md, borderTop: `1px solid ${vars.color.border}` });
+export const choices = style({ display: 'grid', gap: vars.space.sm, margin: 0, padding: 0, border: 'none' });
+export const legend = style({ fontWeight: 700, marginBottom: vars.space.xs, padding: 0 });
+export const choice = style({
+  display: 'grid',
+  gridTemplateColumns: 'auto 40px 1fr',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  padding: vars.space.sm,
+  borderRadius: vars.radius.base,
+  border: `1px solid ${vars.color.border}`,
+  cursor: 'pointer',
+});
+export const choiceLogo = style({ width: 40, height: 40, borderRadius: vars.radius.base, objectFit: 'contain', background: vars.color.surface });
+export const choiceText = style({ display: 'grid', gap: 2 });
+export const notice = style({ margin: 0, padding: vars.space.md, borderRadius: vars.radius.base, background: vars.color.primarySoft, fontWeight: 600, outline: 'none' });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
-import { charity, code, ids, instore } from '../../fixtures/vouchers.ts';
+import type { Voucher } from '../../../contract/voucher.ts';
+import { all, charity, code, ids, instore } from '../../fixtures/vouchers.ts';
 import { fakeVoucherServer, json } from './server.ts';
 
 /**
@@ -142,5 +143,67 @@ describe('/voucher/{id}', () => {
     await user.click(screen.getByRole('link', { name: /Fika för två/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Fika för två' })).toBeInTheDocument();
     hold.release();
+  });
+});
+
+describe('a value voucher used in parts', () => {
+  const use = (n: number, amount: number, redeemedAt: string, undone = false) => ({
+    id: `4d4d4d4d-0000-4000-8000-0000000000b${n}`,
+    amount,
+    redeemedAt,
+    via: 'code' as const,
+    undone,
+  });
+  // 349 kr: 100 kr taken, 49 kr taken and undone at once, then 49 kr again; 200 kr left.
+  const partly: Voucher = {
+    ...instore,
+    id: '1a1a1a1a-0000-4000-8000-0000000000e1',
+    product: { id: '3c3c3c3c-0000-4000-8000-0000000000e1', name: 'Presentkort valfritt belopp' },
+    kind: 'value',
+    amount: 34900,
+    balance: 20000,
+    redemptions: [use(1, 10000, '2026-11-20T09:30:00.000Z'), use(2, 4900, '2026-11-21T13:05:00.000Z', true), use(3, 4900, '2026-11-21T13:07:00.000Z')],
+  };
+  const unused: Voucher = { ...partly, id: '1a1a1a1a-0000-4000-8000-0000000000e2', balance: 34900, redemptions: [] };
+  const nbsp = (t: string) => t.replace(/\u00a0/g, ' ');
+
+  it("Mina gåvor: its card says what is left ('Kvar: 200 kr av 349 kr'); a fixed voucher's does not", async () => {
+    server = fakeVoucherServer([partly, ...all]);
+    renderRoute('/voucher', { session });
+    const card = await screen.findByRole('link', { name: /Presentkort valfritt belopp/ }, { timeout: 10_000 });
+    expect(nbsp(card.textContent ?? '')).toContain('Kvar: 200 kr av 349 kr');
+    expect(card).toHaveAccessibleName(/Kvar: 200\skr av 349\skr/);
+    expect(screen.getByRole('link', { name: /Fika för två/ }).textContent).not.toMatch(/Kvar/);
+  });
+
+  it('its page: the balance, and its uses newest first with date, amount and "Ångrad" for an undone one, as a labelled list', async () => {
+    server = fakeVoucherServer([partly, ...all]);
+    renderRoute(`/voucher/${partly.id}`, { session });
+    expect(await screen.findByTestId('voucher-balance')).toHaveTextContent('Kvar: 200 kr av 349 kr');
+    const history = screen.getByRole('region', { name: 'Användningar' });
+    const list = within(history).getByRole('list', { name: 'Användningar' });
+    const items = within(list).getAllByRole('listitem').map((li) => nbsp(li.textContent ?? ''));
+    expect(items).toEqual(['21 november 2026 14:0749 kr', '21 november 2026 14:0549 krÅngrad', '20 november 2026 10:30100 kr']);
+    expect(within(list).getAllByRole('listitem')[2]!.querySelector('time')).toHaveAttribute('datetime', '2026-11-20T09:30:00.000Z');
+  });
+
+  it('unused: the whole amount left and no uses yet; a fixed voucher shows neither', async () => {
+    server = fakeVoucherServer([unused, ...all]);
+    const r = renderRoute(`/voucher/${unused.id}`, { session });
+    expect(await screen.findByTestId('voucher-balance')).toHaveTextContent('Kvar: 349 kr av 349 kr');
+    expect(within(screen.getByRole('region', { name: 'Användningar' })).getByText('Inte använt än.')).toBeInTheDocument();
+    r.unmount();
+    renderRoute(`/voucher/${ids.instore}`, { session });
+    await screen.findByRole('heading', { level: 1, name: 'Fika för två' });
+    expect(screen.queryByTestId('voucher-balance')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Användningar' })).not.toBeInTheDocument();
+  });
+
+  it('in English too', async () => {
+    server = fakeVoucherServer([partly, ...all]);
+    renderRoute(`/voucher/${partly.id}`, { session, language: 'en' });
+    expect(await screen.findByTestId('voucher-balance')).toHaveTextContent('Left: 200 kr of 349 kr');
+    const list = within(screen.getByRole('region', { name: 'Uses' })).getByRole('list');
+    expect(nbsp(within(list).getAllByRole('listitem')[1]!.textContent ?? '')).toBe('21 November 2026 14:0549 krUndone');
   });
 });
