@@ -95,9 +95,10 @@ const malformedCode = check('MERCHANT_CODE_MALFORMED');
 /** An amount as read from the field: nothing yet, öre, or why it cannot be used. */
 export type AmountReading = { kind: 'empty' } | { kind: 'ok'; ore: number } | { kind: 'refused'; failure: Failure };
 
-// Kronor as staff type them: digits, then a comma (or a point) and one or two digits of öre.
-// Spaces (a thousands separator, a no-break one) and a trailing "kr" are allowed.
-const KRONOR = /^(\d{1,7})(?:[.,](\d{1,2}))?$/;
+// Kronor as staff type them: digits, then a comma (or a point) and up to two digits of öre ("150,"
+// on its way to "150,50" is 150 kr, not an error). Spaces (a thousands separator, a no-break one)
+// and a trailing "kr" are allowed.
+const KRONOR = /^(\d{1,7})(?:[.,](\d{0,2}))?$/;
 
 /**
  * The amount field read as kronor, strictly: "150" → 15000 öre, "150,50" and "150.5" → 15050,

@@ -300,7 +300,10 @@ function UndoPanel({ redeem, taken }: { redeem: Redeem; taken: number }) {
   const field = useRef<HTMLInputElement>(null);
   const asking = redeem.screen === 'undoAsk' || redeem.screen === 'undoBusy';
   const busy = redeem.screen === 'undoBusy';
-  const errorText = useErrorText(redeem.screen === 'undoAsk' ? redeem.failure : null, redeem.voucher.balance);
+  const failure = redeem.screen === 'undoAsk' ? redeem.failure : null;
+  const worded = useErrorText(failure, redeem.voucher.balance);
+  // No answer to the undo: press its own button again (the server undoes once whatever comes twice).
+  const errorText = failure?.code === 'NETWORK' ? t('error.undoNetwork') : worded;
   useEffect(() => {
     if (redeem.screen !== 'undoAsk') return;
     field.current?.focus();

@@ -190,6 +190,23 @@ describe('the till: a value voucher', () => {
   });
 });
 
+describe('the till: no answer to the undo', () => {
+  it("says so in the undo's own words; pressing 'Ångra köpet' again undoes it", async () => {
+    server = fakeVoucherServer([...all, value]);
+    const { user } = await openTill();
+    await redeem149(user);
+    await user.click(screen.getByRole('button', { name: 'Ångra' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Handlarkod' }), MERCHANT_CODE);
+    vi.mocked(globalThis.fetch).mockImplementationOnce(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await user.click(screen.getByRole('button', { name: 'Ångra köpet' }));
+    expect(read(await screen.findByRole('alert'))).toBe("Vi fick inget svar. Tryck 'Ångra köpet' igen: beloppet läggs bara tillbaka en gång.");
+    await user.click(screen.getByRole('button', { name: 'Ångra köpet' }));
+    await screen.findByRole('heading', { level: 1, name: 'Ångrat' });
+  });
+});
+
 describe('the till: a fixed voucher', () => {
   it('asks for no amount and sends none: used whole; Ångra is offered too', async () => {
     const { user } = await openTill(ids.instore);
