@@ -174,11 +174,13 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 
 /**
  * The codes of the checks the phone makes before it sends anything (never an answer of the API):
- * a merchant code that cannot be one, a sign-in code that is not six digits. Where the server has
+ * a merchant code that cannot be one, a sign-in code that is not six digits, the till's amount
+ * for a value voucher missing, not kronor, 0, or more than the balance the page has (the server's
+ * VOUCHER_BALANCE_TOO_LOW is another refusal: the balance changed meanwhile). Where the server has
  * a code for the same refusal (MERCHANT_CODE_REQUIRED, INVALID_MOBILE_NUMBER, the name rule's),
  * the phone uses that one instead.
  */
-export const CHECK_CODES = ['MERCHANT_CODE_MALFORMED', 'INVALID_CODE'] as const;
+export const CHECK_CODES = ['MERCHANT_CODE_MALFORMED', 'INVALID_CODE', 'AMOUNT_REQUIRED', 'AMOUNT_MALFORMED', 'AMOUNT_TOO_SMALL', 'AMOUNT_OVER_BALANCE'] as const;
 
 export type CheckCode = (typeof CHECK_CODES)[number];
 

@@ -14,9 +14,9 @@ import type { Voucher } from '../contract/voucher.ts';
  * is already shown loads nothing (the till screen opened from the voucher's page). Whatever was
  * kept for another user is forgotten as soon as a page opens something for a new one.
  *
- * `redeem.succeeded` (from the redeem machine) and a voucher marked used here change `isRedeemed`,
- * `redeemedAt`, `balance` and `redemptions` in the list, the selected voucher and the greetie's
- * vouchers alike (a part of a value voucher's balance taken shows at once).
+ * `redeem.succeeded` (from the redeem machine: a redeem, part of a balance, or an undo) and a
+ * voucher marked used here change `isRedeemed`, `redeemedAt`, `balance` and `redemptions` in the
+ * list, the selected voucher and the greetie's vouchers alike.
  *
  * Side effects are named: the actors `loadVouchers` (GET /voucher), `loadVoucher`
  * (GET /voucher/{id}), `loadGreetieVouchers` (GET /greetie/{id}/vouchers), `markUsed`
@@ -62,10 +62,7 @@ export type VouchersTag =
   | 'greetie:ready'
   | 'greetie:failed';
 
-/**
- * The voucher with the redeemed state of `redeemed` when it is the same one: used up or not, and
- * for a value voucher used in parts what is left and its uses.
- */
+/** The voucher with the till's state of `redeemed` (used, balance, redemptions) when it is the same one. */
 const withRedeemed = (v: Voucher, redeemed: Voucher): Voucher =>
   v.id === redeemed.id
     ? { ...v, isRedeemed: redeemed.isRedeemed, redeemedAt: redeemed.redeemedAt, balance: redeemed.balance, redemptions: redeemed.redemptions }

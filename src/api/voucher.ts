@@ -24,11 +24,27 @@ export function getGreetieVouchers(greetieId: string, signal?: AbortSignal, clie
 }
 
 /**
- * POST /voucher/redeem: the till staff's merchant code → the redeemed voucher. 400 wrong code,
- * 409 already redeemed, 410 expired, 429 locked (ApiError.retryAfter says for how long).
+ * POST /voucher/redeem: the till staff's merchant code (and, for a "value" voucher, the öre to
+ * use; none takes the whole balance) → the voucher after the redeem. 400 wrong code, 409 already
+ * redeemed or more than the balance, 410 expired, 429 locked (ApiError.retryAfter says for how
+ * long). The Idempotency-Key makes a repeat of the same attempt answer what the first did, never
+ * take twice.
  */
-export function redeemVoucher(voucherId: string, merchantCode: string, signal?: AbortSignal, client: ApiClient = api): Promise<Voucher> {
-  return client.post<Voucher>('/api/voucher/redeem', { voucherId, merchantCode }, { signal });
+export function redeemVoucher(
+  req: { voucherId: string; merchantCode: string; amount?: number | null; idempotencyKey?: string },
+  signal?: AbortSignal,
+  client: ApiClient = api,
+): Promise<Voucher> {
+  const body = { voucherId: req.voucherId, merchantCode: req.merchantCode, ...(req.amount == null ? {} : { amount: req.amount }) };
+  return client.post<Voucher>('/api/voucher/redeem', body, { signal, ...(req.idempotencyKey ? { headers: { 'Idempotency-Key': req.idempotencyKey } } : {}) });
+}
+
+/**
+ * POST /voucher/{id}/redemptions/{redemptionId}/undo: the merchant code again, within 10 minutes
+ * → the voucher with the amount back. 409 UNDO_TOO_LATE, 409 ALREADY_UNDONE, 400 wrong code, 429 locked.
+ */
+export function undoRedemption(voucherId: string, redemptionId: string, merchantCode: string, signal?: AbortSignal, client: ApiClient = api): Promise<Voucher> {
+  return client.post<Voucher>(path(voucherId, `/redemptions/${encodeURIComponent(redemptionId)}/undo`), { merchantCode }, { signal });
 }
 
 /** POST /voucher/redeemed?id=: a "Code" or "Charity" voucher marked used by its owner. */

@@ -60,6 +60,24 @@ export const codeInput = style({
   width: '100%',
   selectors: { '&[aria-invalid="true"]': { borderColor: vars.color.danger } },
 });
+/** The amount for a value voucher: big digits, the phone's decimal keypad, "kr" after. */
+export const amountRow = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm });
+export const amountInput = style({
+  minHeight: 64,
+  padding: `0 ${vars.space.md}`,
+  border: `2px solid ${vars.color.textMuted}`,
+  borderRadius: vars.radius.base,
+  font: 'inherit',
+  fontSize: '2rem',
+  fontWeight: 700,
+  fontVariantNumeric: 'tabular-nums',
+  textAlign: 'right',
+  width: '100%',
+  minWidth: 0,
+  selectors: { '&[aria-invalid="true"]': { borderColor: vars.color.danger } },
+});
+export const amountUnit = style({ fontSize: '1.5rem', fontWeight: 700 });
+export const remaining = style({ margin: 0, fontSize: '1.25rem', fontWeight: 700 });
 export const submit = style({ minHeight: 56, fontSize: '1.25rem', width: '100%' });
 export const error = style({ margin: 0, color: vars.color.danger, fontWeight: 700 });
 export const notice = style({ margin: 0, padding: vars.space.md, borderRadius: vars.radius.base, background: vars.color.surface, fontWeight: 700 });
@@ -102,6 +120,7 @@ export const doneMark = style({
 });
 export const doneTitle = style({ margin: 0, fontSize: 'clamp(3rem, 16vw, 5rem)', lineHeight: 1, letterSpacing: '0.02em', outline: 'none' });
 export const doneWhat = style({ margin: 0, fontSize: '1.25rem', fontWeight: 700 });
+export const doneTaken = style({ margin: 0, fontSize: 'clamp(1.5rem, 7vw, 2rem)', fontWeight: 700, fontVariantNumeric: 'tabular-nums' });
 export const doneAt = style({ margin: 0, fontSize: '1.125rem' });
 export const clock = style({
   margin: 0,
@@ -115,3 +134,14 @@ export const clock = style({
 export const clockLabel = style({ display: 'block', fontSize: '0.875rem', fontWeight: 600, letterSpacing: '0.04em' });
 export const live = style({ margin: 0, fontSize: '0.875rem' });
 export const doneLink = style({ color: vars.color.primaryText, fontWeight: 700, justifySelf: 'center' });
+
+/** Undone: plain, not green: nothing was taken. */
+export const undone = style({
+  display: 'grid',
+  gap: vars.space.sm,
+  padding: vars.space.lg,
+  borderRadius: vars.radius.large,
+  border: `2px solid ${vars.color.border}`,
+  background: vars.color.surface,
+  textAlign: 'center',
+});

@@ -1,12 +1,12 @@
 import { vi } from 'vitest';
 import type { Voucher } from '../../../contract/voucher.ts';
-import { all, ids, redeemedNow } from '../../fixtures/vouchers.ts';
+import { all, ids, redeemedNow, redeemedPart, undone } from '../../fixtures/vouchers.ts';
 
 /**
  * The voucher calls answered like the API (API.md "Voucher", GET /greetie/{id}/vouchers), over a
  * stubbed fetch: every call is recorded; `hold` makes matching calls wait until released.
  */
-export type Call = { method: string; path: string; query: URLSearchParams; body: unknown };
+export type Call = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Record<string, string> };
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -33,12 +33,24 @@ export function fakeVoucherServer(initial: Voucher[] = all) {
       return greetie[1] === ids.greetie ? json(200, vouchers.filter((v) => v.greetieId === ids.greetie)) : json(404, { code: 'GREETIE_NOT_FOUND', message: 'Greetien finns inte.' });
     }
     if (c.method === 'POST' && c.path === '/api/voucher/redeem') {
-      const body = c.body as { voucherId: string; merchantCode: string };
+      const body = c.body as { voucherId: string; merchantCode: string; amount?: number };
       const v = find(body.voucherId);
       if (!v) return json(404, { code: 'VOUCHER_NOT_FOUND', message: 'Presentkortet finns inte.' });
       if (body.merchantCode.trim().toUpperCase() !== MERCHANT_CODE) return json(400, { code: 'MERCHANT_CODE_WRONG', message: 'Handlarkoden stämmer inte.' });
       if (v.isRedeemed) return json(409, { code: 'VOUCHER_ALREADY_REDEEMED', message: 'Presentkortet är redan inlöst.' });
-      return json(200, update(redeemedNow(v, new Date().toISOString())));
+      if (body.amount !== undefined && v.kind === 'fixed' && body.amount !== v.amount) return json(400, { code: 'AMOUNT_NOT_ALLOWED', message: 'Beloppet går inte.' });
+      if (body.amount !== undefined && body.amount > v.balance) return json(409, { code: 'VOUCHER_BALANCE_TOO_LOW', message: 'Saldot räcker inte.' });
+      const at = new Date().toISOString();
+      return json(200, update(body.amount === undefined ? redeemedNow(v, at) : redeemedPart(v, body.amount, at, crypto.randomUUID())));
+    }
+    const undo = /^\/api\/voucher\/([^/]+)\/redemptions\/([^/]+)\/undo$/.exec(c.path);
+    if (c.method === 'POST' && undo) {
+      const v = find(undo[1]!);
+      const r = v?.redemptions.find((x) => x.id === undo[2]);
+      if (!v || !r) return json(404, { code: 'REDEMPTION_NOT_FOUND', message: 'Inlösen finns inte.' });
+      if ((c.body as { merchantCode: string }).merchantCode.trim().toUpperCase() !== MERCHANT_CODE) return json(400, { code: 'MERCHANT_CODE_WRONG', message: 'Handlarkoden stämmer inte.' });
+      if (r.undone) return json(409, { code: 'ALREADY_UNDONE', message: 'Redan ångrad.' });
+      return json(200, update(undone(v, r.id)));
     }
     if (c.method === 'POST' && c.path === '/api/voucher/redeemed') {
       const v = find(c.query.get('id'));
@@ -55,7 +67,13 @@ export function fakeVoucherServer(initial: Voucher[] = all) {
 
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = new URL(String(input), 'http://localhost');
-    const call: Call = { method: init?.method ?? 'GET', path: url.pathname, query: url.searchParams, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    const call: Call = {
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      headers: Object.fromEntries(new Headers(init?.headers).entries()),
+    };
     calls.push(call);
     const hold = held.find((h) => h.match(call));
     if (hold) await new Promise<void>((resolve) => hold.waiting.push(resolve));
