@@ -240,6 +240,7 @@ export function toMobileUser(user: q.UserRow): MobileUser {
     mobileNumber: user.mobile_number,
     name: user.name,
     allowMarketing: user.allow_marketing,
+    merchants: user.merchants,
     createdAt: user.created_at.toISOString(),
   };
 }
