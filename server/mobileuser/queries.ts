@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
-import { USER_COLUMNS, type UserRow } from '../auth/queries.ts';
+import type { UserRow } from '../auth/queries.ts';
+import { USER_COLUMNS } from '../auth/rules.ts';
 
 /** SQL of the profile. The person's row is mobile_user (created at first sign-in, server/auth). */
 
