@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Uuid } from './common.ts';
+import { PortalMerchant } from './portal.ts';
 
 /** A signed-in person (API.md "MobileUser"). */
 export const MobileUser = Type.Object(
@@ -8,6 +9,7 @@ export const MobileUser = Type.Object(
     mobileNumber: Type.String({ description: 'E.164, e.g. +46701234567' }),
     name: Type.Union([Type.String(), Type.Null()]),
     allowMarketing: Type.Boolean(),
+    merchants: Type.Array(PortalMerchant, { description: 'The merchants this person works for (the merchant portal); empty for most' }),
     createdAt: DateTime,
   },
   { $id: 'MobileUser', title: 'MobileUser' },

@@ -6,6 +6,7 @@ import { Health } from './health.ts';
 import { PictureAnswer } from './media.ts';
 import { Merchant, MerchantCategory, MerchantPage, MerchantSource, Product, SandboxMerchant } from './merchant.ts';
 import { Notification, NotificationType, SandboxPush, WebPushKey } from './notification.ts';
+import { MerchantCodeAnswer, MerchantRole, PortalMerchant, PortalRedemption, PortalSummary } from './portal.ts';
 import { Payment, PaymentStatus, Refund, RefundStatus, SandboxRefund } from './payment.ts';
 import { SandboxSms, SandboxStatus } from './sandbox.ts';
 import { Seller } from './seller.ts';
@@ -22,6 +23,7 @@ export const COMPONENTS: readonly TSchema[] = [
   // Enums, named once.
   GreetieStatus,
   MerchantCategory,
+  MerchantRole,
   MerchantSource,
   NotificationType,
   PaymentStatus,
@@ -40,11 +42,15 @@ export const COMPONENTS: readonly TSchema[] = [
   GreetieThanks,
   Health,
   Merchant,
+  MerchantCodeAnswer,
   MerchantPage,
   MobileUser,
   Notification,
   Payment,
   PictureAnswer,
+  PortalMerchant,
+  PortalRedemption,
+  PortalSummary,
   Product,
   PublicGreetie,
   Refund,
@@ -70,6 +76,7 @@ export const TAGS = [
   { name: 'Media', description: 'The stored photos, videos, posters, overlays and pictures (range requests, ETag)' },
   { name: 'Payment', description: "A greetie's payment through Swish, and the provider's callback" },
   { name: 'Voucher', description: "The vouchers a recipient owns, and redeeming them at the merchant's till" },
+  { name: 'Merchant portal', description: "For the people who work for a merchant: what was redeemed, what is owed, the settlement file, the till code" },
   { name: 'Mobile user', description: "The signed-in person's own profile, lists, notifications, push registrations and data" },
   { name: 'Seller', description: 'The company that sells the vouchers' },
   {

@@ -161,6 +161,9 @@ export const ERROR_CODES = [
   'THANKS_ALREADY_SENT',
   'THANKS_MESSAGE_EMPTY',
   'THANKS_EMOJI_INVALID',
+  'OWNER_ONLY',
+  'PERIOD_INVALID',
+  'STAFF_NOT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

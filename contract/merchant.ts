@@ -122,7 +122,8 @@ export type MerchantPage = Static<typeof MerchantPage>;
 export const SandboxMerchant = Type.Object({
   id: Uuid,
   name: Type.String(),
-  merchantCode: Type.String(),
+  merchantCode: Type.Union([Type.String(), Type.Null()], { description: 'The demo code while it is unchanged; null once the owner (or the operator) has changed it' }),
+  ownerNumber: Type.String({ description: "The demo merchant's owner's mobile number (E.164): signs in through the sandbox SMS like any other" }),
 }, { $id: 'SandboxMerchant', title: 'SandboxMerchant' });
 export type SandboxMerchant = Static<typeof SandboxMerchant>;
 

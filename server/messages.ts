@@ -12,6 +12,7 @@ import { messages as delivery } from './delivery/messages.ts';
 import { messages as voucher } from './voucher/messages.ts';
 import { messages as notification } from './notification/messages.ts';
 import { messages as idempotency } from './idempotency/messages.ts';
+import { messages as portal } from './portal/messages.ts';
 
 /**
  * Every API error code has a message and no catalogue holds a key outside the union: each
@@ -31,6 +32,7 @@ const everyCode = {
   ...delivery,
   ...notification,
   ...idempotency,
+  ...portal,
 } satisfies Record<ErrorCode, Message>;
 
 /**

@@ -16,6 +16,7 @@ import { sandboxPaymentRoutes } from './sandbox/payments.ts';
 import { voucherRoutes } from './voucher/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { sandboxPushRoutes } from './sandbox/push.ts';
+import { portalRoutes } from './portal/routes.ts';
 
 /**
  * Every resource's routes, mounted under /api. A resource is a folder in server/ with its
@@ -34,6 +35,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(voucherRoutes);
   await app.register(notificationRoutes);
   await app.register(sellerRoutes);
+  await app.register(portalRoutes);
 };
 
 /** Sandbox routes: mounted under /api/sandbox only when the sandbox is on. */

@@ -16,11 +16,13 @@ import {
 } from '../merchant/admin.ts';
 import { listAllMerchants } from '../merchant/queries.ts';
 import { freeCodes, loadCodes, parseCodes } from '../voucher/codes.ts';
+import { addStaff, listStaff, removeStaff } from '../portal/rules.ts';
 import { ConnectionError, openDatabase, type OpenDatabase } from './connection.ts';
 import { cliText, problemMessage, type CliMessageCode } from './messages.ts';
 
 /**
- * `npm run admin -- merchant add|update|deactivate|set-code|list`,
+ * `npm run admin -- merchant add|update|deactivate|set-code|list`, `merchant staff add|remove|list`
+ * (who works for a merchant: the merchant portal's owner and staff, by mobile number),
  * `product add|update|remove` and `codes load|count` (a Code product's pool; codes from a file or
  * stdin, never printed: the answer is only how many). Input goes through the same contract schemas and rules as the
  * API (server/merchant/admin.ts); errors are said in Swedish, or English with LANG=en… or
@@ -160,6 +162,9 @@ function productPatch(values: Record<string, string | boolean | undefined>): Rec
 }
 
 const FIELD_NAMES: Record<string, string> = {
+  number: '--number',
+  role: '--role',
+  merchant: '--merchant',
   logoUrl: '--logo-url',
   imageUrl: '--image-url',
   merchantId: '--merchant',
@@ -183,6 +188,40 @@ async function plan(argv: string[], io: AdminIo, lang: Lang): Promise<Run | 'usa
   const [resource, action, ...rest] = argv.filter((a, i, all) => !(a === '--lang' || all[i - 1] === '--lang' || a.startsWith('--lang=')));
   const print = (value: unknown) => io.out(JSON.stringify(value, null, 2));
   if (!resource || resource === 'help' || resource === '--help' || resource === '-h') return 'usage';
+
+  if (resource === 'merchant' && action === 'staff') {
+    const [verb, ...staffArgs] = rest;
+    const { values } = parse(staffArgs, { merchant: { type: 'string' }, number: { type: 'string' }, role: { type: 'string' }, lang: { type: 'string' } });
+    const v = values as { merchant?: string; number?: string; role?: string };
+    if (!v.merchant) throw new UsageError('MISSING_MERCHANT');
+    const merchantId = v.merchant;
+    switch (verb) {
+      case 'add': {
+        if (!v.number) throw new UsageError('MISSING_NUMBER');
+        if (!v.role) throw new UsageError('MISSING_ROLE');
+        const [number, role] = [v.number, v.role];
+        return async (db) => {
+          const m = await addStaff(db, merchantId, number, role);
+          io.out(cliText('STAFF_ADDED', lang, { number: m.mobileNumber, role: m.role }));
+        };
+      }
+      case 'remove': {
+        if (!v.number) throw new UsageError('MISSING_NUMBER');
+        const number = v.number;
+        return async (db) => {
+          await removeStaff(db, merchantId, number);
+          io.out(cliText('STAFF_REMOVED', lang));
+        };
+      }
+      case 'list':
+        return async (db) => {
+          const staff = await listStaff(db, merchantId);
+          if (!staff.length) io.out(cliText('NO_STAFF', lang));
+          for (const m of staff) io.out(`${m.mobileNumber}  ${m.role.padEnd(5)}  ${cliText(m.signedIn ? 'STAFF_SIGNED_IN' : 'STAFF_NOT_SIGNED_IN', lang)}`);
+        };
+    }
+    throw new UsageError('UNKNOWN_COMMAND', { command: ['merchant staff', verb].filter(Boolean).join(' ') });
+  }
 
   if (resource === 'merchant') {
     switch (action) {

@@ -15,6 +15,11 @@ Handlare:
   merchant deactivate <id>
   merchant set-code <id> [kod]           (utan kod läses koden från stdin)
 
+Handlarens folk (handlarportalen; numret loggar in som vanligt, även om det aldrig gjort det förut):
+  merchant staff add --merchant <id> --number <mobilnummer> --role owner|staff
+  merchant staff remove --merchant <id> --number <mobilnummer>
+  merchant staff list --merchant <id>
+
 Produkter (belopp i kronor, t.ex. 149 eller 149,50):
   product add --merchant <id> --name <namn> --source <InStore|Charity|Code>
               (--price <kr> | --min <kr> --max <kr>) --valid-days <dagar>
@@ -41,6 +46,11 @@ Merchants:
                [--website <url or "">] [--sources …] [--active true|false]
   merchant deactivate <id>
   merchant set-code <id> [code]          (without a code it is read from stdin)
+
+A merchant's people (the merchant portal; the number signs in as usual, even one that never has):
+  merchant staff add --merchant <id> --number <mobile number> --role owner|staff
+  merchant staff remove --merchant <id> --number <mobile number>
+  merchant staff list --merchant <id>
 
 Products (amounts in kronor, e.g. 149 or 149.50):
   product add --merchant <id> --name <name> --source <InStore|Charity|Code>
@@ -87,6 +97,14 @@ Exit codes: 0 done, 2 bad input, 3 not found, 4 conflict, 5 database unreachable
   },
   CODES_COUNT: { sv: 'Lediga koder: {free}.', en: 'Free codes: {free}.' },
   NO_MERCHANTS: { sv: 'Inga handlare ännu.', en: 'No merchants yet.' },
+  MISSING_MERCHANT: { sv: 'Ange handlaren med --merchant <id>.', en: 'Give the merchant with --merchant <id>.' },
+  MISSING_NUMBER: { sv: 'Ange mobilnumret med --number <mobilnummer>.', en: 'Give the mobile number with --number <mobile number>.' },
+  MISSING_ROLE: { sv: 'Ange rollen med --role owner eller --role staff.', en: 'Give the role with --role owner or --role staff.' },
+  STAFF_ADDED: { sv: '{number} är kopplat till handlaren som {role}.', en: '{number} is linked to the merchant as {role}.' },
+  STAFF_REMOVED: { sv: 'Numret är inte längre kopplat till handlaren.', en: 'The number is no longer linked to the merchant.' },
+  NO_STAFF: { sv: 'Ingen är kopplad till handlaren ännu.', en: 'Nobody is linked to the merchant yet.' },
+  STAFF_SIGNED_IN: { sv: 'har loggat in', en: 'has signed in' },
+  STAFF_NOT_SIGNED_IN: { sv: 'har inte loggat in ännu', en: 'has not signed in yet' },
   DB_CONFIG: { sv: 'DATABASE_URL måste vara en postgres://-adress.', en: 'DATABASE_URL must be a postgres:// URL.' },
   DB_UNREACHABLE: {
     sv: 'Databasen gick inte att nå: {reason}',

@@ -10,14 +10,24 @@ export interface UserRow {
   name: string | null;
   allow_marketing: boolean;
   created_at: Date;
+  /** The merchants the person works for (migration 022), by name. */
+  merchants: { id: string; name: string; role: 'owner' | 'staff' }[];
 }
 
+/**
+ * A person's merchants as json, for a statement on `mobile_user` (select or returning): one probe
+ * of the partial index `merchant_staff_user`, which holds only the few people linked to a merchant.
+ */
+export const merchantsOfUser = sql<UserRow['merchants']>`coalesce((
+  SELECT json_agg(json_build_object('id', m.id, 'name', m.name, 'role', s.role) ORDER BY m.name, m.id)
+    FROM merchant_staff s JOIN merchant m ON m.id = s.merchant_id
+   WHERE s.user_id = mobile_user.id), '[]'::json)`.as('merchants');
+
+/** The columns of a UserRow. */
+export const USER_COLUMNS = ['id', 'mobile_number', 'name', 'allow_marketing', 'created_at', merchantsOfUser] as const;
+
 export function findUser(db: Db | Tx, id: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('mobile_user')
-    .select(['id', 'mobile_number', 'name', 'allow_marketing', 'created_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('mobile_user').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 /** The user with this number, created on first sign-in. */
@@ -26,7 +36,7 @@ export async function upsertUser(tx: Tx, mobileNumber: string): Promise<UserRow>
     .insertInto('mobile_user')
     .values({ mobile_number: mobileNumber })
     .onConflict((oc) => oc.column('mobile_number').doUpdateSet({ mobile_number: (eb) => eb.ref('excluded.mobile_number') }))
-    .returning(['id', 'mobile_number', 'name', 'allow_marketing', 'created_at'])
+    .returning(USER_COLUMNS)
     .executeTakeFirstOrThrow();
 }
 

@@ -233,6 +233,9 @@ export async function keepNumberLimits(tx: Tx, deps: Pick<Deps, 'config'> & { se
   await q.keepLimitsOfNumber(tx, { mobileNumber, numberKey, perNumber: LIMITS.codesPerNumber, now: deps.services.now() });
 }
 
+/** The columns of a person's row (with their merchants), for the mobileuser resource's statements on it. */
+export { USER_COLUMNS } from './queries.ts';
+
 /** A person as every answer shows them (MobileUser): GET /auth/my and the mobileuser calls. */
 export function toMobileUser(user: q.UserRow): MobileUser {
   return {
@@ -240,6 +243,7 @@ export function toMobileUser(user: q.UserRow): MobileUser {
     mobileNumber: user.mobile_number,
     name: user.name,
     allowMarketing: user.allow_marketing,
+    merchants: user.merchants,
     createdAt: user.created_at.toISOString(),
   };
 }

@@ -246,6 +246,15 @@ export interface VoucherRedemptionTable {
   undone_at: Timestamp | null;
 }
 
+/** 022_merchant_staff: a person who works for a merchant (linked by the operator); `user_id` once that number has signed in. */
+export interface MerchantStaffTable {
+  merchant_id: string;
+  mobile_number: string;
+  user_id: string | null;
+  role: 'owner' | 'staff';
+  created_at: Timestamp;
+}
+
 /** 011_notification: one thing that happened to a user (title and body written from type and params). */
 export interface NotificationTable {
   id: Generated<string>;
@@ -415,6 +424,7 @@ export interface Database {
   sandbox_payment_request: SandboxPaymentRequestTable;
   voucher: VoucherTable;
   voucher_redemption: VoucherRedemptionTable;
+  merchant_staff: MerchantStaffTable;
   delivery: DeliveryTable;
   idempotency_key: IdempotencyKeyTable;
   recipient_change: RecipientChangeTable;

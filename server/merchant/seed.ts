@@ -38,6 +38,16 @@ export interface DemoMerchant {
 const kr = (n: number) => n * 100;
 const id = (n: number) => `4d0e1a2b-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
+/**
+ * The demo merchant's owner's mobile number: from the range the Swedish regulator (PTS) keeps for
+ * fiction, 070-174 06 05 – 070-174 06 99, so no real person gets the demo's SMS. Merchant n
+ * (its id's last digits) has 070-174 06 (04 + n).
+ */
+export function demoOwnerNumber(m: DemoMerchant): string {
+  const n = Number.parseInt(m.id.slice(-12), 10);
+  return `+467017406${String(4 + n).padStart(2, '0')}`;
+}
+
 /** Demo products have fixed ids too: the merchant's number and the product's place. */
 export function demoProductId(m: DemoMerchant, index: number): string {
   const n = Number.parseInt(m.id.slice(-12), 10);
@@ -252,6 +262,21 @@ export const demoMerchants: DemoMerchant[] = [
     ],
   },
 ];
+
+/**
+ * Gives each demo merchant that exists its owner (demoOwnerNumber), so anyone can walk the
+ * merchant's side on one machine; does nothing once anybody works for any merchant.
+ */
+export async function seedDemoOwners(db: Db): Promise<void> {
+  const ids = demoMerchants.map((m) => m.id);
+  const numbers = demoMerchants.map(demoOwnerNumber);
+  await sql`
+    INSERT INTO merchant_staff (merchant_id, mobile_number, role)
+    SELECT m.id, d.number, 'owner'
+      FROM unnest(${ids}::uuid[], ${numbers}::text[]) AS d (id, number) JOIN merchant m ON m.id = d.id
+     WHERE NOT EXISTS (SELECT 1 FROM merchant_staff)
+    ON CONFLICT DO NOTHING`.execute(db);
+}
 
 /** Seeds the demo catalogue when there is no merchant at all; otherwise does nothing. */
 export async function seedMerchants(db: Db): Promise<void> {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
 import type { UserRow } from '../auth/queries.ts';
+import { USER_COLUMNS } from '../auth/rules.ts';
 
 /** SQL of the profile. The person's row is mobile_user (created at first sign-in, server/auth). */
 
@@ -18,11 +19,10 @@ export async function updateProfile(db: Db, userId: string, change: ProfileChang
     ...(change.name !== undefined ? { name: change.name } : {}),
     ...(change.allowMarketing !== undefined ? { allow_marketing: change.allowMarketing } : {}),
   };
-  const columns = ['id', 'mobile_number', 'name', 'allow_marketing', 'created_at'] as const;
   if (Object.keys(set).length === 0) {
-    return db.selectFrom('mobile_user').select(columns).where('id', '=', userId).executeTakeFirst();
+    return db.selectFrom('mobile_user').select(USER_COLUMNS).where('id', '=', userId).executeTakeFirst();
   }
-  return db.updateTable('mobile_user').set(set).where('id', '=', userId).returning(columns).executeTakeFirst();
+  return db.updateTable('mobile_user').set(set).where('id', '=', userId).returning(USER_COLUMNS).executeTakeFirst();
 }
 
 // ---- Export (GET /mobileuser/export) ----

@@ -2,16 +2,18 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SandboxMerchant } from '../../contract/merchant.ts';
 import { publicAccess } from '../access.ts';
-import { demoMerchants } from '../merchant/seed.ts';
+import { demoMerchants, demoOwnerNumber } from '../merchant/seed.ts';
 import { verifyMerchantCode } from '../merchant/code.ts';
 import { merchantCodeHashes } from '../merchant/queries.ts';
 import { errorResponses } from '../../contract/common.ts';
 
 /**
  * GET /api/sandbox/merchants: the demo catalogue's merchant codes, so a person can redeem a demo
- * gift at a pretend till. The codes come from the seed source (demo data); the database only has
- * their hashes. A demo merchant is listed only while it exists and its code is still the demo
- * code (an operator may have set a real one with `npm run admin -- merchant set-code`).
+ * gift at a pretend till, and each demo merchant's owner's number, so a person can sign in as the
+ * owner and walk the merchant portal. The codes come from the seed source (demo data); the
+ * database only has their hashes. Every demo merchant that exists is listed; its `merchantCode`
+ * is null once its code is no longer the demo code (the owner changed it in the portal, or an
+ * operator with `npm run admin -- merchant set-code`).
  */
 const stillDemo = new Map<string, Promise<boolean>>();
 
@@ -33,8 +35,10 @@ export const sandboxMerchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...publicAccess(),
         operationId: 'listSandboxMerchants',
         tags: ['Sandbox'],
-        summary: "The demo merchants' merchant codes (sandbox only)",
-        description: 'The demo catalogue\'s merchants with their merchant codes, for demos and tests at the till.',
+        summary: "The demo merchants' merchant codes and owners' numbers (sandbox only)",
+        description:
+          "The demo catalogue's merchants with their merchant codes (null once changed), for demos and tests at the till, and each " +
+          "one's owner's mobile number, which signs in through the sandbox SMS like any other.",
         response: { 200: Type.Array(SandboxMerchant), ...errorResponses(404) },
       },
     },
@@ -47,10 +51,11 @@ export const sandboxMerchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const listed = await Promise.all(
         rows.map(async (r) => {
           const demo = byId.get(r.id)!;
-          return (await matchesDemoCode(demo.merchantCode, r.code_hash)) ? { id: r.id, name: r.name, merchantCode: demo.merchantCode } : null;
+          const unchanged = await matchesDemoCode(demo.merchantCode, r.code_hash);
+          return { id: r.id, name: r.name, merchantCode: unchanged ? demo.merchantCode : null, ownerNumber: demoOwnerNumber(demo) };
         }),
       );
-      return listed.filter((m) => m !== null);
+      return listed;
     },
   );
 };

@@ -23,7 +23,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['auth', 'merchant', 'notification', 'seller', 'health', 'spa'],
   ['delivery', 'voucher'],
   ['greetie'],
-  ['media', 'payment'],
+  ['media', 'payment', 'portal'],
   ['mobileuser'],
   // wiring: what puts the resources together
   ['messages.ts', 'seed.ts', 'routes.ts', 'sandbox', 'admin', 'plugins', 'app.ts', 'main.ts'],

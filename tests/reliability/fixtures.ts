@@ -185,6 +185,39 @@ async function ownersVoucher(ctx: MatrixContext, source: 'InStore' | 'Charity' =
   return { id: voucher.id, merchantCode: merchant.merchantCode };
 }
 
+/**
+ * The merchant portal's owner: the sandbox's owner of the demo merchant that sells only codes
+ * (no fixture's till voucher depends on its merchant code, which a portal fixture rotates),
+ * signed in once per run and kept.
+ */
+const DEMO_PORTAL_MERCHANT = '4d0e1a2b-0000-4000-8000-000000000010';
+const portalOwners = new WeakMap<Send, Promise<Session>>();
+
+function portalOwner(send: Send): Promise<Session> {
+  let session = portalOwners.get(send);
+  if (!session) {
+    session = (async () => {
+      const res = await send({ method: 'GET', url: '/api/sandbox/merchants' });
+      const demo = (JSON.parse(res.body) as { id: string; ownerNumber: string }[]).find((m) => m.id === DEMO_PORTAL_MERCHANT);
+      if (!demo) throw new Error(`the demo merchant ${DEMO_PORTAL_MERCHANT} has no owner (GET /api/sandbox/merchants answered ${res.status})`);
+      return signIn(send, demo.ownerNumber);
+    })();
+    portalOwners.set(send, session);
+  }
+  return session;
+}
+
+/**
+ * A portal call about the demo merchant: the owner cell is its owner (the fixture sets the
+ * header); the other caller works for no merchant and gets 404, the visitor 401.
+ */
+async function portalCall(ctx: MatrixContext, method: 'GET' | 'POST', path: string): Promise<Req> {
+  const req: Req = method === 'POST' ? jsonPost(`/api/portal/merchants/${DEMO_PORTAL_MERCHANT}${path}`, {}) : { method, url: `/api/portal/merchants/${DEMO_PORTAL_MERCHANT}${path}`, remoteAddress: freshIp() };
+  if (ctx.caller !== 'owner') return req;
+  const owner = await portalOwner(ctx.send);
+  return { ...req, headers: { ...req.headers, authorization: `Bearer ${owner.token}` } };
+}
+
 export const FIXTURES: Record<string, Fixture> = {
   'POST /api/auth/verificationcode': async () => jsonPost('/api/auth/verificationcode', { mobileNumber: freshMobileNumber() }),
 
@@ -333,6 +366,11 @@ export const FIXTURES: Record<string, Fixture> = {
       keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' },
     }),
   'DELETE /api/mobileuser/webpush': async () => ({ method: 'DELETE', url: `/api/mobileuser/webpush?endpoint=${encodeURIComponent('https://fcm.googleapis.com/fcm/send/gone')}`, remoteAddress: freshIp() }),
+  // The merchant portal (server/portal): the demo merchant's owner, somebody else, nobody.
+  'GET /api/portal/merchants/{id}/summary': async (ctx) => portalCall(ctx, 'GET', '/summary?from=2026-11-01&to=2026-12-01'),
+  'GET /api/portal/merchants/{id}/redemptions': async (ctx) => portalCall(ctx, 'GET', '/redemptions?limit=5'),
+  'GET /api/portal/merchants/{id}/redemptions.csv': async (ctx) => portalCall(ctx, 'GET', '/redemptions.csv'),
+  'POST /api/portal/merchants/{id}/code': async (ctx) => portalCall(ctx, 'POST', '/code'),
   'GET /api/sandbox/push': async ({ owner }) => ({ method: 'GET', url: `/api/sandbox/push?userId=${owner.userId}`, remoteAddress: freshIp() }),
 };
 

@@ -14,7 +14,7 @@ import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
 vi.setConfig({ testTimeout: 15_000 });
 configure({ asyncUtilTimeout: 5_000 });
 
-const me: MobileUser = { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Andersson', allowMarketing: false, createdAt: '2026-11-01T08:00:00.000Z' };
+const me: MobileUser = { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Andersson', allowMarketing: false, merchants: [], createdAt: '2026-11-01T08:00:00.000Z' };
 
 type Call = { method: string; url: string; body: unknown };
 let calls: Call[];

@@ -13,7 +13,7 @@ import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
 vi.setConfig({ testTimeout: 15_000 });
 configure({ asyncUtilTimeout: 5_000 });
 
-const me: MobileUser = { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Andersson', allowMarketing: false, createdAt: '2026-11-01T08:00:00.000Z' };
+const me: MobileUser = { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Andersson', allowMarketing: false, merchants: [], createdAt: '2026-11-01T08:00:00.000Z' };
 
 const note = (over: Partial<Notification>): Notification => ({
   id: '00000000-0000-4000-8000-000000000001',

@@ -13,7 +13,7 @@ import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
 vi.setConfig({ testTimeout: 15_000 });
 configure({ asyncUtilTimeout: 5_000 });
 
-const me: MobileUser = { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Andersson', allowMarketing: false, createdAt: '2026-11-01T08:00:00.000Z' };
+const me: MobileUser = { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Andersson', allowMarketing: false, merchants: [], createdAt: '2026-11-01T08:00:00.000Z' };
 const PUBLIC_KEY = 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM';
 const ENDPOINT = 'https://push.example.test/send/abc';
 

@@ -38,7 +38,7 @@ describe('POST /api/auth/login and GET /api/auth/my', () => {
 
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/my', headers: { authorization: `Bearer ${body.token}` } });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ id: claims.sub, mobileNumber: number, name: null, allowMarketing: false, createdAt: expect.any(String) });
+    expect(me.json()).toEqual({ id: claims.sub, mobileNumber: number, name: null, allowMarketing: false, merchants: [], createdAt: expect.any(String) });
   });
 
   it('creates the user on the first sign-in only', async () => {

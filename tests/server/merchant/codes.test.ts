@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers.ts';
-import { demoMerchants } from '../../../server/merchant/seed.ts';
+import { demoMerchants, demoOwnerNumber } from '../../../server/merchant/seed.ts';
 import { hashMerchantCode, verifyMerchantCode } from '../../../server/merchant/code.ts';
 import { findMerchantCodeHash } from '../../../server/merchant/queries.ts';
 import type { Merchant, MerchantPage } from '../../../contract/merchant.ts';
@@ -77,18 +77,18 @@ describe('merchant codes and the public catalogue', () => {
   it('GET /api/sandbox/merchants lists every demo merchant with its code', async () => {
     const res = await get('/api/sandbox/merchants');
     expect(res.statusCode).toBe(200);
-    const list = res.json() as { id: string; name: string; merchantCode: string }[];
+    const list = res.json() as { id: string; name: string; merchantCode: string | null; ownerNumber: string }[];
     expect(list).toHaveLength(demoMerchants.length);
     expect(list.map((m) => m.name)).toEqual([...list.map((m) => m.name)].sort((a, b) => a.localeCompare(b, 'sv')));
-    for (const m of demoMerchants) expect(list).toContainEqual({ id: m.id, name: m.name, merchantCode: m.merchantCode });
+    for (const m of demoMerchants) expect(list).toContainEqual({ id: m.id, name: m.name, merchantCode: m.merchantCode, ownerNumber: demoOwnerNumber(m) });
   });
 
-  it('a demo merchant whose code an operator replaced is no longer listed by the sandbox', async () => {
+  it('a demo merchant whose code an operator replaced is listed with merchantCode null (its owner still shown)', async () => {
     const m = demoMerchants[1]!;
     await t.db.db.updateTable('merchant').set({ code_hash: await hashMerchantCode('REAL9999') }).where('id', '=', m.id).execute();
-    const list = (await get('/api/sandbox/merchants')).json() as { id: string }[];
-    expect(list.map((x) => x.id)).not.toContain(m.id);
-    expect(list).toHaveLength(demoMerchants.length - 1);
+    const list = (await get('/api/sandbox/merchants')).json() as { id: string; merchantCode: string | null; ownerNumber: string }[];
+    expect(list).toHaveLength(demoMerchants.length);
+    expect(list.find((x) => x.id === m.id)).toMatchObject({ merchantCode: null, ownerNumber: demoOwnerNumber(m) });
   });
 });
 

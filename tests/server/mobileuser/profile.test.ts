@@ -25,7 +25,7 @@ describe('/api/mobileuser: profile and marketing consent', () => {
     const p = await person();
     const res = await t.app.inject({ method: 'POST', url: '/api/mobileuser', headers: p.auth, payload: { name: '  Anna Svensson ', allowMarketing: true } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: p.id, mobileNumber: p.mobileNumber, name: 'Anna Svensson', allowMarketing: true, createdAt: expect.any(String) });
+    expect(res.json()).toEqual({ id: p.id, mobileNumber: p.mobileNumber, name: 'Anna Svensson', allowMarketing: true, merchants: [], createdAt: expect.any(String) });
     const my = await t.app.inject({ method: 'GET', url: '/api/auth/my', headers: p.auth });
     expect(my.json()).toEqual(res.json());
     expect(await row(p.id)).toEqual({ name: 'Anna Svensson', allow_marketing: true });

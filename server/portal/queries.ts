@@ -1,0 +1,183 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from '../db/index.ts';
+
+/**
+ * The merchant portal's SQL (migration 022): who works for a merchant, and what was issued and
+ * redeemed there. Each list reads an index made for it (tests/server/portal/indexes.test.ts).
+ */
+
+type Executor = Db | Tx;
+
+export type Role = 'owner' | 'staff';
+
+/** The caller's role at the merchant, or undefined when they do not work for it. */
+export async function roleAt(db: Executor, userId: string, merchantId: string): Promise<Role | undefined> {
+  const row = await db
+    .selectFrom('merchant_staff')
+    .select('role')
+    .where('user_id', '=', userId)
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+export interface StaffRow {
+  merchant_id: string;
+  mobile_number: string;
+  role: Role;
+  user_id: string | null;
+  created_at: Date;
+}
+
+/** Links a number to a merchant with a role (a number linked already gets the new role); the row as it is now. */
+export function upsertStaff(db: Executor, merchantId: string, mobileNumber: string, role: Role): Promise<StaffRow> {
+  return db
+    .insertInto('merchant_staff')
+    .values({ merchant_id: merchantId, mobile_number: mobileNumber, role })
+    .onConflict((oc) => oc.columns(['merchant_id', 'mobile_number']).doUpdateSet({ role }))
+    .returning(['merchant_id', 'mobile_number', 'role', 'user_id', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+/** False when the number was not linked to the merchant. */
+export async function deleteStaff(db: Executor, merchantId: string, mobileNumber: string): Promise<boolean> {
+  const rows = await db.deleteFrom('merchant_staff').where('merchant_id', '=', merchantId).where('mobile_number', '=', mobileNumber).returning('mobile_number').execute();
+  return rows.length > 0;
+}
+
+/** The merchant's people, owners first. */
+export function staffOf(db: Executor, merchantId: string): Promise<StaffRow[]> {
+  return db
+    .selectFrom('merchant_staff')
+    .select(['merchant_id', 'mobile_number', 'role', 'user_id', 'created_at'])
+    .where('merchant_id', '=', merchantId)
+    .orderBy(sql`role = 'owner'`, 'desc')
+    .orderBy('mobile_number')
+    .execute();
+}
+
+export function merchantExists(db: Executor, merchantId: string): Promise<{ id: string; name: string } | undefined> {
+  return db.selectFrom('merchant').select(['id', 'name']).where('id', '=', merchantId).executeTakeFirst();
+}
+
+/** GET /portal/merchants: the merchants the person works for, by name. */
+export function merchantsOf(db: Executor, userId: string): Promise<{ id: string; name: string; role: Role }[]> {
+  return db
+    .selectFrom('merchant_staff as s')
+    .innerJoin('merchant as m', 'm.id', 's.merchant_id')
+    .select(['m.id', 'm.name', 's.role'])
+    .where('s.user_id', '=', userId)
+    .orderBy('m.name')
+    .orderBy('m.id')
+    .execute();
+}
+
+/** Europe/Stockholm days (`2026-11-26`): the period is [from's start, to's start) there; null: open. */
+export interface Period {
+  from: string | null;
+  to: string | null;
+}
+
+/** A Stockholm day's start as a moment (PostgreSQL's time zone data decides summer time). */
+const dayStart = (day: string) => sql<Date>`(${day}::date::timestamp AT TIME ZONE 'Europe/Stockholm')`;
+
+export interface SummaryRow {
+  issued_count: number;
+  issued_amount: number;
+  outstanding_count: number;
+  outstanding_amount: number;
+  expired_count: number;
+  expired_amount: number;
+}
+
+/**
+ * The merchant's vouchers (the partial index `voucher_merchant`: not donated away) whose greetie
+ * is not cancelled (an anti-join on the small partial index `greetie_cancelled`), summed in one
+ * pass: issued within the period (by when it was issued), and now: outstanding (a balance, not
+ * expired) and expired (a balance left at expiry).
+ */
+export function voucherSummaryQuery(db: Executor, merchantId: string, period: Period, now: Date) {
+  return sql<SummaryRow>`
+    SELECT count(*) FILTER (WHERE in_period)::int AS issued_count,
+           coalesce(sum(v.amount) FILTER (WHERE in_period), 0)::int AS issued_amount,
+           count(*) FILTER (WHERE v.balance > 0 AND NOT expired)::int AS outstanding_count,
+           coalesce(sum(v.balance) FILTER (WHERE v.balance > 0 AND NOT expired), 0)::int AS outstanding_amount,
+           count(*) FILTER (WHERE v.balance > 0 AND expired)::int AS expired_count,
+           coalesce(sum(v.balance) FILTER (WHERE v.balance > 0 AND expired), 0)::int AS expired_amount
+      FROM (
+        SELECT v.amount, v.balance,
+               (${period.from === null ? sql`true` : sql`v.created_at >= ${dayStart(period.from)}`} AND ${period.to === null ? sql`true` : sql`v.created_at < ${dayStart(period.to)}`}) AS in_period,
+               coalesce(v.expires_at <= ${now}::timestamptz, false) AS expired
+          FROM voucher v
+         WHERE v.merchant_id = ${merchantId} AND v.donated_at IS NULL
+           AND NOT EXISTS (SELECT 1 FROM greetie g WHERE g.id = v.greetie_id AND g.status = 'cancelled')
+      ) v`;
+}
+
+export async function voucherSummary(db: Executor, merchantId: string, period: Period, now: Date): Promise<SummaryRow> {
+  const { rows } = await voucherSummaryQuery(db, merchantId, period, now).execute(db);
+  return rows[0]!;
+}
+
+/** Redemptions at the merchant within the period, undone ones left out (index-only: `voucher_redemption_merchant_live`). */
+export function redeemedSummaryQuery(db: Executor, merchantId: string, period: Period) {
+  let q = db
+    .selectFrom('voucher_redemption')
+    .select([sql<number>`count(*)::int`.as('count'), sql<number>`coalesce(sum(amount), 0)::int`.as('amount')])
+    .where('merchant_id', '=', merchantId)
+    .where('undone_at', 'is', null);
+  if (period.from) q = q.where('redeemed_at', '>=', dayStart(period.from));
+  if (period.to) q = q.where('redeemed_at', '<', dayStart(period.to));
+  return q;
+}
+
+export async function redeemedSummary(db: Executor, merchantId: string, period: Period): Promise<{ count: number; amount: number }> {
+  return (await redeemedSummaryQuery(db, merchantId, period).executeTakeFirstOrThrow()) as { count: number; amount: number };
+}
+
+export interface RedemptionListRow {
+  id: string;
+  voucher_id: string;
+  product_name: string;
+  amount: number;
+  redeemed_at: Date;
+  via: string;
+  undone: boolean;
+  /** redeemed_at to the microsecond, for the keyset cursor. */
+  at: string;
+  /** redeemed_at as a Stockholm wall clock reads it, `2026-11-26 14:03:09` (the settlement file). */
+  local_time: string;
+}
+
+const exactRedeemedAt = sql<string>`to_char(r.redeemed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * A page of the merchant's redemptions, newest first (keyset on redeemed_at, id after `after`),
+ * through `voucher_redemption_merchant_page`; each with its voucher's product's name.
+ */
+export function redemptionPageQuery(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number) {
+  let q = db
+    .selectFrom('voucher_redemption as r')
+    .innerJoin('voucher as v', 'v.id', 'r.voucher_id')
+    .innerJoin('product as p', 'p.id', 'v.product_id')
+    .select([
+      'r.id',
+      'r.voucher_id',
+      'p.name as product_name',
+      'r.amount',
+      'r.redeemed_at',
+      'r.via',
+      sql<boolean>`r.undone_at IS NOT NULL`.as('undone'),
+      exactRedeemedAt.as('at'),
+      sql<string>`to_char(r.redeemed_at AT TIME ZONE 'Europe/Stockholm', 'YYYY-MM-DD HH24:MI:SS')`.as('local_time'),
+    ])
+    .where('r.merchant_id', '=', merchantId);
+  if (period.from) q = q.where('r.redeemed_at', '>=', dayStart(period.from));
+  if (period.to) q = q.where('r.redeemed_at', '<', dayStart(period.to));
+  if (after) q = q.where(sql<boolean>`(r.redeemed_at, r.id) < (${after.at}::timestamptz, ${after.id}::uuid)`);
+  return q.orderBy('r.redeemed_at', 'desc').orderBy('r.id', 'desc').limit(limit);
+}
+
+export function redemptionPage(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number): Promise<RedemptionListRow[]> {
+  return redemptionPageQuery(db, merchantId, period, after, limit).execute();
+}

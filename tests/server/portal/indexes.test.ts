@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestDb, type TestDb } from '../helpers.ts';
+import { planNodes, type PlanNode } from '../plan.ts';
+import { redeemedSummaryQuery, redemptionPageQuery, voucherSummaryQuery } from '../../../server/portal/queries.ts';
+
+/**
+ * The portal's summary and its first page of redemptions read indexes, not tables: a merchant
+ * with 100 000 redemptions over 10 000 vouchers, among other merchants' 50 000 vouchers and
+ * 100 000 redemptions (vacuumed, statistics gathered), the planner's choice read back with EXPLAIN.
+ */
+
+describe('indexes behind the merchant portal', () => {
+  let db: TestDb;
+  let merchantId: string;
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    const { rows } = await sql<{ id: string; merchant_id: string }>`
+      SELECT p.id, p.merchant_id FROM product p WHERE p.source = 'InStore' ORDER BY p.id LIMIT 1`.execute(db.db);
+    merchantId = rows[0]!.merchant_id;
+    await sql`
+      INSERT INTO mobile_user (mobile_number, created_at)
+      SELECT '+4670' || lpad((1000000 + g)::text, 7, '0'), now() FROM generate_series(1, 2000) AS g`.execute(db.db);
+    await sql`
+      INSERT INTO greetie (ref_id, sender_id, recipient_number, status, total, created_at, updated_at, cancelled_at)
+      SELECT md5(g::text) || 'PPPP', u.ids[1 + g % 2000], '+4670' || lpad((1000000 + (g * 7) % 2000 + 1)::text, 7, '0'),
+             CASE WHEN g % 500 = 0 THEN 'cancelled' ELSE 'delivered' END, 5000,
+             now() - (g || ' minutes')::interval, now(), CASE WHEN g % 500 = 0 THEN now() END
+      FROM generate_series(1, 60000) AS g
+      CROSS JOIN (SELECT array_agg(id ORDER BY mobile_number) AS ids FROM mobile_user) u`.execute(db.db);
+    // One gift in six is this merchant's product, the rest other merchants'.
+    await sql`
+      INSERT INTO greetie_gift (greetie_id, position, product_id, amount, created_at)
+      SELECT g.id, 0, CASE WHEN g.r % 6 = 0 THEN ${rows[0]!.id}::uuid ELSE o.ids[1 + g.r % array_length(o.ids, 1)] END, 5000, g.created_at
+        FROM (SELECT id, created_at, row_number() OVER (ORDER BY id) AS r FROM greetie) g
+        CROSS JOIN (SELECT array_agg(id) AS ids FROM product WHERE merchant_id <> ${merchantId} AND source = 'InStore') o`.execute(db.db);
+    await sql`
+      INSERT INTO voucher (greetie_id, gift_id, merchant_id, product_id, source, amount, expires_at, created_at)
+      SELECT gg.greetie_id, gg.id, p.merchant_id, p.id, p.source, 5000, gg.created_at + interval '1 year', gg.created_at
+        FROM greetie_gift gg JOIN product p ON p.id = gg.product_id`.execute(db.db);
+    // 100 000 redemptions at this merchant (10 per voucher), 100 000 elsewhere; one in ten undone.
+    await sql`
+      INSERT INTO voucher_redemption (voucher_id, merchant_id, amount, via, redeemed_at, undone_at)
+      SELECT v.id, v.merchant_id, 1000, 'code', v.created_at + (n || ' hours')::interval,
+             CASE WHEN (v.r + n) % 10 = 0 THEN v.created_at + (n || ' hours')::interval + interval '1 minute' END
+        FROM (SELECT id, merchant_id, created_at, row_number() OVER (PARTITION BY merchant_id ORDER BY id) AS r FROM voucher) v
+        CROSS JOIN generate_series(1, 10) AS n
+       WHERE v.merchant_id = ${merchantId} OR n <= 2`.execute(db.db);
+    for (const t of ['mobile_user', 'greetie', 'greetie_gift', 'voucher', 'voucher_redemption']) await sql.raw(`VACUUM ANALYZE ${t}`).execute(db.db);
+    const { rows: n } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM voucher_redemption WHERE merchant_id = ${merchantId}`.execute(db.db);
+    expect(n[0]!.n).toBeGreaterThanOrEqual(100000);
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  const on = (nodes: PlanNode[], table: string) => nodes.filter((x) => x['Relation Name'] === table);
+  const indexes = (nodes: PlanNode[]) => nodes.map((x) => x['Index Name'] ?? '');
+
+  it('the first page of redemptions, and a later one within a period, through voucher_redemption_merchant_page; no sequential scan', async () => {
+    const first = await planNodes(db.pool, redemptionPageQuery(db.db, merchantId, { from: null, to: null }, undefined, 51));
+    expect(indexes(first)).toContain('voucher_redemption_merchant_page');
+    for (const table of ['voucher_redemption', 'voucher', 'product']) expect(on(first, table).map((x) => x['Node Type']), table).not.toContain('Seq Scan');
+
+    const later = await planNodes(
+      db.pool,
+      redemptionPageQuery(db.db, merchantId, { from: '2026-01-01', to: '2027-01-01' }, { at: new Date().toISOString().replace('Z', '000Z'), id: '00000000-0000-4000-8000-000000000000' }, 51),
+    );
+    expect(on(later, 'voucher_redemption').map((x) => x['Node Type'])).not.toContain('Seq Scan');
+    expect(indexes(later).some((i) => i.startsWith('voucher_redemption_merchant'))).toBe(true);
+  });
+
+  it("the summary's redeemed figures from voucher_redemption_merchant_live alone (an index-only scan)", async () => {
+    for (const period of [{ from: null, to: null }, { from: '2026-11-01', to: '2026-12-01' }]) {
+      const nodes = await planNodes(db.pool, redeemedSummaryQuery(db.db, merchantId, period));
+      const scans = on(nodes, 'voucher_redemption');
+      expect(scans.map((x) => x['Node Type'])).toEqual(['Index Only Scan']);
+      expect(indexes(nodes)).toContain('voucher_redemption_merchant_live');
+    }
+  });
+
+  it("the summary's voucher figures through voucher_merchant, the cancelled greeties through greetie_cancelled; neither table scanned whole", async () => {
+    const raw = voucherSummaryQuery(db.db, merchantId, { from: '2026-11-01', to: null }, new Date());
+    const nodes = await planNodes(db.pool, { compile: () => raw.compile(db.db) });
+    expect(on(nodes, 'voucher').map((x) => x['Node Type'])).not.toContain('Seq Scan');
+    expect(on(nodes, 'greetie').map((x) => x['Node Type'])).not.toContain('Seq Scan');
+    expect(indexes(nodes)).toContain('voucher_merchant');
+  });
+});
