@@ -73,9 +73,9 @@ describe('notifications made by what happens', () => {
     const p = await pair();
     const created = await call(t.app, p.sender, 'POST', '/api/greetie/createv2', { recipient: { mobileNumber: p.recipient.mobileNumber }, gifts: [{ productId: shop.inStore }] });
     const greetie = created.json() as Greetie;
-    const first = (await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, {})).json() as Payment;
+    const first = (await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, { withdrawalConsent: true })).json() as Payment;
     // A new payer cancels the first request.
-    const second = await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, { payerAlias: '0701234599' });
+    const second = await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, { withdrawalConsent: true, payerAlias: '0701234599' });
     expect(second.statusCode, second.body).toBe(200);
     expect(await notificationsOf(t.db.db, p.senderId)).toEqual([]);
     const declined = await t.app.inject({ method: 'POST', url: `/api/sandbox/payments/${(second.json() as Payment).id}`, payload: { outcome: 'declined' } });
