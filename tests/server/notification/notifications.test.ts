@@ -124,6 +124,61 @@ describe('notifications made by what happens', () => {
   });
 });
 
+describe('after a recipient correction (POST /greetie/{id}/recipient)', () => {
+  it("the expiry reminders follow the current recipient: the old delivery's jobs do nothing, the new one's reach the new number", async () => {
+    const p = await pair();
+    const g = await paidGreetie(t.app, p.sender, p.recipient.mobileNumber, [shop.inStore]);
+    await deliver(t.app, g.id);
+    const [v] = await voucherIds(t.db.db, g.id);
+    const deps = pushDeps(t.app);
+    // The old recipient got the 30-day reminder before the correction.
+    expect(await remindExpiry(deps, v!, 30)).toBe(true);
+
+    const next = await person(t.app);
+    const nextId = await userIdOf(t.db.db, next.mobileNumber);
+    t.clock.advance(1000);
+    const corrected = await call(t.app, p.sender, 'POST', `/api/greetie/${g.id}/recipient`, { mobileNumber: next.mobileNumber });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    await deliver(t.app, g.id);
+    // The new delivery's jobs name it (changes 1); the old ones (changes 0 or none) are stale.
+    const expiry = (await jobs(t.db.db, 'expiry')).filter((j) => j.data.voucherId === v);
+    expect(expiry.filter((j) => j.data.changes === 1).map((j) => j.data.days)).toEqual([30, 7]);
+    expect(await remindExpiry(deps, v!, 7)).toBe(false);
+    expect(await remindExpiry(deps, v!, 30, 1)).toBe(true);
+    expect(await remindExpiry(deps, v!, 30, 1)).toBe(true);
+
+    const reminders = async (userId: string) => (await notificationsOf(t.db.db, userId)).filter((n) => n.type === 'voucherExpiring');
+    expect((await reminders(nextId)).map((n) => n.voucher_id)).toEqual([v]);
+    expect(await reminders(p.recipientId)).toEqual([]);
+  });
+
+  it("the old recipient's notifications of the greetie are gone (they led to a 404); the sender's stay", async () => {
+    const p = await pair();
+    const g = await paidGreetie(t.app, p.sender, p.recipient.mobileNumber, [shop.inStore]);
+    await deliver(t.app, g.id);
+    const [v] = await voucherIds(t.db.db, g.id);
+    await remindExpiry(pushDeps(t.app), v!, 30);
+    expect((await notificationsOf(t.db.db, p.recipientId)).map((n) => n.type)).toEqual(['greetieReceived', 'voucherExpiring']);
+    const senderBefore = (await notificationsOf(t.db.db, p.senderId)).map((n) => n.type);
+
+    const next = await person(t.app);
+    const corrected = await call(t.app, p.sender, 'POST', `/api/greetie/${g.id}/recipient`, { mobileNumber: next.mobileNumber });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    // What the old recipient's list would open answers 404 now.
+    expect((await call(t.app, p.recipient, 'GET', `/api/greetie/${g.id}`)).statusCode).toBe(404);
+    expect(await notificationsOf(t.db.db, p.recipientId)).toEqual([]);
+    const list = (await call(t.app, p.recipient, 'GET', '/api/mobileuser/notifications')).json() as Notification[];
+    expect(list.filter((n) => n.greetieId === g.id)).toEqual([]);
+    expect((await notificationsOf(t.db.db, p.senderId)).map((n) => n.type)).toEqual(senderBefore);
+
+    // The new recipient hears of it once it is delivered to them.
+    t.clock.advance(1000);
+    await deliver(t.app, g.id);
+    const nextId = await userIdOf(t.db.db, next.mobileNumber);
+    expect((await notificationsOf(t.db.db, nextId)).map((n) => [n.type, n.greetie_id])).toEqual([['greetieReceived', g.id]]);
+  });
+});
+
 describe('GET /api/mobileuser/notifications and POST …/read', () => {
   let who: Awaited<ReturnType<typeof pair>>;
   let greetieId: string;
