@@ -724,8 +724,9 @@ export const composeMachine = setup({
               on: {
                 'user.back': { target: 'recipient', description: 'Tillbaka till mottagaren.' },
                 'user.consented': {
+                  guard: 'hasGifts',
                   actions: { type: 'storeConsent', params: ({ event }) => ({ consented: event.consented }) },
-                  description: 'Personen kryssar i (eller ur) rutan: leverans direkt, och ångerrätten upphör när mottagaren öppnar greetien eller använder en gåva.',
+                  description: 'Med gåvor: personen kryssar i (eller ur) rutan om leverans direkt och att ångerrätten upphör när mottagaren öppnar greetien eller använder en gåva.',
                 },
                 'user.send': [
                   {
