@@ -9,7 +9,8 @@ import * as css from './greetie.css.ts';
  * The withdrawal consent a buyer ticks before paying (decision 097): delivery starts at once, and
  * the right of withdrawal ends when the recipient opens the greetie or uses a gift. A real
  * checkbox with its label; when paying was tried without it, the error is said beside it (a live
- * region, so it is announced) and the page moves focus to the box. The terms' section on the right of withdrawal is linked under it.
+ * region, so it is announced) and the page moves focus to the box. The terms' section on the
+ * right of withdrawal is linked under it.
  */
 export function WithdrawalConsent({
   checked,
