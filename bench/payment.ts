@@ -128,7 +128,7 @@ export async function benchPayments(
     const start = (d: { id: string; token: string }): Step => ({
       path: `/api/greetie/${d.id}/startpayment`,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${d.token}` },
-      body: '{}',
+      body: '{"withdrawalConsent":true}',
     });
     await fire(baseUrl, drafts.slice(0, warm).map(start), opts.connections);
     const startpayment: PaymentSample[] = [];

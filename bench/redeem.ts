@@ -127,7 +127,7 @@ export async function prepare(baseUrl: string, wanted: number, opts: { partial?:
       await fetch(`${baseUrl}/api/greetie/createv2`, { method: 'POST', headers: auth, body: JSON.stringify({ recipient: { mobileNumber: r.mobileNumber }, gifts }) }),
       'POST /api/greetie/createv2',
     );
-    const p = await json<{ id: string }>(await fetch(`${baseUrl}/api/greetie/${g.id}/startpayment`, { method: 'POST', headers: auth, body: '{}' }), 'startpayment');
+    const p = await json<{ id: string }>(await fetch(`${baseUrl}/api/greetie/${g.id}/startpayment`, { method: 'POST', headers: auth, body: '{"withdrawalConsent":true}' }), 'startpayment');
     await json(
       await fetch(`${baseUrl}/api/sandbox/payments/${p.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ outcome: 'paid' }) }),
       'POST /api/sandbox/payments/{id}',

@@ -46,7 +46,7 @@ export async function deliveredGreetieWithPhoto(baseUrl: string, signIn: (baseUr
   form.append('file', new Blob([photo], { type: 'image/jpeg' }), 'foto.jpg');
   await ok(await fetch(`${baseUrl}/api/greetie/${draft.id}/media`, { method: 'POST', headers: auth, body: form }), 'POST /api/greetie/{id}/media');
   const payment = await ok<{ id: string }>(
-    await fetch(`${baseUrl}/api/greetie/${draft.id}/startpayment`, { method: 'POST', headers: json, body: '{}' }),
+    await fetch(`${baseUrl}/api/greetie/${draft.id}/startpayment`, { method: 'POST', headers: json, body: '{"withdrawalConsent":true}' }),
     'POST /api/greetie/{id}/startpayment',
   );
   await ok(

@@ -48,6 +48,11 @@ export const Payment = Type.Object(
     refund: Type.Union([Refund, Type.Null()], {
       description: "The money given back when the greetie was cancelled (the whole amount; one per payment), or null",
     }),
+    consentedAt: Type.Union([DateTime, Type.Null()], {
+      description:
+        'When the buyer agreed that delivery starts at once and that the right of withdrawal ends when the recipient opens ' +
+        'the greetie or uses a gift (startpayment\'s `withdrawalConsent`); null only on payments made before it was asked',
+    }),
   },
   { $id: 'Payment', title: 'Payment' },
 );
@@ -55,6 +60,13 @@ export type Payment = Static<typeof Payment>;
 
 export const StartPayment = Type.Object(
   {
+    withdrawalConsent: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'The buyer ticked, at review, that delivery starts at once and that the right of withdrawal ends when the recipient ' +
+          'opens the greetie or uses a gift (/villkor). Required: a missing or false one is 400 CONSENT_REQUIRED',
+      }),
+    ),
     payerAlias: Type.Optional(
       Type.String({ minLength: 1, maxLength: 40, description: 'A Swedish mobile number (the e-commerce flow); left out: m-commerce' }),
     ),

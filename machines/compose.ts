@@ -45,8 +45,12 @@ import { paymentMachine, type PaymentDevice } from './payment.ts';
  * - The sender's name: the SMS names the sender, and /send and /startpayment refuse without one.
  *   When the profile has none, the recipient step asks for it and saves it (`saveSenderName`)
  *   before the review. Both names follow the one name rule (contract/name.ts).
+ * - The withdrawal consent (decision 097): a greetie with gifts is paid for only once the buyer has
+ *   ticked, at review, that delivery starts at once and that the right of withdrawal ends when
+ *   the recipient opens it or uses a gift (`user.consented`, guard `hasConsent`); 'Betala med
+ *   Swish' without it starts nothing and the page says so at the box.
  * - The hand-over: the review invokes the payment machine (machines/payment.ts) as the child
- *   `payment`; once it is paid, compose ends in `paid` with the payment for the receipt.
+ *   `payment`, with the consent; once it is paid, compose ends in `paid` with the payment for the receipt.
  *
  * The draft's mapping to and from the server is compose/draft.ts. Each state the page shows has
  * one of `COMPOSE_SCREENS` as a tag; `busy`, `upload:<what>`, `save:<what>`, `overlay:uploading`,
@@ -102,6 +106,10 @@ export interface ComposeContext {
   soldOut: string[] | null;
   /** The paid payment, for the receipt. */
   payment: Payment | null;
+  /** The withdrawal consent is ticked at review (sent with startpayment). */
+  consent: boolean;
+  /** 'Betala med Swish' was pressed without the tick: the page says so at the box. */
+  consentMissing: boolean;
 }
 
 /** What the upload actor needs; `progressTo` hears `upload.progress` as the bytes go out. */
@@ -143,6 +151,8 @@ export type ComposeEvent =
   | { type: 'user.changedSenderName'; name: string }
   | { type: 'user.retrySave' }
   | { type: 'user.send' }
+  /** The withdrawal consent's box at review, ticked or not. */
+  | { type: 'user.consented'; consented: boolean }
   | { type: 'user.retry' }
   /** After a failed start from a product: go on with an empty greetie instead. */
   | { type: 'user.withoutGift' };
@@ -342,6 +352,9 @@ export const composeMachine = setup({
     storeSoldOut: assign((_, products: Product[]) => ({ soldOut: products.filter((x) => x.available === false).map((x) => x.id) })),
     noneSoldOutFound: assign({ soldOut: [] as string[] }),
     takePaid: assign((_, p: { payment: Payment | null }) => ({ payment: p.payment, status: 'awaitingPayment' as const })),
+    storeConsent: assign((_, p: { consented: boolean }) => ({ consent: p.consented, consentMissing: false })),
+    markConsentMissing: assign({ consentMissing: true }),
+    clearConsentMissing: assign({ consentMissing: false }),
   },
   guards: {
     asksForDraft: (_, p: OpenedEvent) => p.draftId !== null,
@@ -376,6 +389,9 @@ export const composeMachine = setup({
     /** Saved, and no overlay on its way (one that failed does not hold the person up). */
     isSettled: and(['isSaved', not('isOverlayUploading')]),
     isSettledWithGifts: and(['isSettled', 'hasGifts']),
+    /** The buyer has ticked the withdrawal consent at review. */
+    hasConsent: ({ context }) => context.consent,
+    canPay: and(['isSettledWithGifts', 'hasConsent']),
     isOverlayStale: ({ context }) => context.overlayStale && context.draftId !== null && context.draft.media !== null,
     isOverlayDue: and(['isOverlayStale', 'isSaved']),
     needsGiftLimits: ({ context }) => !context.giftLimitsKnown && context.draft.gifts.length > 0,
@@ -407,6 +423,8 @@ export const composeMachine = setup({
     device: 'desktop',
     soldOut: null,
     payment: null,
+    consent: false,
+    consentMissing: false,
   },
   initial: 'opening',
   states: {
@@ -699,15 +717,28 @@ export const composeMachine = setup({
               },
             },
             review: {
-              description: 'Greetien som mottagaren kommer att se den, gåvorna och summan.',
+              description: 'Greetien som mottagaren kommer att se den, gåvorna och summan; med gåvor rutan om leverans direkt och ångerrätten.',
               tags: ['review'],
+              // The consent's error belongs to this visit of the review; the tick itself stays.
+              exit: 'clearConsentMissing',
               on: {
                 'user.back': { target: 'recipient', description: 'Tillbaka till mottagaren.' },
+                'user.consented': {
+                  guard: 'hasGifts',
+                  actions: { type: 'storeConsent', params: ({ event }) => ({ consented: event.consented }) },
+                  description: 'Med gåvor: personen kryssar i (eller ur) rutan om leverans direkt och att ångerrätten upphör när mottagaren öppnar greetien eller använder en gåva.',
+                },
                 'user.send': [
                   {
-                    guard: 'isSettledWithGifts',
+                    guard: 'canPay',
                     target: '#compose.handingOver',
-                    description: "'Betala med Swish': en greetie med gåvor går vidare till betalning (när den är sparad och bilden av innehållet uppladdad).",
+                    description:
+                      "'Betala med Swish': en greetie med gåvor går vidare till betalning (när den är sparad, bilden av innehållet uppladdad och rutan om ångerrätten ikryssad).",
+                  },
+                  {
+                    guard: 'isSettledWithGifts',
+                    actions: 'markConsentMissing',
+                    description: "'Betala med Swish' utan ikryssad ruta om ångerrätten: ingen betalning startar; felet sägs vid rutan, som får fokus.",
                   },
                   { guard: 'isSettled', target: '#compose.sending', description: "'Skicka': en greetie utan gåvor skickas (när den är sparad och bilden av innehållet uppladdad)." },
                 ],
@@ -861,7 +892,7 @@ export const composeMachine = setup({
       invoke: {
         id: 'payment',
         src: 'payment',
-        input: ({ context }) => ({ greetieId: context.draftId ?? '', device: context.device }),
+        input: ({ context }) => ({ greetieId: context.draftId ?? '', device: context.device, consented: context.consent }),
         onDone: {
           target: 'paid',
           actions: { type: 'takePaid', params: ({ event }) => ({ payment: event.output.payment }) },

@@ -18,6 +18,9 @@ import { looksLikeSwedishMobile } from './auth.ts';
  *   to the page) until it is final. A read that fails keeps the last answer and tries again.
  * - paid | declined | cancelled | expired | failed (Swish's error): each is its own page; all but
  *   paid offer to try again (a new m-commerce request). Going back to the review is the page's.
+ * - The withdrawal consent (decision 097): every startpayment carries the buyer's consent. Compose
+ *   hands it over (`input.consented`, ticked at review); the details page starts without it, so
+ *   trying again there asks for the tick first (`user.consented`, guard `hasConsent`).
  *
  * Side effects are the named actors `startPayment` and `readPayment`, given by the page group
  * (src/pages/greetie/payment/implementations.ts); they reject with the one `Failure`
@@ -32,6 +35,8 @@ export interface PaymentInput {
   greetieId: string;
   /** What to show first for an m-commerce payment: the app button (phone) or the QR code (desktop). */
   device: PaymentDevice;
+  /** The buyer ticked the withdrawal consent at review (compose hands it over); left out: not yet. */
+  consented?: boolean;
 }
 
 /** What the machine ends with (a parent that invokes it reads it): the payment as it stands. */
@@ -53,6 +58,12 @@ export interface PaymentContext {
   /** The last read failed (the page says the connection is uncertain; reading goes on). */
   readFailed: boolean;
   error: Failure | null;
+  /** The withdrawal consent is ticked: a payment may start (startpayment's `withdrawalConsent`). */
+  consented: boolean;
+  /** 'Försök igen' was pressed without the tick: the page says so at the box. */
+  consentMissing: boolean;
+  /** No consent was handed over (the details page): the page shows the box before trying again. */
+  asksConsent: boolean;
 }
 
 export type PaymentEvent =
@@ -64,7 +75,9 @@ export type PaymentEvent =
   | { type: 'user.submitPayer'; payerAlias: string }
   | { type: 'user.changePayment' }
   | { type: 'user.returned' }
-  | { type: 'user.retry' };
+  | { type: 'user.retry' }
+  /** The withdrawal consent's box, ticked or not (asked before a new payment on the details page). */
+  | { type: 'user.consented'; consented: boolean };
 
 /**
  * What the page shows: every state the page shows carries exactly one of these tags (read with
@@ -110,6 +123,13 @@ function settledBy(why: string) {
   ];
 }
 
+/** What startpayment sends: the payer (e-commerce) or none, and the buyer's withdrawal consent. */
+export interface StartPaymentInput {
+  greetieId: string;
+  payerAlias: string | null;
+  withdrawalConsent: boolean;
+}
+
 export const paymentMachine = setup({
   types: {
     context: {} as PaymentContext,
@@ -120,7 +140,7 @@ export const paymentMachine = setup({
   },
   actors: {
     /** POST /greetie/{id}/startpayment. */
-    startPayment: fromPromise<Payment, { greetieId: string; payerAlias: string | null }>(async () => {
+    startPayment: fromPromise<Payment, StartPaymentInput>(async () => {
       throw new Error('startPayment is given by the page with paymentMachine.provide()');
     }),
     /** GET /greetie/{id}/payment. */
@@ -140,6 +160,8 @@ export const paymentMachine = setup({
     forgetPayer: assign({ payerAlias: null }),
     showQr: assign({ device: 'desktop' as const, payerInvalid: false }),
     showAppButton: assign({ device: 'phone' as const, payerInvalid: false }),
+    storeConsent: assign((_, p: { consented: boolean }) => ({ consented: p.consented, consentMissing: false })),
+    markConsentMissing: assign({ consentMissing: true }),
   },
   guards: {
     resumes: ({ event }) => event.type === 'user.opened' && event.mode === 'resume',
@@ -158,6 +180,8 @@ export const paymentMachine = setup({
     onDesktop: ({ context }) => context.device === 'desktop',
     /** The open payment is m-commerce: its app link and QR code can be shown again as they are. */
     hasAppLink: ({ context }) => context.payment?.token != null,
+    /** The buyer has ticked the withdrawal consent (at review, or here). */
+    hasConsent: ({ context }) => context.consented,
   },
   delays: {
     pollDelay: ({ context }) => pollDelayMs(context.polls),
@@ -174,6 +198,9 @@ export const paymentMachine = setup({
     polls: 0,
     readFailed: false,
     error: null,
+    consented: input.consented ?? false,
+    consentMissing: false,
+    asksConsent: !(input.consented ?? false),
   }),
   initial: 'opening',
   // What a parent (compose's hand-over) learns when it ends: the payment as it stands.
@@ -199,7 +226,7 @@ export const paymentMachine = setup({
       invoke: {
         id: 'startPayment',
         src: 'startPayment',
-        input: ({ context }) => ({ greetieId: context.greetieId, payerAlias: context.payerAlias }),
+        input: ({ context }) => ({ greetieId: context.greetieId, payerAlias: context.payerAlias, withdrawalConsent: context.consented }),
         // startpayment answers an open payment (a new one, or the one still open for this payer).
         onDone: [
           {
@@ -340,7 +367,19 @@ export const paymentMachine = setup({
     ended: {
       initial: 'failed',
       description: 'Betalningen blev inte av (nekad, avbruten, för sen, fel i Swish, eller kunde inte startas): försök igen, eller tillbaka till granskningen.',
-      on: { 'user.retry': { target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning utan nummer.' } },
+      on: {
+        'user.consented': {
+          actions: { type: 'storeConsent', params: ({ event }) => ({ consented: event.consented }) },
+          description: 'Personen kryssar i (eller ur) rutan om leverans direkt och ångerrätten.',
+        },
+        'user.retry': [
+          { guard: 'hasConsent', target: 'starting', actions: 'forgetPayer', description: 'Försök igen: en ny betalning utan nummer (rutan om ångerrätten är ikryssad).' },
+          {
+            actions: 'markConsentMissing',
+            description: 'Försök igen utan ikryssad ruta om ångerrätten: ingen betalning startar; felet sägs vid rutan, som får fokus.',
+          },
+        ],
+      },
       states: {
         declined: { description: 'Den som betalar sa nej i Swish.', tags: ['declined'] },
         cancelled: { description: 'Avbruten i Swish (eller i BankID).', tags: ['cancelled'] },

@@ -188,6 +188,10 @@ export interface PaymentTable {
   swish_location: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 021: when the buyer gave the withdrawal consent (null on payments made before 021). */
+  consented_at: Timestamp | null;
+  /** 021: the /villkor version agreed to (null exactly when consented_at is). */
+  terms_version: string | null;
 }
 
 /** 005_payment: the sandbox provider's payment requests, kept in Swish's terms. */

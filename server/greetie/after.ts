@@ -4,7 +4,7 @@ import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
 import { countCorrection, restartDelivery, sendLinkAgain } from '../delivery/after.ts';
 import { waitText } from '../delivery/messages.ts';
-import { notify } from '../notification/rules.ts';
+import { forgetOldRecipient, notify } from '../notification/rules.ts';
 import { anyVoucherUsed, applyCorrection, findGreetie, insertThanks, lockSentGreetie, markViewed, setResentAt } from './queries.ts';
 import { checkText, greetieById, isEmoji, newRefId, readable, recipientOf, toGreeties, urlsFor } from './rules.ts';
 
@@ -45,6 +45,8 @@ export async function correctRecipient(deps: AfterDeps, userId: string, id: stri
     // A name left out keeps the one given; null or blank clears it.
     const name = body.name === undefined ? g.recipient_name : input.name;
     await applyCorrection(tx, id, { number: input.number, name, refId: newRefId(), now });
+    // The old recipient's notifications of it would lead to a greetie no longer theirs (404).
+    if (g.recipient_number) await forgetOldRecipient(tx, id, g.recipient_number);
     const dueAt = g.status === 'scheduled' && g.deliver_at && g.deliver_at.getTime() > now.getTime() ? g.deliver_at : now;
     await restartDelivery(tx, deps, id, dueAt);
     return greetieById(tx, id, urlsFor(deps));

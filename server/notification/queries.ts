@@ -175,9 +175,24 @@ export async function voucherForReminder(db: Executor, voucherId: string) {
     .innerJoin('mobile_user as u', 'u.mobile_number', 'g.recipient_number')
     .innerJoin('merchant as m', 'm.id', 'v.merchant_id')
     .innerJoin('product as p', 'p.id', 'v.product_id')
-    .select(['v.id', 'v.greetie_id', 'v.redeemed_at', 'v.expires_at', 'u.id as user_id', 'm.name as merchant_name', 'p.name as product_name'])
+    .select(['v.id', 'v.greetie_id', 'v.redeemed_at', 'v.expires_at', 'g.recipient_changes', 'u.id as user_id', 'm.name as merchant_name', 'p.name as product_name'])
     .where('v.id', '=', voucherId)
     .where('v.donated_at', 'is', null)
     .where('g.status', '=', 'delivered')
     .executeTakeFirst();
+}
+
+/**
+ * A corrected greetie's notifications that the old recipient got as its recipient (it arrived, a
+ * voucher expires): deleted, as the greetie is no longer theirs to open. Only that user's, only
+ * those types: a sender who had sent it to themselves keeps the sender's own.
+ */
+export async function deleteRecipientNotifications(tx: Executor, greetieId: string, recipientNumber: string): Promise<number> {
+  const result = await tx
+    .deleteFrom('notification')
+    .where('greetie_id', '=', greetieId)
+    .where('type', 'in', ['greetieReceived', 'voucherExpiring'])
+    .where('user_id', 'in', (eb) => eb.selectFrom('mobile_user').select('id').where('mobile_number', '=', recipientNumber))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

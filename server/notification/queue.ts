@@ -13,11 +13,15 @@ import { checkReceipts, pushOne, remindExpiry, sweepPushes, type PushDeps } from
  * Jobs are added in the caller's transaction. The worker also runs, every NOTIFICATION_SWEEP_MS
  * (15 s), the sweep (pushes no job took) and, every RECEIPTS_MS, the fetch of Expo receipts.
  */
-export type NotificationJob = { kind: 'push'; notificationId: string } | { kind: 'expiry'; voucherId: string; days: number };
+/**
+ * An expiry job names the greetie's delivery it was scheduled for (`changes`: its recipient_changes
+ * then; left out by jobs made before it was added: 0). A correction makes the jobs before it stale.
+ */
+export type NotificationJob = { kind: 'push'; notificationId: string } | { kind: 'expiry'; voucherId: string; days: number; changes?: number };
 
 export interface NotificationQueue {
   enqueuePush(tx: Tx, notificationId: string): Promise<void>;
-  enqueueExpiry(tx: Tx, voucherId: string, days: number, at: Date): Promise<void>;
+  enqueueExpiry(tx: Tx, voucherId: string, days: number, at: Date, changes: number): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -62,8 +66,8 @@ export function createNotificationQueue(opts: { db: Db; config: Config; services
       const data: NotificationJob = { kind: 'push', notificationId };
       await boss.send(NOTIFICATION_QUEUE, data, { db: adapter(tx) } as PgBoss.SendOptions);
     },
-    async enqueueExpiry(tx, voucherId, days, at) {
-      const data: NotificationJob = { kind: 'expiry', voucherId, days };
+    async enqueueExpiry(tx, voucherId, days, at, changes) {
+      const data: NotificationJob = { kind: 'expiry', voucherId, days, changes };
       await boss.send(NOTIFICATION_QUEUE, data, { startAfter: at, db: adapter(tx) } as PgBoss.SendOptions);
     },
     async start() {
@@ -71,7 +75,7 @@ export function createNotificationQueue(opts: { db: Db; config: Config; services
       await boss.start();
       await boss.work<NotificationJob>(NOTIFICATION_QUEUE, { batchSize: 10 }, async (jobs) => {
         // A job that throws is retried by pg-boss (twice); the claim makes a second push a no-op.
-        await Promise.all(jobs.map((job) => (job.data.kind === 'push' ? pushOne(deps, job.data.notificationId) : remindExpiry(deps, job.data.voucherId, job.data.days))));
+        await Promise.all(jobs.map((job) => (job.data.kind === 'push' ? pushOne(deps, job.data.notificationId) : remindExpiry(deps, job.data.voucherId, job.data.days, job.data.changes ?? 0))));
       });
       started = true;
       timers.push(setInterval(background('sweep', () => sweepPushes(deps)), SWEEP_MS));

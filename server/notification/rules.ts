@@ -12,6 +12,7 @@ import {
   closeStaleSending,
   deleteExpoTokenOfDevice,
   deleteExpoTokens,
+  deleteRecipientNotifications,
   deleteTickets,
   deleteWebpush,
   deliveredFacts,
@@ -103,9 +104,18 @@ export async function notifyDelivered(tx: Tx, deps: NotifyDeps, greetieId: strin
   for (const v of await expiringVouchers(tx, greetieId)) {
     for (const days of EXPIRY_REMINDER_DAYS) {
       const at = v.expires_at.getTime() - days * DAY_MS;
-      if (at > now) await deps.services.notifications.enqueueExpiry(tx, v.id, days, new Date(at));
+      if (at > now) await deps.services.notifications.enqueueExpiry(tx, v.id, days, new Date(at), g.recipient_changes);
     }
   }
+}
+
+/**
+ * A greetie's recipient corrected (server/greetie/after.ts, in its transaction): the old
+ * recipient's notifications of it (it arrived, a voucher expires) are removed, as they would lead
+ * to a greetie they can no longer open. The new recipient's come with the new delivery.
+ */
+export async function forgetOldRecipient(tx: Tx, greetieId: string, oldNumber: string): Promise<void> {
+  await deleteRecipientNotifications(tx, greetieId, oldNumber);
 }
 
 /** A payment settled (server/payment applyState, in its transaction): the sender hears paid or not. */
@@ -129,11 +139,17 @@ export async function notifyRefunded(tx: Tx, deps: NotifyDeps, p: { greetieId: s
   });
 }
 
-/** The expiry job: a reminder `days` before, unless the voucher is redeemed or gone by then. */
-export async function remindExpiry(deps: PushDeps, voucherId: string, days: number): Promise<boolean> {
+/**
+ * The expiry job: a reminder `days` before, to the greetie's current recipient, unless the voucher
+ * is redeemed or gone by then. `changes` is the delivery the job was scheduled for (the greetie's
+ * recipient_changes then): a job from before a correction is stale (the new delivery scheduled its
+ * own, for the new number and the new expiry) and does nothing. Each delivery's reminder is its own
+ * (the key names it), so the new recipient's is never taken for the old one's.
+ */
+export async function remindExpiry(deps: PushDeps, voucherId: string, days: number, changes = 0): Promise<boolean> {
   const v = await voucherForReminder(deps.db, voucherId);
   const now = deps.services.now();
-  if (!v || v.redeemed_at !== null || !v.expires_at || v.expires_at.getTime() <= now.getTime()) return false;
+  if (!v || v.recipient_changes !== changes || v.redeemed_at !== null || !v.expires_at || v.expires_at.getTime() <= now.getTime()) return false;
   await transaction(deps.db, (tx) =>
     notify(tx, deps, {
       userId: v.user_id,
@@ -141,7 +157,7 @@ export async function remindExpiry(deps: PushDeps, voucherId: string, days: numb
       greetieId: v.greetie_id,
       voucherId,
       params: { days, merchantName: v.merchant_name, productName: v.product_name },
-      key: `voucherExpiring${days}:${voucherId}`,
+      key: `voucherExpiring${days}:${voucherId}${changes > 0 ? `:${changes}` : ''}`,
     }),
   );
   return true;

@@ -15,6 +15,10 @@ export const messages = {
     sv: 'En av gåvorna är slut just nu. Välj en annan gåva.',
     en: 'One of the gifts is sold out right now. Choose another gift.',
   },
+  CONSENT_REQUIRED: {
+    sv: 'Kryssa i rutan om leverans och ångerrätt innan du betalar.',
+    en: 'Tick the box about delivery and the right of withdrawal before you pay.',
+  },
   PAYMENT_BUSY: {
     sv: 'Betalningen ändrades samtidigt från ett annat ställe. Försök igen.',
     en: 'The payment was changed from somewhere else at the same time. Please try again.',

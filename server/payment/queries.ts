@@ -36,7 +36,16 @@ export function openPayment(db: Executor, greetieId: string): Promise<PaymentRow
 
 export async function insertPayment(
   tx: Tx,
-  p: { greetieId: string; provider: 'sandbox' | 'swish'; amount: number; instructionId: string; payerAlias: string | null; now: Date },
+  p: {
+    greetieId: string;
+    provider: 'sandbox' | 'swish';
+    amount: number;
+    instructionId: string;
+    payerAlias: string | null;
+    /** The withdrawal consent: when given and to which terms (migration 021), written with the row. */
+    consent: { at: Date; termsVersion: string };
+    now: Date;
+  },
 ): Promise<PaymentRow> {
   return tx
     .insertInto('payment')
@@ -49,6 +58,8 @@ export async function insertPayment(
       error_code: null,
       swish_token: null,
       swish_location: null,
+      consented_at: p.consent.at,
+      terms_version: p.consent.termsVersion,
       created_at: p.now,
       updated_at: p.now,
     })

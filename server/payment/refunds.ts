@@ -1,3 +1,4 @@
+import { giveUpCodes } from '../voucher/codes.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { sub } from 'date-fns';
 import type { Greetie } from '../../contract/greetie.ts';
@@ -66,6 +67,8 @@ export function toSandboxRefund(row: RefundRow): SandboxRefund {
 async function cancelLocked(tx: Tx, deps: PaymentDeps, greetieId: string): Promise<RefundRow | undefined> {
   const now = deps.services.now();
   if (!(await markCancelled(tx, greetieId, now))) return undefined;
+  // Its Code vouchers' codes are never shown again: back to the pool if nobody saw them, else void.
+  await giveUpCodes(tx, greetieId, now);
   const payment = await paidPayment(tx, greetieId);
   if (!payment) return undefined;
   return insertRefund(tx, {

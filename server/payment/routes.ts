@@ -4,8 +4,26 @@ import { IdParams, errorResponses } from '../../contract/common.ts';
 import { Payment, PaymentCallback, RefundCallback, StartPayment } from '../../contract/payment.ts';
 import { Greetie } from '../../contract/greetie.ts';
 import { access, publicAccess } from '../access.ts';
+import { HttpError } from '../errors.ts';
+import { schemaProblems } from '../validation.ts';
 import { paymentCallback, paymentOf, startPayment } from './rules.ts';
 import { cancelGreetie, refundCallback } from './refunds.ts';
+
+/**
+ * startpayment's body as the rules take it. The schema's only complaint being `withdrawalConsent`
+ * (false, or not a boolean), the body goes on without it, so the rules answer CONSENT_REQUIRED in
+ * their order; any other problem is the usual 400 VALIDATION_FAILED naming every bad field.
+ */
+function consentChecked(body: unknown, error: (Error & { validation?: unknown }) | undefined): StartPayment {
+  if (!error) return body as StartPayment;
+  const rest = { ...(body as Record<string, unknown>) };
+  delete rest.withdrawalConsent;
+  const problems = schemaProblems(StartPayment, rest);
+  if (problems.length || typeof body !== 'object' || body === null) {
+    throw new HttpError(400, 'VALIDATION_FAILED', {}, problems.length ? problems : schemaProblems(StartPayment, body));
+  }
+  return rest as StartPayment;
+}
 
 /**
  * Paying for a greetie (API.md "Greetie": startpayment, payment, paymentCallBack). The rules are in
@@ -19,6 +37,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/greetie/:id/startpayment',
     {
       preHandler: app.authenticate,
+      attachValidation: true,
       schema: {
         ...senders,
         operationId: 'startGreetiePayment',
@@ -28,16 +47,20 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Without `payerAlias`, the m-commerce flow: the answer has `appUrl` (swish://, for a phone), `qrCode` (an SVG, ' +
           'for a desktop) and `token`. With one (a Swedish mobile number), the request pops up in that Swish app. ' +
           'Called again while a payment is pending it returns that one, unless the payer changes (the pending one is then ' +
-          'cancelled and a new one made). The total is computed again. 400 GREETIE_NO_RECIPIENT, INVALID_MOBILE_NUMBER, ' +
+          'cancelled and a new one made). The total is computed again. Every call carries `withdrawalConsent: true` (the ' +
+          "buyer's consent at review, recorded with the payment as its `consentedAt`). 400 CONSENT_REQUIRED (missing or false; " +
+          'nothing is written), GREETIE_NO_RECIPIENT, INVALID_MOBILE_NUMBER, ' +
           "PAYMENT_{code} (the provider's refusal); 409 GREETIE_NO_GIFTS, GREETIE_NOT_PAYABLE, SENDER_NAME_REQUIRED, GIFT_CODE_POOL_EMPTY " +
           '(a "Code" product\'s pool has fewer free codes than its gifts need; nothing is written), PAYMENT_RP06; 503 PAYMENT_UNAVAILABLE (try again: the same request).',
         params: IdParams,
         body: StartPayment,
+        // A missing or false `withdrawalConsent` is the rules' 400 CONSENT_REQUIRED (after 404 and
+        // 409), not the schema's VALIDATION_FAILED: the schema's verdict is read in the handler.
         // 429 SEND_LIMIT_PER_DAY / SEND_LIMIT_PER_RECIPIENT (Retry-After): the sending limits, checked before money moves.
         response: { 200: Payment, ...errorResponses(400, 401, 404, 409, 429) },
       },
     },
-    async (req) => startPayment(deps, req.userId, req.params.id, req.body),
+    async (req) => startPayment(deps, req.userId, req.params.id, consentChecked(req.body, req.validationError)),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Payment, Refund, StartPayment } from '../../contract/payment.ts';
+import { TERMS_VERSION } from '../../contract/terms.ts';
 import { transaction } from '../db/index.ts';
 import { HttpError, badRequest, conflict, notFound } from '../errors.ts';
 import type { Deps } from '../services.ts';
@@ -90,6 +91,7 @@ export async function toPayment(config: Deps['config'], row: PaymentRow, refund?
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     refund: refund ? toRefund(refund) : null,
+    consentedAt: row.consented_at ? row.consented_at.toISOString() : null,
   };
 }
 
@@ -209,6 +211,17 @@ export async function expirePayment(deps: PaymentDeps, payment: PaymentRow, log?
   return applyState(deps, payment, state, log);
 }
 
+/**
+ * The withdrawal consent (decision 097): a greetie with gifts is paid for only once the buyer has
+ * confirmed, at review, that delivery starts at once and that the right of withdrawal ends when
+ * the recipient opens it or uses a gift. 400 CONSENT_REQUIRED otherwise, before anything is written.
+ */
+function requireConsent(body: StartPayment): void {
+  if (body.withdrawalConsent !== true) {
+    throw badRequest('CONSENT_REQUIRED', {}, [{ field: 'body.withdrawalConsent', problem: 'required' }]);
+  }
+}
+
 /** POST /greetie/{id}/startpayment. */
 export async function startPayment(deps: PaymentDeps, userId: string, greetieId: string, body: StartPayment): Promise<Payment> {
   let payerAlias: string | null = null;
@@ -227,6 +240,8 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
       if (!g) throw notFound('GREETIE_NOT_FOUND');
       const now = deps.services.now();
       if (g.status === 'awaitingPayment') {
+        // Awaiting payment, it has gifts: each request asks for the consent, the same payment's too.
+        requireConsent(body);
         const open = await openPayment(tx, greetieId);
         // The same payer: the same payment; except an m-commerce one the provider gave no token
         // (a retried create found it made already), which the payer could not open: a new one.
@@ -241,6 +256,7 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
       }
       const gifts = await giftsOf(tx, [greetieId]);
       if (gifts.length === 0) throw conflict('GREETIE_NO_GIFTS');
+      requireConsent(body);
       if (!g.recipient_number) throw badRequest('GREETIE_NO_RECIPIENT', {}, [{ field: 'recipient', problem: 'required' }]);
       await requireSenderName(tx, userId);
       // The sending limits, before money moves: 429 and nothing written (server/delivery).
@@ -254,6 +270,7 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
         amount: priced.total,
         instructionId: newInstructionId(),
         payerAlias,
+        consent: { at: now, termsVersion: TERMS_VERSION },
         now,
       });
       // One code per Code gift set aside for this payment, or 409 and nothing written. Last before

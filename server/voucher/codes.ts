@@ -13,7 +13,9 @@ import { HttpError, conflict, notFound } from '../errors.ts';
  *   UPDATE `free >= n`), so concurrent starts can never promise one code twice, and a pool that
  *   ran out answers 409 GIFT_CODE_POOL_EMPTY with nothing changed;
  * - the paid transaction *takes* the reserved codes into the vouchers (`takeCodes`);
- * - a payment that ends unpaid (declined, error, cancelled, expired) releases them (`releaseCodes`).
+ * - a payment that ends unpaid (declined, error, cancelled, expired) releases them (`releaseCodes`);
+ * - a cancelled greetie's Code vouchers give their codes up (`giveUpCodes`): back to the pool when
+ *   nobody can have seen them (never delivered, never corrected), else void for good.
  * So the pool cannot run out between startpayment and PAID: what was paid for was set aside first.
  * Codes are secrets: nothing here logs one.
  */
@@ -133,6 +135,38 @@ export async function takeCodes(tx: Tx, paymentId: string, greetieId: string, no
   }
   left = await missing();
   return [...left.values()].reduce((a, b) => a + b, 0);
+}
+
+/**
+ * A greetie being cancelled (server/payment/refunds.ts, in its transaction, the greetie locked):
+ * its Code vouchers lose their codes, so no list or till ever shows one again. A code nobody can
+ * have seen (the greetie was never delivered nor corrected: a scheduled greetie's vouchers are
+ * hidden) goes back to its pool, free for the next buyer; one that may have been shown (delivered,
+ * to this recipient or to one corrected away) stays taken, void: never handed out again. Answers
+ * how many went back and how many were voided.
+ */
+export async function giveUpCodes(tx: Tx, greetieId: string, now: Date): Promise<{ released: number; voided: number }> {
+  const { rows } = await sql<{ product_id: string; released: boolean }>`
+    WITH g AS (
+      SELECT (delivered_at IS NULL AND recipient_changes = 0) AS unseen FROM greetie WHERE id = ${greetieId}),
+    coded AS (
+      UPDATE voucher SET code = NULL
+       WHERE greetie_id = ${greetieId} AND source = 'Code' AND code IS NOT NULL
+      RETURNING id),
+    freed AS (
+      UPDATE product_code pc SET taken_at = NULL, voucher_id = NULL, payment_id = NULL
+        FROM g WHERE g.unseen AND pc.voucher_id IN (SELECT id FROM coded)
+      RETURNING pc.product_id)
+    SELECT product_id, true AS released FROM freed
+    UNION ALL
+    SELECT NULL::uuid, false FROM coded, g WHERE NOT g.unseen`.execute(tx);
+  const byProduct = new Map<string, number>();
+  for (const r of rows) if (r.released) byProduct.set(r.product_id, (byProduct.get(r.product_id) ?? 0) + 1);
+  for (const [productId, n] of [...byProduct].sort(([a], [b]) => a.localeCompare(b))) {
+    await sql`UPDATE code_pool SET free = free + ${n}, updated_at = ${now} WHERE product_id = ${productId}`.execute(tx);
+  }
+  const released = rows.filter((r) => r.released).length;
+  return { released, voided: rows.length - released };
 }
 
 /** One code per line; blank lines and surrounding spaces ignored; repeated lines counted once. */

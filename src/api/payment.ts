@@ -1,13 +1,24 @@
 import { api, type ApiClient } from './client.ts';
-import type { Payment } from '../../contract/payment.ts';
+import type { Payment, StartPayment } from '../../contract/payment.ts';
 
 /** The payment calls (API.md "Greetie" payment calls, "Sandbox"), typed from contract/payment.ts. HTTP only. */
 
 const path = (id: string, rest: string) => `/api/greetie/${encodeURIComponent(id)}${rest}`;
 
-/** POST /greetie/{id}/startpayment: without a payer, m-commerce (app link and QR code); with one, e-commerce. */
-export function startPayment(greetieId: string, payerAlias: string | null, signal?: AbortSignal, client: ApiClient = api): Promise<Payment> {
-  return client.post<Payment>(path(greetieId, '/startpayment'), payerAlias ? { payerAlias } : {}, { signal });
+/**
+ * POST /greetie/{id}/startpayment: without a payer, m-commerce (app link and QR code); with one,
+ * e-commerce. `withdrawalConsent`: the buyer ticked the consent at review (without it the server
+ * answers 400 CONSENT_REQUIRED).
+ */
+export function startPayment(
+  greetieId: string,
+  payerAlias: string | null,
+  withdrawalConsent: boolean,
+  signal?: AbortSignal,
+  client: ApiClient = api,
+): Promise<Payment> {
+  const body: StartPayment = { ...(withdrawalConsent ? { withdrawalConsent: true as const } : {}), ...(payerAlias ? { payerAlias } : {}) };
+  return client.post<Payment>(path(greetieId, '/startpayment'), body, { signal });
 }
 
 /** GET /greetie/{id}/payment: the latest payment (404 PAYMENT_NOT_FOUND before any). */

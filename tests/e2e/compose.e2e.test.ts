@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, expectPath, mobileNumberFor, signInOnLoginPage } from './harness/app.ts';
+import { LOGIN_PATH, expectPath, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
 
 /**
  * Making a greetie on a phone (and a desktop): sign in, upload a photo, add a text and an emoji,
@@ -105,6 +105,7 @@ journey('compose', async (j) => {
   const toPayment = main.getByRole('button', { name: 'Betala med Swish' });
   await expect.poll(() => toPayment.isEnabled()).toBe(true);
   await j.check('compose: review');
+  await tickWithdrawalConsent(main);
   await toPayment.click();
   await main.getByRole('heading', { name: 'Betala med Swish' }).waitFor();
   await j.check('compose: payment');

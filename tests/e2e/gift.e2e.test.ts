@@ -4,7 +4,7 @@ import { expect, inject, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Greetie } from '../../contract/greetie.ts';
 import { Journey, connectBrowser, currentBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, api, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, readCodeFromOutbox, signInOnLoginPage } from './harness/app.ts';
+import { LOGIN_PATH, api, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, readCodeFromOutbox, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
 
 /**
  * The whole gift, with two people, each in a browser context of their own, so two
@@ -84,6 +84,7 @@ test('gift: the sender pays on a desktop, the recipient watches, signs in and re
     const pay = sMain.getByRole('button', { name: 'Betala med Swish' });
     await expect.poll(() => pay.isEnabled()).toBe(true);
     await sender.check('review');
+    await tickWithdrawalConsent(sMain);
     await pay.click();
     const qr = sMain.getByRole('img', { name: 'QR-kod för betalningen i Swish' });
     await qr.waitFor();

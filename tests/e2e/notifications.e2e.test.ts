@@ -76,7 +76,7 @@ journey('notifications', async (j) => {
     message: 'Grattis!',
     gifts: [{ productId }],
   });
-  const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, {});
+  const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
   await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
 
   // The avatar counts it (read on each page change).

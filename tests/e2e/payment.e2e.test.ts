@@ -5,7 +5,7 @@ import { expect, inject } from 'vitest';
 import type { Greetie } from '../../contract/greetie.ts';
 import type { Product } from '../../contract/merchant.ts';
 import { journey, connectBrowser, type Journey } from './harness/journey.ts';
-import { LOGIN_PATH, expectPath, fixedPriceProduct, mobileNumberFor, signInOnLoginPage } from './harness/app.ts';
+import { LOGIN_PATH, expectPath, fixedPriceProduct, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
 
 /**
  * Paying for a greetie with Swish in the sandbox, on a phone and on a desktop: a draft with a gift
@@ -83,6 +83,7 @@ journey('payment', async (j) => {
   const pay = main.getByRole('button', { name: 'Betala med Swish' });
   await expect.poll(() => pay.isEnabled()).toBe(true);
   await j.check('payment: review');
+  await tickWithdrawalConsent(main);
   await pay.click();
 
   // Awaiting the payer: a phone gets the Swish app link, a desktop the QR code and the number field.

@@ -26,7 +26,7 @@ async function giveGift(baseURL: string, senderE164: string, recipientE164: stri
       message: 'En fika på mig!',
       gifts: [{ productId: p.id }],
     });
-    const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, {});
+    const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
     await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
     return { product: p.name, merchantId: m.id, merchant: m.name };
   }

@@ -34,7 +34,7 @@ journey('view', async (j) => {
   const form = new FormData();
   form.append('file', new Blob([await photo()], { type: 'image/jpeg' }), 'foto.jpg');
   await call(baseURL, token, 'POST', `/api/greetie/${draft.id}/media`, form);
-  const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, {});
+  const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
   await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
 
   // The recipient opens the link from the SMS on their phone, not signed in.

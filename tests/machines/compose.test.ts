@@ -7,7 +7,7 @@ import type { Payment } from '../../contract/payment.ts';
 import { COMPOSE_SCREENS, SAVE_DELAY_MS, composeMachine, type ComposeTag, type GiftLimitsInput, type OverlayInput, type SaveInput, type UploadInput } from '../../machines/compose.ts';
 import { giftsTotal, type SavedSender } from '../../machines/compose/draft.ts';
 import { checkMediaFile } from '../../machines/compose/files.ts';
-import { paymentMachine } from '../../machines/payment.ts';
+import { paymentMachine, type StartPaymentInput } from '../../machines/payment.ts';
 import type { Product } from '../../contract/merchant.ts';
 import { DRAFT_ID, MERCHANT_ID, PRODUCT_ID, gift, giftChoice, greetie, photo, recipient, serverError, textElement, voucherProduct } from '../model/hooks/compose.ts';
 
@@ -32,7 +32,7 @@ function start() {
   const overlay = manual<OverlayInput, Greetie>();
   const limits = manual<GiftLimitsInput, Product[]>();
   const senderName = manual<{ userId: string; name: string }, SavedSender>();
-  const startPayment = manual<{ greetieId: string; payerAlias: string | null }, Payment>();
+  const startPayment = manual<StartPaymentInput, Payment>();
   const readPayment = manual<{ greetieId: string }, Payment>();
   const announced: SavedSender[] = [];
   const actor = createActor(
@@ -413,11 +413,36 @@ describe('compose machine', () => {
     expect(t.step()).toEqual(['recipient']);
   });
 
+  it('a greetie with gifts pays only once the withdrawal consent is ticked, and hands the consent over', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ media: photo, gifts: [gift], recipient: { name: null, mobileNumber: '+46701234567' } }));
+    await settle();
+    expect(t.step()).toEqual(['review']);
+    t.actor.send({ type: 'user.send' });
+    expect(t.step()).toEqual(['review']);
+    expect(t.actor.getSnapshot().context).toMatchObject({ consent: false, consentMissing: true });
+    expect(t.actor.getSnapshot().children.payment).toBeUndefined();
+    t.actor.send({ type: 'user.consented', consented: true });
+    expect(t.actor.getSnapshot().context).toMatchObject({ consent: true, consentMissing: false });
+    t.actor.send({ type: 'user.consented', consented: false });
+    t.actor.send({ type: 'user.send' });
+    expect(t.step()).toEqual(['review']);
+    t.actor.send({ type: 'user.consented', consented: true });
+    t.actor.send({ type: 'user.send' });
+    expect(t.step()).toEqual(['payment']);
+    const child = t.actor.getSnapshot().children.payment as ActorRefFrom<typeof paymentMachine>;
+    expect(child.getSnapshot().context.consented).toBe(true);
+    child.send({ type: 'user.opened', mode: 'start' });
+    expect(t.startPayment.calls[0]!.input).toEqual({ greetieId: DRAFT_ID, payerAlias: null, withdrawalConsent: true });
+  });
+
   it('a greetie with gifts hands over to payment once saved', async () => {
     const t = start();
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     t.load.calls[0]!.resolve(greetie({ media: photo, gifts: [gift], recipient: { name: null, mobileNumber: '+46701234567' } }));
     await settle();
+    t.actor.send({ type: 'user.consented', consented: true });
     expect(t.step()).toEqual(['review']);
     t.actor.send({ type: 'user.send' });
     expect(t.step()).toEqual(['payment']);
@@ -431,6 +456,7 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null, device: 'phone' });
     t.load.calls[0]!.resolve(greetie({ media: photo, gifts: [gift], recipient: { name: null, mobileNumber: '+46701234567' } }));
     await settle();
+    t.actor.send({ type: 'user.consented', consented: true });
     t.actor.send({ type: 'user.send' });
     const child = t.actor.getSnapshot().children.payment as ActorRefFrom<typeof paymentMachine>;
     expect(child.getSnapshot().context).toMatchObject({ greetieId: DRAFT_ID, device: 'phone' });
@@ -488,6 +514,7 @@ describe('compose machine', () => {
       await settle();
       expect(t.step()).toEqual(['review']);
       expect(t.overlay.calls).toHaveLength(1);
+      t.actor.send({ type: 'user.consented', consented: true });
       t.actor.send({ type: 'user.send' });
       expect(t.step()).toEqual(['review']); // not yet
       t.overlay.calls[0]!.resolve(greetie({ media: withOverlay, content: [textElement], gifts: [gift] }));

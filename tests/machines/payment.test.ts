@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { Failure } from '../../contract/errors.ts';
 import type { Payment } from '../../contract/payment.ts';
-import { POLL_MAX_MS, paymentMachine, pollDelayMs, type PaymentDevice } from '../../machines/payment.ts';
+import { POLL_MAX_MS, paymentMachine, pollDelayMs, type PaymentDevice, type StartPaymentInput } from '../../machines/payment.ts';
 
 type Call<I> = { input: I; resolve: (p: Payment) => void; reject: (e: unknown) => void };
 
@@ -29,17 +29,19 @@ export const payment = (over: Partial<Payment> = {}): Payment => ({
   createdAt: '2026-11-23T08:00:00.000Z',
   updatedAt: '2026-11-23T08:00:00.000Z',
   refund: null,
+  consentedAt: '2026-11-23T07:59:00.000Z',
   ...over,
 });
 
 /** What the implementations reject with: the one Failure (contract/errors.ts). */
 const failure = (status: number, code: Failure['code'], message: string): Failure => ({ status, code, message, retryAt: null });
 
-function start(mode: 'start' | 'resume', device: PaymentDevice = 'desktop') {
-  const starts = manual<{ greetieId: string; payerAlias: string | null }>();
+/** 'start' comes from the review, which hands the withdrawal consent over; the details page ('resume') has none. */
+function start(mode: 'start' | 'resume', device: PaymentDevice = 'desktop', consented = mode === 'start') {
+  const starts = manual<StartPaymentInput>();
   const reads = manual<{ greetieId: string }>();
   const actor = createActor(paymentMachine.provide({ actors: { startPayment: starts.logic, readPayment: reads.logic } }), {
-    input: { greetieId: GREETIE, device },
+    input: { greetieId: GREETIE, device, consented },
   }).start();
   actor.send({ type: 'user.opened', mode });
   const tags = () => [...actor.getSnapshot().tags].sort();
@@ -60,7 +62,7 @@ describe('payment machine', () => {
   it('starts an m-commerce payment from the review and waits for the payer', async () => {
     const t = start('start');
     expect(t.tags()).toEqual(['busy', 'starting']);
-    expect(t.starts[0]!.input).toEqual({ greetieId: GREETIE, payerAlias: null });
+    expect(t.starts[0]!.input).toEqual({ greetieId: GREETIE, payerAlias: null, withdrawalConsent: true });
     t.starts[0]!.resolve(payment());
     await settle();
     expect(t.has('awaitingPayer')).toBe(true);
@@ -107,6 +109,8 @@ describe('payment machine', () => {
     expect(t.tags()).toEqual(['busy', 'starting']);
     expect(t.starts).toHaveLength(2);
     expect(t.starts[1]!.input.payerAlias).toBeNull();
+    // The consent handed over from the review goes with every start.
+    expect(t.starts.map((c) => c.input.withdrawalConsent)).toEqual([true, true]);
   });
 
   it('a Swish number on the desktop starts the payment again as e-commerce and waits for that phone', async () => {
@@ -216,11 +220,19 @@ describe('payment machine', () => {
       expect(t.ctx().error?.code).toBe('GREETIE_NOT_FOUND');
     });
 
-    it('retrying a declined payment starts one that shows the QR code again', async () => {
+    it('retrying a declined payment asks for the withdrawal consent first, then starts one that shows the QR code again', async () => {
       const t = start('resume');
       t.reads[0]!.resolve(payment({ status: 'declined', errorCode: 'RF07' }));
       await settle();
+      // Not ticked here yet: nothing starts, the page says so at the box.
       t.actor.send({ type: 'user.retry' });
+      expect(t.starts).toHaveLength(0);
+      expect(t.tags()).toEqual(['declined']);
+      expect(t.ctx().consentMissing).toBe(true);
+      t.actor.send({ type: 'user.consented', consented: true });
+      expect(t.ctx()).toMatchObject({ consented: true, consentMissing: false });
+      t.actor.send({ type: 'user.retry' });
+      expect(t.starts[0]!.input).toEqual({ greetieId: GREETIE, payerAlias: null, withdrawalConsent: true });
       t.starts[0]!.resolve(payment());
       await settle();
       expect(t.has('awaitingPayer')).toBe(true);

@@ -114,7 +114,7 @@ async function ownersPayableDraft(ctx: MatrixContext): Promise<string> {
 async function ownersPendingPayment(ctx: MatrixContext): Promise<{ greetieId: string; paymentId: string }> {
   const greetieId = await ownersPayableDraft(ctx);
   const res = await ctx.send({
-    ...jsonPost(`/api/greetie/${greetieId}/startpayment`, {}),
+    ...jsonPost(`/api/greetie/${greetieId}/startpayment`, { withdrawalConsent: true }),
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.owner.token}` },
   });
   if (res.status !== 200) throw new Error(`POST /api/greetie/{id}/startpayment answered ${res.status}: ${res.body.slice(0, 200)}`);
@@ -158,7 +158,7 @@ async function paidGreetie(ctx: MatrixContext, from: Session, to: Session, sourc
   });
   if (created.status !== 200) throw new Error(`POST /api/greetie/createv2 answered ${created.status}: ${created.body.slice(0, 200)}`);
   const greetie = JSON.parse(created.body) as { id: string; refId: string };
-  const started = await ctx.send({ ...jsonPost(`/api/greetie/${greetie.id}/startpayment`, {}), headers: bearer(from) });
+  const started = await ctx.send({ ...jsonPost(`/api/greetie/${greetie.id}/startpayment`, { withdrawalConsent: true }), headers: bearer(from) });
   if (started.status !== 200) throw new Error(`POST /api/greetie/{id}/startpayment answered ${started.status}: ${started.body.slice(0, 200)}`);
   const settled = await ctx.send(jsonPost(`/api/sandbox/payments/${(JSON.parse(started.body) as { id: string }).id}`, { outcome: 'paid' }));
   if (settled.status !== 200) throw new Error(`POST /api/sandbox/payments/{id} answered ${settled.status}: ${settled.body.slice(0, 200)}`);
@@ -278,7 +278,7 @@ export const FIXTURES: Record<string, Fixture> = {
     jsonPost(`/api/greetie/${await ownersDraft(ctx, { recipient: { mobileNumber: ctx.other.mobileNumber } })}/send`, {}),
 
   // Payments: a fresh payable draft, or one with a pending payment, for every cell.
-  'POST /api/greetie/{id}/startpayment': async (ctx) => jsonPost(`/api/greetie/${await ownersPayableDraft(ctx)}/startpayment`, {}),
+  'POST /api/greetie/{id}/startpayment': async (ctx) => jsonPost(`/api/greetie/${await ownersPayableDraft(ctx)}/startpayment`, { withdrawalConsent: true }),
   'GET /api/greetie/{id}/payment': async (ctx) => ({
     method: 'GET',
     url: `/api/greetie/${(await ownersPendingPayment(ctx)).greetieId}/payment`,

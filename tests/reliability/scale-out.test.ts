@@ -284,7 +284,7 @@ describe(
           throw new Error(`POST /api/greetie/{id}/media answered ${uploaded.status}: ${uploaded.body.slice(0, 300)}`);
         }
 
-        const payment = must(await call(post(`/api/greetie/${created.id}/startpayment`, {}, sender, ip)), 'POST /api/greetie/{id}/startpayment') as { id: string };
+        const payment = must(await call(post(`/api/greetie/${created.id}/startpayment`, { withdrawalConsent: true }, sender, ip)), 'POST /api/greetie/{id}/startpayment') as { id: string };
         j.paymentId = payment.id;
         const settled = await call(post(`/api/sandbox/payments/${payment.id}`, { outcome: 'paid' }, sender, ip));
         if (settled.status === 409) {

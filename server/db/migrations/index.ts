@@ -19,6 +19,7 @@ import * as m017 from './017_idempotency_key.ts';
 import * as m018 from './018_refunds.ts';
 import * as m019 from './019_recipient_thanks.ts';
 import * as m020 from './020_voucher_balance.ts';
+import * as m021 from './021_payment_consent.ts';
 import * as m022 from './022_merchant_staff.ts';
 
 /**
@@ -46,5 +47,6 @@ export const migrations: Record<string, Migration> = {
   '018_refunds': m018,
   '019_recipient_thanks': m019,
   '020_voucher_balance': m020,
+  '021_payment_consent': m021,
   '022_merchant_staff': m022,
 };

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Trans, useTranslation } from 'react-i18next';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
@@ -6,15 +6,25 @@ import { PRIVACY_PATH, TERMS_PATH } from '../../components/seller.ts';
 import { formatDateTime } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
 import { GreetieCard } from './GreetieCard.tsx';
+import { WithdrawalConsent } from './WithdrawalConsent.tsx';
 import type { ComposeView } from './useCompose.ts';
 import * as css from './greetie.css.ts';
 
-/** Step 5: the greetie as the recipient will see it, the gifts and the total; then payment or send. */
+/**
+ * Step 5: the greetie as the recipient will see it, the gifts and the total; then payment or send.
+ * With gifts, the withdrawal consent must be ticked first: 'Betala med Swish' without it starts
+ * nothing, says so at the box and moves focus there.
+ */
 export function ReviewStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
   const { t, i18n } = useTranslation('greetie');
   const { draft, save, busy, sendFailed, overlayUploading } = compose;
   const hasGifts = draft.gifts.length > 0;
   const ready = save === 'saved' && !overlayUploading && !busy;
+  const consentBox = useRef<HTMLInputElement>(null);
+  const submit = () => {
+    compose.submit();
+    if (hasGifts && !compose.consent) consentBox.current?.focus();
+  };
   return (
     <div>
       {title}
@@ -47,6 +57,7 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
           <Trans ns="payment" i18nKey="reviewTerms" components={{ terms: <Link to={TERMS_PATH} />, privacy: <Link to={PRIVACY_PATH} /> }} />
         </p>
       )}
+      {hasGifts && <WithdrawalConsent ref={consentBox} checked={compose.consent} missing={compose.consentMissing} onChange={compose.consentTo} />}
       {sendFailed && (
         <div role="alert" className={css.alert}>
           <p className={css.alertTitle}>{t('review.sendFailed')}</p>
@@ -62,7 +73,7 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
           className={button}
           disabled={!ready && !sendFailed}
           aria-describedby={!ready && !sendFailed ? 'review-wait' : undefined}
-          onClick={sendFailed ? compose.retry : compose.submit}
+          onClick={sendFailed ? compose.retry : submit}
         >
           {busy ? t('review.sending') : sendFailed ? t('new.retry') : hasGifts ? t('review.toPayment') : t('review.send')}
         </button>

@@ -222,3 +222,8 @@ export const facts = style({
 });
 globalStyle(`${facts} dt`, { fontWeight: 700 });
 globalStyle(`${facts} dd`, { margin: 0 });
+
+/** The withdrawal consent at review (WithdrawalConsent.tsx): the box beside its label, the terms' link under it. */
+export const consent = style({ display: 'grid', gap: vars.space.xs, margin: `${vars.space.md} 0` });
+export const consentRow = style({ display: 'flex', gap: vars.space.sm, alignItems: 'flex-start' });
+export const consentBox = style({ width: 24, height: 24, minWidth: 24, margin: '2px 0 0', accentColor: vars.color.primaryDark });

@@ -62,6 +62,9 @@ export interface ComposeView {
   paymentActor: PaymentActor | null;
   /** The paid payment (screen 'paid'), for the receipt. */
   payment: Payment | null;
+  /** The withdrawal consent at review: ticked, and whether paying was tried without it. */
+  consent: boolean;
+  consentMissing: boolean;
   open: (opened: Omit<OpenedEvent, 'type'>) => void;
   chooseFile: (file: ChosenFile) => void;
   cancelUpload: () => void;
@@ -75,6 +78,8 @@ export interface ComposeView {
   retrySave: () => void;
   /** 'Skicka' or 'Betala med Swish' on the review. */
   submit: () => void;
+  /** The withdrawal consent's box at review. */
+  consentTo: (consented: boolean) => void;
   retry: () => void;
   withoutGift: () => void;
 }
@@ -102,6 +107,8 @@ const select = (s: Snapshot) => ({
   soldOutIds: s.context.soldOut,
   paymentActor: (s.children.payment as PaymentActor | undefined) ?? null,
   payment: s.context.payment,
+  consent: s.context.consent,
+  consentMissing: s.context.consentMissing,
 });
 
 /** Runs the compose machine with its real implementations (implementations.ts) and reads it as a view model. */
@@ -125,6 +132,7 @@ export function useCompose(): ComposeView {
       changeSenderName: (name: string) => actor.send({ type: 'user.changedSenderName', name }),
       retrySave: () => actor.send({ type: 'user.retrySave' }),
       submit: () => actor.send({ type: 'user.send' }),
+      consentTo: (consented: boolean) => actor.send({ type: 'user.consented', consented }),
       retry: () => actor.send({ type: 'user.retry' }),
       withoutGift: () => actor.send({ type: 'user.withoutGift' }),
     }),

@@ -7,6 +7,8 @@
  * tests/client/legal/legal.test.tsx checks that both languages have the same sections and
  * placeholders. `{seller}`, `{orgNumber}` and `{email}` are filled in from GET /api/seller.
  */
+import { TERMS_VERSION } from '../../../contract/terms.ts';
+
 export interface LegalSection {
   id: string;
   heading: string;
@@ -20,8 +22,8 @@ export interface LegalDocument {
   sections: LegalSection[];
 }
 
-/** When the texts last changed (shown on every legal page). */
-export const LAST_UPDATED = '2026-11-27';
+/** When the texts last changed (shown on every legal page): the terms' version, recorded with each payment. */
+export const LAST_UPDATED = TERMS_VERSION;
 
 const termsSv: LegalDocument = {
   title: 'Köpvillkor',

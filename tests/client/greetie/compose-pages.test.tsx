@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { MerchantPage, Product } from '../../../contract/merchant.ts';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
-import { DRAFT_ID, MERCHANT_ID, PRODUCT_ID, gift, greetie, photo, textElement } from '../../model/hooks/compose.ts';
+import { DRAFT_ID, MERCHANT_ID, PRODUCT_ID, gift, greetie, paidPayment, photo, textElement } from '../../model/hooks/compose.ts';
 import { FakeXhr } from './fakeXhr.ts';
 
 /**
@@ -350,6 +350,50 @@ describe('/greetie/new: sold-out gifts (issue 13)', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Ändringarna kunde inte sparas'));
     expect(screen.getByRole('alert')).toHaveTextContent('Greetien går inte att ändra längre.');
     expect(screen.getByRole('alert')).not.toHaveTextContent('slut');
+  });
+});
+
+describe('/greetie/new: the withdrawal consent at review (issue 25)', () => {
+  const CONSENT = /^Jag vill att greetien levereras direkt och förstår att ångerrätten upphör när mottagaren öppnar den eller använder en gåva\. Tills dess kan jag avbryta och få tillbaka hela beloppet\.$/;
+
+  it('pay is refused until the box is ticked: the error beside it, focus on it; ticked, startpayment carries the consent', async () => {
+    serve(greetie({ media: photo, gifts: [gift], total: 14900, recipient: { name: 'Mormor', mobileNumber: '+46701234567' } }));
+    server[`POST /api/greetie/${DRAFT_ID}/startpayment`] = () => ({
+      status: 200,
+      body: { ...paidPayment, status: 'pending', token: 't', appUrl: 'swish://paymentrequest?token=t', qrCode: '<svg/>' },
+    });
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Granska din greetie');
+    // A real checkbox with its label, not ticked; the terms' section on the right of withdrawal linked.
+    const box = screen.getByRole('checkbox', { name: CONSENT });
+    expect(box).not.toBeChecked();
+    expect(screen.getByRole('link', { name: 'Läs om ångerrätten i köpvillkoren' })).toHaveAttribute('href', '/villkor#angerratt');
+    const pay = screen.getByRole('button', { name: 'Betala med Swish' });
+    await waitFor(() => expect(pay).toBeEnabled());
+
+    await user.click(pay);
+    expect(calls.some((c) => c.path.endsWith('/startpayment'))).toBe(false);
+    expect(await stepHeading('Granska din greetie')).toBeInTheDocument();
+    expect(box).toHaveFocus();
+    expect(box).toHaveAttribute('aria-invalid', 'true');
+    expect(box).toHaveAccessibleDescription(/Kryssa i rutan om leverans och ångerrätt för att kunna betala/);
+
+    // By keyboard: the space bar ticks it.
+    await user.keyboard(' ');
+    expect(box).toBeChecked();
+    expect(box).not.toHaveAttribute('aria-invalid');
+    await user.click(pay);
+    await stepHeading('Betala med Swish');
+    await waitFor(() => expect(calls.find((c) => c.path.endsWith('/startpayment'))?.body).toEqual({ withdrawalConsent: true }));
+  });
+
+  it('a greetie without gifts asks for nothing: there is nothing to withdraw from', async () => {
+    serve(greetie({ media: photo, recipient: { name: 'Mormor', mobileNumber: '+46701234567' } }));
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Granska din greetie');
+    expect(screen.getByRole('button', { name: 'Skicka' })).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: CONSENT })).not.toBeInTheDocument();
   });
 });
 

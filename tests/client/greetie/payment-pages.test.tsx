@@ -36,9 +36,12 @@ const payment = (over: Partial<Payment> = {}): Payment => ({
   createdAt: '2026-11-23T08:00:00.000Z',
   updatedAt: '2026-11-23T08:00:30.000Z',
   refund: null,
+  consentedAt: '2026-11-23T07:59:00.000Z',
   ...over,
 });
 const recipient = { name: 'Mormor', mobileNumber: '+46701234567' };
+/** The withdrawal consent's label (its start). */
+const CONSENT = /^Jag vill att greetien levereras direkt och förstår att ångerrätten upphör/;
 const paidGreetie = (over: Partial<Greetie> = {}) => greetie({ status: 'scheduled', recipient, gifts: [gift], total: 14900, ...over });
 
 beforeEach(() => {
@@ -94,7 +97,7 @@ describe('/greetie/details/{id}: where Swish returns the payer', () => {
     expect(await screen.findByText('Schemalagd')).toBeInTheDocument();
   }, 15_000);
 
-  it('a declined payment says so and offers to try again or go back to the review', async () => {
+  it('a declined payment says so and offers to try again (after the withdrawal consent) or go back to the review', async () => {
     server[`GET /api/greetie/${DRAFT_ID}`] = () => ({ status: 200, body: greetie({ status: 'draft', recipient, gifts: [gift], total: 14900 }) });
     server[`GET /api/greetie/${DRAFT_ID}/payment`] = () => ({ status: 200, body: payment({ status: 'declined', errorCode: 'RF07' }) });
     server[`POST /api/greetie/${DRAFT_ID}/startpayment`] = () => ({ status: 200, body: payment() });
@@ -102,13 +105,24 @@ describe('/greetie/details/{id}: where Swish returns the payer', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Betalningen nekades');
     expect(alert).toHaveTextContent('Inga pengar har dragits.');
+    // A new payment needs the withdrawal consent: trying without it starts nothing, says so at the
+    // box and moves focus there.
+    const box = within(alert).getByRole('checkbox', { name: CONSENT });
+    expect(box).not.toBeChecked();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Försök igen' }));
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(box).toHaveFocus();
+    expect(box).toHaveAttribute('aria-invalid', 'true');
+    expect(box).toHaveAccessibleDescription(/Kryssa i rutan om leverans och ångerrätt för att kunna betala/);
+    await userEvent.click(box);
+    expect(box).not.toHaveAttribute('aria-invalid');
     await userEvent.click(within(alert).getByRole('button', { name: 'Försök igen' }));
     // A desktop's view (this test's media query): the QR code as an image, never as markup in the page.
     const qr = await screen.findByRole('img', { name: 'QR-kod för betalningen i Swish' });
     expect(qr.tagName).toBe('IMG');
     expect(document.querySelector('main svg script, main script')).toBeNull();
     expect((window as { hacked?: boolean }).hacked).toBeUndefined();
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({});
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ withdrawalConsent: true });
     await userEvent.click(screen.getByRole('button', { name: 'Betala med Swish på den här enheten' }));
     expect(screen.getByRole('link', { name: 'Öppna Swish' })).toHaveAttribute('href', payment().appUrl);
   });
@@ -148,6 +162,7 @@ describe('the payment started from the review: the server refuses', () => {
     const { router } = renderRoute(`/greetie/details/${DRAFT_ID}`, { session: signedIn({ id: 'u1' }) });
     const expired = await screen.findByRole('alert');
     expect(expired).toHaveTextContent('Tiden gick ut');
+    await userEvent.click(within(expired).getByRole('checkbox', { name: CONSENT }));
     await userEvent.click(within(expired).getByRole('button', { name: 'Försök igen' }));
     const alert = await screen.findByRole('alert', { name: '' });
     await waitFor(() => expect(alert).toHaveTextContent('Betalningen kunde inte startas'));

@@ -35,6 +35,7 @@ const payment = (over: Partial<Payment> = {}): Payment => ({
   createdAt: '2026-11-20T07:00:00.000Z',
   updatedAt: '2026-11-20T07:01:00.000Z',
   refund: null,
+  consentedAt: '2026-11-23T07:59:00.000Z',
   ...over,
 });
 const posts = () => calls.filter((c) => c.method === 'POST');

@@ -311,3 +311,11 @@ export function kronorPattern(ore: number): string {
   const groups = kr.replace(/\B(?=(\d{3})+(?!\d))/g, ' ').split(' ');
   return groups.join('[\\s\\u00a0\\u202f]?');
 }
+
+/**
+ * The withdrawal consent at review (decision 097): 'Betala med Swish' starts nothing until it is
+ * ticked. Ticks it, as a person does, by its label.
+ */
+export async function tickWithdrawalConsent(scope: Locator): Promise<void> {
+  await scope.getByRole('checkbox', { name: /^Jag vill att greetien levereras direkt/ }).check();
+}

@@ -79,6 +79,7 @@ export const paidPayment: Payment = {
   payerAlias: null,
   errorCode: null,
   refund: null,
+  consentedAt: '2026-11-23T07:59:00.000Z',
   createdAt: '2026-11-23T08:00:00.000Z',
   updatedAt: '2026-11-23T08:01:00.000Z',
 };
@@ -139,6 +140,7 @@ export default defineHooks({
     'xstate.done.actor.uploadOverlay': [{ output: greetie({ media: { ...photo, overlayUrl: '/api/media/BBBBBBBBBBBBBBBBBBBBBBBB.webp' }, content: [textElement] }) }],
     'xstate.error.actor.uploadOverlay': [{ error: serverError }],
     'user.changedSenderName': [{ name: 'Anna Lind' }],
+    'user.consented': [{ consented: true }, { consented: false }],
     'xstate.done.actor.saveSenderName': [{ output: { id: 'u1', mobileNumber: '+46701234567', name: 'Anna Lind' } }],
     'xstate.error.actor.saveSenderName': [{ error: serverError }],
     'xstate.done.actor.sendGreetie': [{ output: greetie({ status: 'scheduled', media: photo }) }],
@@ -170,6 +172,9 @@ export default defineHooks({
       // where a resumed draft lands (loading).
       needsName: (onRecipient || s.matches('loading')) && c.sender.needsName,
       senderName: onRecipient && c.sender.needsName && c.sender.name !== '',
+      // The withdrawal consent at review: ticked, and whether paying was tried without it.
+      consent: c.consent,
+      consentMissing: c.consentMissing,
     });
   },
   states: {

@@ -22,6 +22,7 @@ export const payment = (over: Partial<Payment> = {}): Payment => ({
   createdAt: '2026-11-23T08:00:00.000Z',
   updatedAt: '2026-11-23T08:00:00.000Z',
   refund: null,
+  consentedAt: '2026-11-23T07:59:00.000Z',
   ...over,
 });
 
@@ -32,8 +33,10 @@ const ecommerce = payment({ payerAlias: '+46701234567', appUrl: null, qrCode: nu
 const failure = (status: number, code: Failure['code'], message: string) => ({ error: { status, code, message, retryAt: null } satisfies Failure });
 
 export default defineHooks({
+  // The details page's payment: no consent handed over (the review's is the compose model's).
   input: { greetieId: GREETIE_ID, device: 'desktop' },
   events: {
+    'user.consented': [{ consented: true }, { consented: false }],
     'user.opened': [{ mode: 'start' }, { mode: 'resume' }],
     'user.submitPayer': [{ payerAlias: '070-123 45 67' }, { payerAlias: '08-123 45' }],
     'xstate.done.actor.startPayment': [{ output: payment() }, { output: ecommerce }],
@@ -72,6 +75,8 @@ export default defineHooks({
       payerInvalid: c.payerInvalid,
       readFailed: c.readFailed,
       error: c.error?.code ?? null,
+      consented: c.consented,
+      consentMissing: c.consentMissing,
     });
   },
 });

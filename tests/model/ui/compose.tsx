@@ -109,6 +109,9 @@ const fill = async (field: HTMLElement, value: string) => {
   }
 };
 
+/** The withdrawal consent's label (its start). */
+const CONSENT = /^Jag vill att greetien levereras direkt och förstår att ångerrätten upphör/;
+
 const stepHeading = (name: string) => screen.findByRole('heading', { level: 2, name });
 const saveStatus = () => screen.getByRole('status', { name: (_n, el) => el.hasAttribute('data-save') });
 
@@ -256,6 +259,12 @@ export default defineUi({
     'user.send': async () => {
       await user().click(screen.getByRole('button', { name: /^(Skicka|Betala med Swish)$/ }));
     },
+    // The withdrawal consent at review: the person ticks (or unticks) the box.
+    'user.consented': async (_env, event) => {
+      const consented = (event as EventObject & { consented: boolean }).consented;
+      const box = screen.getByRole('checkbox', { name: CONSENT });
+      if ((box as HTMLInputElement).checked !== consented) await user().click(box);
+    },
     'user.retry': async () => {
       await user().click(screen.getByRole('button', { name: 'Försök igen' }));
     },
@@ -353,6 +362,23 @@ export default defineUi({
       // Sending waits until everything is saved.
       const settled = s.matches({ editing: { save: 'saved' } }) && !s.matches({ editing: { overlay: 'uploading' } });
       expect(screen.getByRole('button', { name: label })).toHaveProperty('disabled', !settled);
+      // With gifts, the withdrawal consent: a real checkbox, ticked as the person left it; paying
+      // without it says so beside it and moves focus there.
+      const box = screen.queryByRole('checkbox', { name: CONSENT });
+      if (ctx(s).draft.gifts.length === 0) {
+        expect(box).not.toBeInTheDocument();
+        return;
+      }
+      expect(box).toBeInTheDocument();
+      expect(box).toHaveProperty('checked', ctx(s).consent);
+      expect(screen.getByRole('link', { name: 'Läs om ångerrätten i köpvillkoren' })).toHaveAttribute('href', '/villkor#angerratt');
+      if (ctx(s).consentMissing) {
+        expect(box).toHaveAttribute('aria-invalid', 'true');
+        expect(box).toHaveAccessibleDescription(/Kryssa i rutan om leverans och ångerrätt för att kunna betala/);
+        expect(box).toHaveFocus();
+      } else {
+        expect(box).not.toHaveAttribute('aria-invalid');
+      }
     },
     // The save beside the steps.
     'editing.save.saved': (_env, s) => {

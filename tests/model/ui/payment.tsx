@@ -40,6 +40,24 @@ const errorOf = (event: EventObject) => {
 };
 const ctx = (s: AnyMachineSnapshot) => s.context as PaymentContext;
 const user = () => userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+/** The withdrawal consent's label (its start). */
+const CONSENT = /^Jag vill att greetien levereras direkt och förstår att ångerrätten upphör/;
+
+/** Trying again needs the consent: the box is there until it is ticked; trying without it says so there, with focus. */
+const consentShown = (s: AnyMachineSnapshot) => {
+  const c = ctx(s);
+  const box = screen.queryByRole('checkbox', { name: CONSENT });
+  // The model's payment is the details page's: no consent handed over, the box always there.
+  expect(c.asksConsent).toBe(true);
+  expect(box).toBeInTheDocument();
+  expect(box).toHaveProperty('checked', c.consented);
+  if (c.consentMissing) {
+    expect(box).toHaveAttribute('aria-invalid', 'true');
+    expect(box).toHaveAccessibleDescription(/Kryssa i rutan om leverans och ångerrätt för att kunna betala/);
+    expect(box).toHaveFocus();
+  }
+};
+
 const panelHeading = (name: string) => screen.findByRole('heading', { level: 2, name }, { timeout: 5000 });
 
 function PaymentRoute() {
@@ -51,11 +69,12 @@ const routes: RouteObject[] = [
   { path: '/pay/:mode', element: <PaymentRoute /> },
 ];
 
-const outcome = (title: string, text: string) => async () => {
+const outcome = (title: string, text: string) => async (_env: unknown, s: AnyMachineSnapshot) => {
   const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
   expect(within(alert).getByRole('heading', { level: 2, name: title })).toBeInTheDocument();
   expect(alert).toHaveTextContent(text);
   expect(within(alert).getByRole('button', { name: 'Försök igen' })).toBeEnabled();
+  consentShown(s);
   // The way back to the review is the page's.
   backs.mockClear();
   await user().click(within(alert).getByRole('button', { name: 'Tillbaka till granskningen' }));
@@ -108,6 +127,12 @@ export default defineUi({
     },
     'user.retry': async () => {
       await user().click(await screen.findByRole('button', { name: 'Försök igen' }));
+    },
+    // The withdrawal consent, asked on the details page before a new payment.
+    'user.consented': async (_env, event) => {
+      const consented = (event as EventObject & { consented: boolean }).consented;
+      const box = await screen.findByRole('checkbox', { name: CONSENT });
+      if ((box as HTMLInputElement).checked !== consented) await user().click(box);
     },
     'xstate.after.pollDelay.payment.open.poll.waiting': () => {
       act(() => {
@@ -177,6 +202,7 @@ export default defineUi({
       expect(within(alert).getByRole('heading', { level: 2, name: 'Betalningen kunde inte startas' })).toBeInTheDocument();
       expect(alert).toHaveTextContent(ctx(s).error!.message);
       expect(within(alert).getByRole('button', { name: 'Tillbaka till granskningen' })).toBeEnabled();
+      consentShown(s);
     },
     checkFailed: async (_env, s) => {
       const alert = await screen.findByRole('alert', {}, { timeout: 5000 });

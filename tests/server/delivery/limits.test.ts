@@ -138,7 +138,7 @@ describe('20 a day', () => {
     const paid = withGifts.json() as Greetie;
     const before = await greetieTables(t.db.db);
     const paymentsBefore = await payments();
-    const start = await call(t.app, alice, 'POST', `/api/greetie/${paid.id}/startpayment`, {});
+    const start = await call(t.app, alice, 'POST', `/api/greetie/${paid.id}/startpayment`, { withdrawalConsent: true });
     expect(start.statusCode).toBe(429);
     expect(start.json().code).toBe('SEND_LIMIT_PER_DAY');
     expect(start.headers['retry-after']).toBe(refused.headers['retry-after']);
@@ -156,10 +156,10 @@ describe('20 a day', () => {
     };
     for (let i = 0; i < 3; i++) {
       const id = await gifted();
-      expect((await call(t.app, alice, 'POST', `/api/greetie/${id}/startpayment`, {})).statusCode).toBe(200);
+      expect((await call(t.app, alice, 'POST', `/api/greetie/${id}/startpayment`, { withdrawalConsent: true })).statusCode).toBe(200);
     }
     const fourth = await gifted();
-    const refused = await call(t.app, alice, 'POST', `/api/greetie/${fourth}/startpayment`, {});
+    const refused = await call(t.app, alice, 'POST', `/api/greetie/${fourth}/startpayment`, { withdrawalConsent: true });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().code).toBe('SEND_LIMIT_PER_RECIPIENT');
     expect(refused.headers['retry-after']).toBe('300');

@@ -73,7 +73,7 @@ describe('scheduling', () => {
     });
     expect(created.statusCode, created.body).toBe(200);
     const g = created.json() as Greetie;
-    const started = await call(t.app, alice, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+    const started = await call(t.app, alice, 'POST', `/api/greetie/${g.id}/startpayment`, { withdrawalConsent: true });
     expect(started.statusCode, started.body).toBe(200);
     const settled = await t.app.inject({ method: 'POST', url: `/api/sandbox/payments/${(started.json() as Payment).id}`, payload: { outcome: 'paid' } });
     expect(settled.statusCode, settled.body).toBe(200);
@@ -101,7 +101,7 @@ describe('scheduling', () => {
     });
     expect(created.statusCode, created.body).toBe(200);
     const g = created.json() as Greetie;
-    const refused = await call(t.app, nameless, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+    const refused = await call(t.app, nameless, 'POST', `/api/greetie/${g.id}/startpayment`, { withdrawalConsent: true });
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'SENDER_NAME_REQUIRED', message: 'Skriv ditt namn innan du skickar, så att mottagaren vet vem greetien är från.' });
     const { rows: payments } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM payment WHERE greetie_id = ${g.id}`.execute(t.db.db);
@@ -109,7 +109,7 @@ describe('scheduling', () => {
     expect(((await call(t.app, nameless, 'GET', `/api/greetie/${g.id}`)).json() as Greetie).status).toBe('draft');
 
     expect((await call(t.app, nameless, 'POST', '/api/mobileuser', { name: 'Berit' })).statusCode).toBe(200);
-    const started = await call(t.app, nameless, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+    const started = await call(t.app, nameless, 'POST', `/api/greetie/${g.id}/startpayment`, { withdrawalConsent: true });
     expect(started.statusCode, started.body).toBe(200);
   });
 });

@@ -188,7 +188,7 @@ describe('/api/mobileuser: greetie lists, export and removal', () => {
       await mediaRow(t.db.db, aDraft, 'media', photo);
       await mediaRow(t.db.db, aDraft, 'thumbnail', thumb);
       const awaiting = (await call(t.app, a, 'POST', '/api/greetie/createv2', { recipient: { mobileNumber: b.mobileNumber }, gifts: [{ productId: cat.charity }] })).json() as Greetie;
-      const started = await call(t.app, a, 'POST', `/api/greetie/${awaiting.id}/startpayment`, { payerAlias: a.mobileNumber });
+      const started = await call(t.app, a, 'POST', `/api/greetie/${awaiting.id}/startpayment`, { withdrawalConsent: true, payerAlias: a.mobileNumber });
       expect(started.statusCode, started.body).toBe(200);
       const openPayment = started.json() as Payment;
       const aToB = await paid(a, b.mobileNumber, [cat.inStore]);
@@ -288,7 +288,7 @@ describe('/api/mobileuser: greetie lists, export and removal', () => {
       const gifts = { recipient: { mobileNumber: freshNumber() }, gifts: [{ productId: cat.charity }] };
       tick();
       const awaiting = (await call(t.app, a, 'POST', '/api/greetie/createv2', gifts)).json() as Greetie;
-      expect((await call(t.app, a, 'POST', `/api/greetie/${awaiting.id}/startpayment`, {})).statusCode).toBe(200);
+      expect((await call(t.app, a, 'POST', `/api/greetie/${awaiting.id}/startpayment`, { withdrawalConsent: true })).statusCode).toBe(200);
       tick();
       const other = (await call(t.app, a, 'POST', '/api/greetie/createv2', gifts)).json() as Greetie;
       const payments = t.app.services.payments;

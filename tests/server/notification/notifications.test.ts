@@ -73,9 +73,9 @@ describe('notifications made by what happens', () => {
     const p = await pair();
     const created = await call(t.app, p.sender, 'POST', '/api/greetie/createv2', { recipient: { mobileNumber: p.recipient.mobileNumber }, gifts: [{ productId: shop.inStore }] });
     const greetie = created.json() as Greetie;
-    const first = (await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, {})).json() as Payment;
+    const first = (await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, { withdrawalConsent: true })).json() as Payment;
     // A new payer cancels the first request.
-    const second = await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, { payerAlias: '0701234599' });
+    const second = await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, { withdrawalConsent: true, payerAlias: '0701234599' });
     expect(second.statusCode, second.body).toBe(200);
     expect(await notificationsOf(t.db.db, p.senderId)).toEqual([]);
     const declined = await t.app.inject({ method: 'POST', url: `/api/sandbox/payments/${(second.json() as Payment).id}`, payload: { outcome: 'declined' } });
@@ -121,6 +121,61 @@ describe('notifications made by what happens', () => {
     expect(reminders.map((n) => n.voucher_id)).toEqual([a]);
     const list = (await call(t.app, p.recipient, 'GET', '/api/mobileuser/notifications')).json() as Notification[];
     expect(list.find((n) => n.type === 'voucherExpiring')).toMatchObject({ title: 'Presentkortet går ut om 30 dagar', body: 'Glöm inte att använda Fika för två hos Kafé Inlösen.' });
+  });
+});
+
+describe('after a recipient correction (POST /greetie/{id}/recipient)', () => {
+  it("the expiry reminders follow the current recipient: the old delivery's jobs do nothing, the new one's reach the new number", async () => {
+    const p = await pair();
+    const g = await paidGreetie(t.app, p.sender, p.recipient.mobileNumber, [shop.inStore]);
+    await deliver(t.app, g.id);
+    const [v] = await voucherIds(t.db.db, g.id);
+    const deps = pushDeps(t.app);
+    // The old recipient got the 30-day reminder before the correction.
+    expect(await remindExpiry(deps, v!, 30)).toBe(true);
+
+    const next = await person(t.app);
+    const nextId = await userIdOf(t.db.db, next.mobileNumber);
+    t.clock.advance(1000);
+    const corrected = await call(t.app, p.sender, 'POST', `/api/greetie/${g.id}/recipient`, { mobileNumber: next.mobileNumber });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    await deliver(t.app, g.id);
+    // The new delivery's jobs name it (changes 1); the old ones (changes 0 or none) are stale.
+    const expiry = (await jobs(t.db.db, 'expiry')).filter((j) => j.data.voucherId === v);
+    expect(expiry.filter((j) => j.data.changes === 1).map((j) => j.data.days)).toEqual([30, 7]);
+    expect(await remindExpiry(deps, v!, 7)).toBe(false);
+    expect(await remindExpiry(deps, v!, 30, 1)).toBe(true);
+    expect(await remindExpiry(deps, v!, 30, 1)).toBe(true);
+
+    const reminders = async (userId: string) => (await notificationsOf(t.db.db, userId)).filter((n) => n.type === 'voucherExpiring');
+    expect((await reminders(nextId)).map((n) => n.voucher_id)).toEqual([v]);
+    expect(await reminders(p.recipientId)).toEqual([]);
+  });
+
+  it("the old recipient's notifications of the greetie are gone (they led to a 404); the sender's stay", async () => {
+    const p = await pair();
+    const g = await paidGreetie(t.app, p.sender, p.recipient.mobileNumber, [shop.inStore]);
+    await deliver(t.app, g.id);
+    const [v] = await voucherIds(t.db.db, g.id);
+    await remindExpiry(pushDeps(t.app), v!, 30);
+    expect((await notificationsOf(t.db.db, p.recipientId)).map((n) => n.type)).toEqual(['greetieReceived', 'voucherExpiring']);
+    const senderBefore = (await notificationsOf(t.db.db, p.senderId)).map((n) => n.type);
+
+    const next = await person(t.app);
+    const corrected = await call(t.app, p.sender, 'POST', `/api/greetie/${g.id}/recipient`, { mobileNumber: next.mobileNumber });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    // What the old recipient's list would open answers 404 now.
+    expect((await call(t.app, p.recipient, 'GET', `/api/greetie/${g.id}`)).statusCode).toBe(404);
+    expect(await notificationsOf(t.db.db, p.recipientId)).toEqual([]);
+    const list = (await call(t.app, p.recipient, 'GET', '/api/mobileuser/notifications')).json() as Notification[];
+    expect(list.filter((n) => n.greetieId === g.id)).toEqual([]);
+    expect((await notificationsOf(t.db.db, p.senderId)).map((n) => n.type)).toEqual(senderBefore);
+
+    // The new recipient hears of it once it is delivered to them.
+    t.clock.advance(1000);
+    await deliver(t.app, g.id);
+    const nextId = await userIdOf(t.db.db, next.mobileNumber);
+    expect((await notificationsOf(t.db.db, nextId)).map((n) => [n.type, n.greetie_id])).toEqual([['greetieReceived', g.id]]);
   });
 });
 

@@ -92,7 +92,7 @@ async function draft(who: Person, gifts: unknown[]) {
 }
 
 async function startPaid(who: Person, greetieId: string): Promise<Payment> {
-  const res = await call(t.app, who, 'POST', `/api/greetie/${greetieId}/startpayment`, {});
+  const res = await call(t.app, who, 'POST', `/api/greetie/${greetieId}/startpayment`, { withdrawalConsent: true });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as Payment;
 }
@@ -206,7 +206,7 @@ describe('startpayment and paid', () => {
     const second = (await draft(bob, [{ productId: id }])).json() as Greetie;
     await startPaid(alice, first.id);
     const before = await snapshot();
-    const res = await call(t.app, bob, 'POST', `/api/greetie/${second.id}/startpayment`, {});
+    const res = await call(t.app, bob, 'POST', `/api/greetie/${second.id}/startpayment`, { withdrawalConsent: true });
     expect(res.statusCode, res.body).toBe(409);
     expect((res.json() as { code: string }).code).toBe('GIFT_CODE_POOL_EMPTY');
     expect(await snapshot()).toBe(before);
@@ -216,7 +216,7 @@ describe('startpayment and paid', () => {
     const id = await codeProduct(8);
     const senders = await Promise.all(Array.from({ length: 12 }, () => person(t.app)));
     const drafts = await Promise.all(senders.map(async (s) => ((await draft(s, [{ productId: id }])).json() as Greetie).id));
-    const results = await Promise.all(senders.map((s, i) => call(t.app, s, 'POST', `/api/greetie/${drafts[i]}/startpayment`, {})));
+    const results = await Promise.all(senders.map((s, i) => call(t.app, s, 'POST', `/api/greetie/${drafts[i]}/startpayment`, { withdrawalConsent: true })));
     const started = results.filter((r) => r.statusCode === 200).map((r) => r.json() as Payment);
     const refused = results.filter((r) => r.statusCode !== 200);
     expect(started).toHaveLength(8);
@@ -238,7 +238,7 @@ describe('startpayment and paid', () => {
     const drafts = await Promise.all(
       senders.map(async (s, i) => ((await draft(s, i % 2 ? [{ productId: a }, { productId: b }] : [{ productId: b }, { productId: a }])).json() as Greetie).id),
     );
-    const results = await Promise.all(senders.map((s, i) => call(t.app, s, 'POST', `/api/greetie/${drafts[i]}/startpayment`, {})));
+    const results = await Promise.all(senders.map((s, i) => call(t.app, s, 'POST', `/api/greetie/${drafts[i]}/startpayment`, { withdrawalConsent: true })));
     for (const r of results) expect(r.statusCode, r.body).toBe(200);
     await Promise.all(results.map((r) => settle((r.json() as Payment).id, 'paid')));
     const { rows } = await sql<{ code: string }>`SELECT code FROM voucher WHERE product_id IN (${a}, ${b})`.execute(t.db.db);

@@ -70,7 +70,7 @@ describe('kill -9 between the provider\'s PAID and our write', () => {
     const g = await json(first.baseUrl, 'POST', '/api/greetie/createv2', { recipient: { mobileNumber: '+46701230002', name: 'Vän' }, gifts }, token);
     expect(g.status, JSON.stringify(g.body)).toBe(200);
     const greetieId = g.body.id as string;
-    const p = await json(first.baseUrl, 'POST', `/api/greetie/${greetieId}/startpayment`, {}, token);
+    const p = await json(first.baseUrl, 'POST', `/api/greetie/${greetieId}/startpayment`, { withdrawalConsent: true }, token);
     expect(p.status, JSON.stringify(p.body)).toBe(200);
     const paymentId = p.body.id as string;
 

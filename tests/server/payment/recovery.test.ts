@@ -49,7 +49,7 @@ async function draft(who: Person): Promise<Greetie> {
 
 async function started(who: Person): Promise<{ g: Greetie; p: Payment; instructionId: string }> {
   const g = await draft(who);
-  const res = await call(t.app, who, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+  const res = await call(t.app, who, 'POST', `/api/greetie/${g.id}/startpayment`, { withdrawalConsent: true });
   expect(res.statusCode, res.body).toBe(200);
   const p = res.json() as Payment;
   const { rows } = await sql<{ instruction_id: string }>`SELECT instruction_id FROM payment WHERE id = ${p.id}`.execute(t.db.db);
@@ -147,7 +147,7 @@ describe('reconciliation', () => {
     const { rows } = await sql<{ status: string }>`SELECT status FROM sandbox_payment_request WHERE instruction_id = ${instructionId}`.execute(t.db.db);
     expect(rows[0]!.status).toBe('CANCELLED');
     // Payable again.
-    const again = await call(t.app, alice, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+    const again = await call(t.app, alice, 'POST', `/api/greetie/${g.id}/startpayment`, { withdrawalConsent: true });
     expect(again.statusCode, again.body).toBe(200);
   });
 

@@ -41,7 +41,7 @@ async function paid(sender: Person, opts: { deliverAt?: string; recipient?: stri
   });
   expect(created.statusCode, created.body).toBe(200);
   const g = created.json() as Greetie;
-  const started = await call(t.app, sender, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+  const started = await call(t.app, sender, 'POST', `/api/greetie/${g.id}/startpayment`, { withdrawalConsent: true });
   expect(started.statusCode, started.body).toBe(200);
   const p = started.json() as Payment;
   const settled = await t.app.inject({ method: 'POST', url: `/api/sandbox/payments/${p.id}`, payload: { outcome: 'paid' } });

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { Value } from 'typebox/value';
 import type { Greetie } from '../../../contract/greetie.ts';
 import { Payment } from '../../../contract/payment.ts';
+import { TERMS_VERSION } from '../../../contract/terms.ts';
 import type { SandboxPaymentProvider } from '../../../server/providers/payment/index.ts';
 import { call, catalogue, greetieTestApp, person, type Catalogue, type Person } from '../greetie/support.ts';
 
@@ -40,8 +41,9 @@ async function draftWithGifts(who: Person, opts: { recipient?: boolean; gifts?: 
   return res.json() as Greetie;
 }
 
+/** startpayment with the buyer's withdrawal consent, unless the body says otherwise. */
 async function start(who: Person, id: string, body: Record<string, unknown> = {}) {
-  return call(t.app, who, 'POST', `/api/greetie/${id}/startpayment`, body);
+  return call(t.app, who, 'POST', `/api/greetie/${id}/startpayment`, { withdrawalConsent: true, ...body });
 }
 
 async function started(id: string, body: Record<string, unknown> = {}): Promise<Payment> {
@@ -167,6 +169,49 @@ describe('POST /api/greetie/{id}/startpayment', () => {
       if (status !== 401) expect((res.json() as { code: string }).code).toBe(errorCode);
       expect(await tables()).toBe(before);
     }
+  });
+
+  it('the withdrawal consent: missing, false or not true is 400 CONSENT_REQUIRED and nothing is written', async () => {
+    const g = await draftWithGifts(alice);
+    for (const consent of [undefined, false, null, 'no']) {
+      const before = await tables();
+      const res = await start(alice, g.id, { withdrawalConsent: consent });
+      expect(res.statusCode, `${String(consent)}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'CONSENT_REQUIRED', details: [{ field: 'body.withdrawalConsent', problem: 'required' }] });
+      expect((res.json() as { message: string }).message).toMatch(/ångerrätt/);
+      expect(await tables()).toBe(before);
+    }
+    expect(await greetieStatus(g.id)).toBe('draft');
+    // Another bad field beside it is the schema's 400, naming that field.
+    const both = await start(alice, g.id, { withdrawalConsent: false, payerAlias: 12 });
+    expect(both.statusCode).toBe(400);
+    expect(both.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'body.payerAlias' }] });
+    // Refusals that come first keep their answers: nobody else's greetie, a greetie without gifts.
+    expect((await start(bob, g.id, { withdrawalConsent: undefined })).statusCode).toBe(404);
+    const noGifts = await call(t.app, alice, 'POST', '/api/greetie', { recipient: { mobileNumber: bob.mobileNumber } });
+    const none = await start(alice, (noGifts.json() as Greetie).id, { withdrawalConsent: undefined });
+    expect(none.statusCode).toBe(409);
+    expect((none.json() as { code: string }).code).toBe('GREETIE_NO_GIFTS');
+  });
+
+  it('the consent is recorded with the payment: consentedAt and the terms version, in the same row; a repeat without it is refused', async () => {
+    const g = await draftWithGifts(alice);
+    const p = await started(g.id);
+    expect(p.consentedAt).not.toBeNull();
+    // Given as the payment was made: the same instant, the same write.
+    expect(p.consentedAt).toBe(p.createdAt);
+    const { rows } = await sql<{ consented_at: Date; terms_version: string }>`SELECT consented_at, terms_version FROM payment WHERE id = ${p.id}`.execute(t.db.db);
+    expect(rows[0]!.terms_version).toBe(TERMS_VERSION);
+    expect(rows[0]!.consented_at.toISOString()).toBe(p.consentedAt);
+    // GET /payment shows it too.
+    const read = await call(t.app, alice, 'GET', `/api/greetie/${g.id}/payment`);
+    expect((read.json() as Payment).consentedAt).toBe(p.consentedAt);
+    // Asked again while it is pending, without the consent: refused, the pending one unchanged.
+    const tablesBefore = await tables();
+    const again = await start(alice, g.id, { withdrawalConsent: undefined });
+    expect(again.statusCode).toBe(400);
+    expect((again.json() as { code: string }).code).toBe('CONSENT_REQUIRED');
+    expect(await tables()).toBe(tablesBefore);
   });
 
   it('a paid greetie: 409 GREETIE_NOT_PAYABLE', async () => {

@@ -56,7 +56,7 @@ async function paidAndDelivered() {
     gifts: [{ productId: products.fixed }],
   });
   const g = created.json() as Greetie;
-  const started = await call(t.app, sender, 'POST', `/api/greetie/${g.id}/startpayment`, {});
+  const started = await call(t.app, sender, 'POST', `/api/greetie/${g.id}/startpayment`, { withdrawalConsent: true });
   expect(started.statusCode, started.body).toBe(200);
   const p = started.json() as Payment;
   const { rows } = await sql<{ instruction_id: string }>`SELECT instruction_id FROM payment WHERE id = ${p.id}`.execute(t.db.db);

@@ -99,7 +99,7 @@ export async function paidGreetie(
   if ((await call(app, sender, 'GET', '/api/auth/my')).json().name === null) {
     expect((await call(app, sender, 'POST', '/api/mobileuser', { name: 'Avsändaren' })).statusCode).toBe(200);
   }
-  const started = await call(app, sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, {});
+  const started = await call(app, sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, { withdrawalConsent: true });
   expect(started.statusCode, started.body).toBe(200);
   const settled = await app.inject({ method: 'POST', url: `/api/sandbox/payments/${(started.json() as Payment).id}`, payload: { outcome: 'paid' } });
   expect(settled.statusCode, settled.body).toBe(200);

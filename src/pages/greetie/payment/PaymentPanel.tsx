@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { button, buttonSecondary, errorText, formHint, formInput, formLabel } from '../../../components/ui.css.ts';
 import { formatKr } from '../../../format/money.ts';
 import * as greetieCss from '../greetie.css.ts';
+import { WithdrawalConsent } from '../WithdrawalConsent.tsx';
 import { Receipt } from './Receipt.tsx';
 import { usePayment, usePaymentActor, type PaymentActor, type PaymentScreen, type PaymentView } from './usePayment.ts';
 import * as css from './payment.css.ts';
@@ -84,15 +85,27 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
       {text}
     </h2>
   );
+  // Trying again is a new payment: it needs the withdrawal consent (handed over from the review;
+  // on the details page ticked here first).
+  const consentBox = useRef<HTMLInputElement>(null);
+  const retry = () => {
+    view.retry();
+    if (!view.consented) consentBox.current?.focus();
+  };
   const retryOrBack = (
-    <div className={greetieCss.actions}>
-      <button type="button" className={buttonSecondary} onClick={onBack}>
-        {t('back')}
-      </button>
-      <button type="button" className={button} onClick={view.retry}>
-        {t('retry')}
-      </button>
-    </div>
+    <>
+      {view.asksConsent && (
+        <WithdrawalConsent ref={consentBox} checked={view.consented} missing={view.consentMissing} onChange={view.consentTo} />
+      )}
+      <div className={greetieCss.actions}>
+        <button type="button" className={buttonSecondary} onClick={onBack}>
+          {t('back')}
+        </button>
+        <button type="button" className={button} onClick={retry}>
+          {t('retry')}
+        </button>
+      </div>
+    </>
   );
   switch (screen) {
     case 'starting':

@@ -1,6 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { Payment } from '../../../../contract/payment.ts';
-import { paymentMachine } from '../../../../machines/payment.ts';
+import { paymentMachine, type StartPaymentInput } from '../../../../machines/payment.ts';
 import { toFailure } from '../../../api/errors.ts';
 import { getPayment, startPayment } from '../../../api/payment.ts';
 
@@ -12,8 +12,8 @@ const fail = (error: unknown): never => {
 /** The payment machine's real implementations: its server calls (src/api/payment.ts). */
 export const paymentImplementations = {
   actors: {
-    startPayment: fromPromise<Payment, { greetieId: string; payerAlias: string | null }>(({ input, signal }) =>
-      startPayment(input.greetieId, input.payerAlias, signal).catch(fail),
+    startPayment: fromPromise<Payment, StartPaymentInput>(({ input, signal }) =>
+      startPayment(input.greetieId, input.payerAlias, input.withdrawalConsent, signal).catch(fail),
     ),
     readPayment: fromPromise<Payment, { greetieId: string }>(({ input, signal }) => getPayment(input.greetieId, signal).catch(fail)),
   },

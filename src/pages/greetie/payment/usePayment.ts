@@ -23,6 +23,12 @@ export interface PaymentView {
   payerInvalid: boolean;
   readFailed: boolean;
   failure: Failure | null;
+  /** The withdrawal consent is ticked (handed over from the review, or ticked here before trying again). */
+  consented: boolean;
+  consentMissing: boolean;
+  /** The consent was not handed over from the review (the details page): the box is shown before trying again. */
+  asksConsent: boolean;
+  consentTo: (consented: boolean) => void;
   showQr: () => void;
   showAppButton: () => void;
   openedSwish: () => void;
@@ -41,6 +47,9 @@ const select = (s: Snapshot) => ({
   payerInvalid: s.context.payerInvalid,
   readFailed: s.context.readFailed,
   failure: s.context.error,
+  consented: s.context.consented,
+  consentMissing: s.context.consentMissing,
+  asksConsent: s.context.asksConsent,
 });
 
 /** A phone (a coarse pointer) gets the Swish app button first, anything else the QR code. */
@@ -82,6 +91,7 @@ export function usePayment(actor: PaymentActor, mode: 'start' | 'resume'): Payme
       submitPayer: (payerAlias: string) => actor.send({ type: 'user.submitPayer', payerAlias }),
       changePayment: () => actor.send({ type: 'user.changePayment' }),
       retry: () => actor.send({ type: 'user.retry' }),
+      consentTo: (consented: boolean) => actor.send({ type: 'user.consented', consented }),
     }),
     [actor],
   );
