@@ -158,7 +158,7 @@ describe('after a recipient correction (POST /greetie/{id}/recipient)', () => {
     await deliver(t.app, g.id);
     const [v] = await voucherIds(t.db.db, g.id);
     await remindExpiry(pushDeps(t.app), v!, 30);
-    expect((await notificationsOf(t.db.db, p.recipientId)).map((n) => n.type)).toEqual(['greetieReceived', 'voucherExpiring']);
+    expect((await notificationsOf(t.db.db, p.recipientId)).map((n) => n.type).sort()).toEqual(['greetieReceived', 'voucherExpiring']);
     const senderBefore = (await notificationsOf(t.db.db, p.senderId)).map((n) => n.type);
 
     const next = await person(t.app);
