@@ -1,7 +1,7 @@
-import { and, assign, fromPromise, not, setup, stateIn } from 'xstate';
+import { and, assign, fromPromise, not, sendTo, setup, stateIn } from 'xstate';
 import { isUuid } from '../contract/common.ts';
 import type { Failure } from '../contract/errors.ts';
-import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieStatus, GreetieUpdate } from '../contract/greetie.ts';
+import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieStatus } from '../contract/greetie.ts';
 import { GIFTS_MAX } from '../contract/greetie.ts';
 import type { Product } from '../contract/merchant.ts';
 import { checkName } from '../contract/name.ts';
@@ -9,7 +9,6 @@ import type { Payment } from '../contract/payment.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
 import {
   amountFits,
-  changesOf,
   draftOf,
   emptyDraft,
   nameProblems,
@@ -20,6 +19,7 @@ import {
   type RecipientFields,
   type SavedSender,
 } from './compose/draft.ts';
+import { autosaveMachine, type AutosaveReport, type GiftLimitsInput } from './compose/autosave.ts';
 import { checkMediaFile, type ChosenFile, type FileRefusal } from './compose/files.ts';
 import { paymentMachine, type PaymentDevice } from './payment.ts';
 
@@ -28,11 +28,10 @@ import { paymentMachine, type PaymentDevice } from './payment.ts';
  * over to payment (a greetie with gifts) or sends it (no gifts: POST /greetie/{id}/send).
  *
  * - Every step can go back. The draft lives on the server: it is created when first needed (the
- *   upload needs its id; a start from a merchant's product creates it at once with that gift) and
- *   every change is saved after a pause (`saveDelay`) or at once on a step change, one save at a
- *   time. A failed save is shown with a retry; sending waits until everything is saved. A save
- *   refused because a chosen gift sold out (GIFT_CODE_POOL_EMPTY, which does not say which) reads
- *   the gifts' products again to name it (`findSoldOut`).
+ *   upload needs its id; a start from a merchant's product creates it at once with that gift).
+ *   While the person edits, the child `autosave` (compose/autosave.ts) saves every change: compose
+ *   hands it each change (`draft.changed`) and each step change (`draft.flush`), and it answers
+ *   `save.saved`; sending waits until a `save.saved` with nothing pending (`saved`).
  * - `?draft={id}` resumes: the draft loads and the person lands on the step where they left
  *   (the furthest step the draft's own data shows they reached).
  * - The media step uploads in a child actor (`uploadMedia`) that reports `upload.progress`;
@@ -49,8 +48,8 @@ import { paymentMachine, type PaymentDevice } from './payment.ts';
  *   `payment`; once it is paid, compose ends in `paid` with the payment for the receipt.
  *
  * The draft's mapping to and from the server is compose/draft.ts. Each state the page shows has
- * one of `COMPOSE_SCREENS` as a tag; `busy`, `upload:<what>`, `save:<what>`, `overlay:uploading`,
- * `senderName:saving` and `sendFailed` say what runs. The implementations reject with the one
+ * one of `COMPOSE_SCREENS` as a tag; `busy`, `upload:<what>`, `overlay:uploading`,
+ * `senderName:saving` and `sendFailed` say what runs (the save's own tags are the autosave's). The implementations reject with the one
  * `Failure` (contract/errors.ts); the machine reads its `code`. The page group gives them with
  * `.provide()` (src/pages/greetie/implementations.ts).
  */
@@ -87,8 +86,8 @@ export interface ComposeContext {
   refusal: FileRefusal | null;
   /** The last failure (load, create, upload, save or send); cleared when that is tried again. */
   error: Failure | null;
-  /** A change arrived while a save ran: save again after it. */
-  unsaved: boolean;
+  /** The autosave has everything (its last `save.saved` had nothing pending, and nothing changed since). */
+  saved: boolean;
   /** The content changed since the server's overlay was drawn (or it has none): upload a new one. */
   overlayStale: boolean;
   /** The gifts' limits were read from their products (false for gifts that came from the server). */
@@ -98,8 +97,6 @@ export interface ComposeContext {
   senderNameError: Failure | null;
   /** What the payment shows first (the page asks the device as it opens). */
   device: PaymentDevice;
-  /** A chosen gift sold out: the product ids found sold out (null while looking, or when no save was refused so). */
-  soldOut: string[] | null;
   /** The paid payment, for the receipt. */
   payment: Payment | null;
 }
@@ -117,15 +114,7 @@ export interface OverlayInput {
   content: ContentElement[];
 }
 
-/** Whose products tell the gifts' limits. */
-export interface GiftLimitsInput {
-  merchantIds: string[];
-}
-
-export interface SaveInput {
-  draftId: string;
-  changes: GreetieUpdate;
-}
+export { SAVE_DELAY_MS, type GiftLimitsInput, type SaveInput } from './compose/autosave.ts';
 
 export type UploadProgressEvent = { type: 'upload.progress'; loaded: number; total: number };
 
@@ -141,7 +130,7 @@ export type ComposeEvent =
   | { type: 'user.changedGifts'; gifts: GiftChoice[] }
   | { type: 'user.changedRecipient'; recipient: RecipientFields; message: string; deliverAt: string | null }
   | { type: 'user.changedSenderName'; name: string }
-  | { type: 'user.retrySave' }
+  | AutosaveReport
   | { type: 'user.send' }
   | { type: 'user.retry' }
   /** After a failed start from a product: go on with an empty greetie instead. */
@@ -164,16 +153,8 @@ export type ComposeTag =
   | 'upload:uploading'
   | 'upload:failed'
   | 'upload:cancelled'
-  | 'save:saved'
-  | 'save:waiting'
-  | 'save:saving'
-  | 'save:failed'
-  | 'save:soldOut'
   | 'overlay:uploading'
   | 'senderName:saving';
-
-/** How long edits pause before the draft is saved. */
-export const SAVE_DELAY_MS = 800;
 
 /** The failure an implementation rejected with (contract/errors.ts), as the params that read it. */
 const failed = ({ event }: { event: { error: unknown } }) => ({ failure: event.error as Failure });
@@ -188,43 +169,6 @@ function resumeAt(guard: 'isNoLongerDraft' | 'leftAtReview' | 'leftAtRecipient' 
     target,
     actions: { type: 'takeDraft' as const, params: answered },
     description,
-  };
-}
-
-/**
- * What a change of a step does to the save: wait for a pause and save ('wait'), or, while a save
- * runs, keep it and save after ('keep'). The same three changes, declared once.
- */
-function onChanges(then: 'wait' | 'keep') {
-  const keep = then === 'keep';
-  const change = <G extends 'onContentStep' | 'onGiftsStep' | 'onRecipientStep', A>(guard: G, store: A, waiting: string, during: string) => ({
-    guard,
-    ...(keep ? {} : { target: '.waiting' }),
-    actions: keep ? [store, 'markUnsaved' as const] : [store],
-    description: keep ? during : waiting,
-  });
-  return {
-    'user.changedContent': change(
-      'onContentStep',
-      { type: 'storeContent' as const, params: ({ event }: { event: { content: ContentElement[] } }) => ({ content: event.content }) },
-      'Innehållet ändrades: spara efter en paus.',
-      'Innehållet ändrades under en sparning: behålls och sparas sedan.',
-    ),
-    'user.changedGifts': change(
-      'onGiftsStep',
-      { type: 'storeGifts' as const, params: ({ event }: { event: { gifts: GiftChoice[] } }) => ({ gifts: event.gifts }) },
-      'Gåvorna ändrades: spara efter en paus.',
-      'Gåvorna ändrades under en sparning: behålls och sparas sedan.',
-    ),
-    'user.changedRecipient': change(
-      'onRecipientStep',
-      {
-        type: 'storeRecipient' as const,
-        params: ({ event }: { event: { recipient: RecipientFields; message: string; deliverAt: string | null } }) => event,
-      },
-      'Mottagaren, meddelandet eller leveranstiden ändrades: spara efter en paus.',
-      'Mottagaren ändrades under en sparning: behålls och sparas sedan.',
-    ),
   };
 }
 
@@ -247,10 +191,8 @@ export const composeMachine = setup({
     uploadMedia: fromPromise<Greetie, UploadInput>(async () => {
       throw new Error('The "uploadMedia" actor is given by the page with composeMachine.provide().');
     }),
-    /** PATCH /greetie/{id}. */
-    saveDraft: fromPromise<Greetie, SaveInput>(async () => {
-      throw new Error('The "saveDraft" actor is given by the page with composeMachine.provide().');
-    }),
+    /** The draft's autosave (compose/autosave.ts), with its server calls given by the page group. */
+    autosave: autosaveMachine,
     /** GET /merchant/{id}/products for each merchant of the gifts. */
     loadGiftLimits: fromPromise<Product[], GiftLimitsInput>(async () => {
       throw new Error('The "loadGiftLimits" actor is given by the page with composeMachine.provide().');
@@ -310,8 +252,8 @@ export const composeMachine = setup({
       // New media comes without an overlay: the content is flattened again.
       overlayStale: context.draft.content.length > 0,
     })),
-    /** After a save: what only the server knows (the edits made meanwhile stay). */
-    takeSaved: assign((_, g: Greetie) => ({ status: g.status, total: g.total, error: null })),
+    /** After a save: what only the server knows (the edits made meanwhile stay), and whether all is saved. */
+    takeSaved: assign((_, p: { greetie: Greetie; pending: boolean }) => ({ status: p.greetie.status, total: p.greetie.total, saved: !p.pending })),
     takeSent: assign((_, g: Greetie) => ({ status: g.status, error: null })),
     storeFile: assign((_, p: { file: ChosenFile }) => ({ file: p.file, progress: null, refusal: null, error: null })),
     storeRefusal: assign((_, p: { file: ChosenFile }) => {
@@ -334,13 +276,13 @@ export const composeMachine = setup({
     storeRecipient: assign(({ context }, p: { recipient: RecipientFields; message: string; deliverAt: string | null }) => ({
       draft: { ...context.draft, recipient: p.recipient, message: p.message, deliverAt: p.deliverAt },
     })),
-    markUnsaved: assign({ unsaved: true }),
-    markSaving: assign({ unsaved: false }),
+    /** Hand the autosave the draft as it is now (`tellAutosave`): it is not saved until the autosave says so. */
+    markChanged: assign({ saved: false }),
+    tellAutosave: sendTo('autosave', ({ context }) => ({ type: 'draft.changed' as const, draftId: context.draftId, draft: context.draft })),
+    /** A step change: a waiting save goes at once. */
+    flushSave: sendTo('autosave', { type: 'draft.flush' as const }),
     clearError: assign({ error: null }),
-    storeError: assign((_, p: { failure: Failure }) => ({ error: p.failure, soldOut: null })),
-    /** The chosen gifts' products read again: those no longer available are the sold-out ones. */
-    storeSoldOut: assign((_, products: Product[]) => ({ soldOut: products.filter((x) => x.available === false).map((x) => x.id) })),
-    noneSoldOutFound: assign({ soldOut: [] as string[] }),
+    storeError: assign((_, p: { failure: Failure }) => ({ error: p.failure })),
     takePaid: assign((_, p: { payment: Payment | null }) => ({ payment: p.payment, status: 'awaitingPayment' as const })),
   },
   guards: {
@@ -350,7 +292,6 @@ export const composeMachine = setup({
     startsWithGift: (_, p: OpenedEvent) => p.gift !== null,
     hasDraft: ({ context }) => context.draftId !== null,
     isNotFound: (_, p: { failure: Failure }) => p.failure.code === 'GREETIE_NOT_FOUND',
-    isSoldOut: (_, p: { failure: Failure }) => p.failure.code === 'GIFT_CODE_POOL_EMPTY',
     isNoLongerDraft: (_, g: Greetie) => g.status !== 'draft',
     /** A resumed draft lands on the review only when nothing is left to ask: without the sender's name it is the recipient step. */
     leftAtReview: ({ context }, g: Greetie) => g.media !== null && g.recipient !== null && !context.sender.needsName,
@@ -370,8 +311,8 @@ export const composeMachine = setup({
     canLeaveRecipient: and(['hasRecipient', 'namesFit']),
     canLeaveRecipientNamed: and(['canLeaveRecipient', not('needsSenderName')]),
     hasGifts: ({ context }) => context.draft.gifts.length > 0,
-    hasUnsavedChanges: ({ context }) => context.unsaved,
-    isSaved: stateIn('#compose.editing.save.saved'),
+    isSaved: ({ context }) => context.saved,
+    isUnsaved: ({ context }) => !context.saved,
     isOverlayUploading: stateIn('#compose.editing.overlay.uploading'),
     /** Saved, and no overlay on its way (one that failed does not hold the person up). */
     isSettled: and(['isSaved', not('isOverlayUploading')]),
@@ -380,11 +321,6 @@ export const composeMachine = setup({
     isOverlayDue: and(['isOverlayStale', 'isSaved']),
     needsGiftLimits: ({ context }) => !context.giftLimitsKnown && context.draft.gifts.length > 0,
     onContentStep: stateIn('#compose.editing.steps.content'),
-    onGiftsStep: stateIn('#compose.editing.steps.gifts'),
-    onRecipientStep: stateIn('#compose.editing.steps.recipient'),
-  },
-  delays: {
-    saveDelay: SAVE_DELAY_MS,
   },
 }).createMachine({
   id: 'compose',
@@ -399,13 +335,12 @@ export const composeMachine = setup({
     progress: null,
     refusal: null,
     error: null,
-    unsaved: false,
+    saved: true,
     overlayStale: false,
     giftLimitsKnown: true,
     sender: { id: null, name: '', needsName: false },
     senderNameError: null,
     device: 'desktop',
-    soldOut: null,
     payment: null,
   },
   initial: 'opening',
@@ -512,8 +447,20 @@ export const composeMachine = setup({
       },
     },
     editing: {
-      description: 'Personen går igenom stegen medan utkastet sparas vid sidan om.',
+      description: 'Personen går igenom stegen medan utkastet sparas vid sidan om (barnet autosave).',
       type: 'parallel',
+      invoke: { id: 'autosave', src: 'autosave' },
+      on: {
+        // A step that takes user.next or user.back flushes the save itself; here, a "Nästa" that
+        // changes no step (an amount out of its limits, no photo yet). Every step but the first
+        // takes user.back, and the first has no way back.
+        'user.next': { actions: 'flushSave', description: 'Nästa utan att steget byts: en väntande sparning går nu ändå.' },
+        'save.saved': {
+          guard: 'isUnsaved',
+          actions: { type: 'takeSaved', params: ({ event }) => event },
+          description: 'Autosave sparade: serverns summa och status; allt är sparat om inget mer väntar.',
+        },
+      },
       states: {
         steps: {
           description: 'Steget som visas.',
@@ -547,7 +494,7 @@ export const composeMachine = setup({
                         description: 'En fil som passar, men inget utkast än: skapa utkastet först.',
                       },
                     ],
-                    'user.next': { guard: 'hasMedia', target: '#compose.editing.steps.content', description: 'Vidare till innehållet (när det finns ett foto eller en video).' },
+                    'user.next': { guard: 'hasMedia', target: '#compose.editing.steps.content', actions: 'flushSave', description: 'Vidare till innehållet (när det finns ett foto eller en video).' },
                   },
                   states: {
                     idle: { description: 'Väntar på en fil (den uppladdade visas, om det finns någon).' },
@@ -632,16 +579,24 @@ export const composeMachine = setup({
               description: 'Klä fotot eller videon med text, emojis, klistermärken, animationer och bilder.',
               tags: ['content'],
               on: {
-                'user.back': { target: 'media', description: 'Tillbaka till fotot eller videon.' },
-                'user.next': { target: 'gifts', description: 'Vidare till gåvorna.' },
+                'user.changedContent': {
+                  actions: [{ type: 'storeContent', params: ({ event }) => ({ content: event.content }) }, 'markChanged', 'tellAutosave'],
+                  description: 'Innehållet ändrades: autosave sparar det.',
+                },
+                'user.back': { target: 'media', actions: 'flushSave', description: 'Tillbaka till fotot eller videon.' },
+                'user.next': { target: 'gifts', actions: 'flushSave', description: 'Vidare till gåvorna.' },
               },
             },
             gifts: {
               description: 'Välj gåvor från handlarna (inga går också bra), med summan hittills.',
               tags: ['gifts'],
               on: {
-                'user.back': { target: 'content', description: 'Tillbaka till innehållet.' },
-                'user.next': { guard: 'giftsFit', target: 'recipient', description: 'Vidare till mottagaren (alla belopp inom sina gränser).' },
+                'user.changedGifts': {
+                  actions: [{ type: 'storeGifts', params: ({ event }) => ({ gifts: event.gifts }) }, 'markChanged', 'tellAutosave'],
+                  description: 'Gåvorna ändrades: autosave sparar dem.',
+                },
+                'user.back': { target: 'content', actions: 'flushSave', description: 'Tillbaka till innehållet.' },
+                'user.next': { guard: 'giftsFit', target: 'recipient', actions: 'flushSave', description: 'Vidare till mottagaren (alla belopp inom sina gränser).' },
               },
             },
             recipient: {
@@ -650,7 +605,11 @@ export const composeMachine = setup({
               tags: ['recipient'],
               initial: 'editing',
               on: {
-                'user.back': { target: 'gifts', description: 'Tillbaka till gåvorna.' },
+                'user.back': { target: 'gifts', actions: 'flushSave', description: 'Tillbaka till gåvorna.' },
+                'user.changedRecipient': {
+                  actions: [{ type: 'storeRecipient', params: ({ event }) => event }, 'markChanged', 'tellAutosave'],
+                  description: 'Mottagaren, meddelandet eller leveranstiden ändrades: autosave sparar dem.',
+                },
               },
               states: {
                 editing: {
@@ -664,11 +623,13 @@ export const composeMachine = setup({
                       {
                         guard: 'canLeaveRecipientNamed',
                         target: '#compose.editing.steps.review',
+                        actions: 'flushSave',
                         description: 'Vidare till granskningen (numret ser ut som ett svenskt mobilnummer och namnen följer namnregeln).',
                       },
                       {
                         guard: 'canLeaveRecipient',
                         target: 'savingSenderName',
+                        actions: 'flushSave',
                         description: 'Profilen saknar namn: spara "Ditt namn" i profilen först (numret och namnen är i ordning).',
                       },
                     ],
@@ -702,7 +663,7 @@ export const composeMachine = setup({
               description: 'Greetien som mottagaren kommer att se den, gåvorna och summan.',
               tags: ['review'],
               on: {
-                'user.back': { target: 'recipient', description: 'Tillbaka till mottagaren.' },
+                'user.back': { target: 'recipient', actions: 'flushSave', description: 'Tillbaka till mottagaren.' },
                 'user.send': [
                   {
                     guard: 'isSettledWithGifts',
@@ -711,87 +672,6 @@ export const composeMachine = setup({
                   },
                   { guard: 'isSettled', target: '#compose.sending', description: "'Skicka': en greetie utan gåvor skickas (när den är sparad och bilden av innehållet uppladdad)." },
                 ],
-              },
-            },
-          },
-        },
-        save: {
-          description: 'Håller utkastet på servern i takt med personens ändringar, en sparning i taget.',
-          initial: 'saved',
-          on: onChanges('wait'),
-          states: {
-            saved: { description: 'Servern har allt.', tags: ['save:saved'] },
-            waiting: {
-              description: 'Ändringar väntar på en paus innan de sparas.',
-              tags: ['save:waiting'],
-              after: { saveDelay: { target: 'saving', description: 'Ingen ändring på en stund: spara.' } },
-              on: {
-                'user.next': { target: 'saving', description: 'Ett byte av steg sparar direkt.' },
-                'user.back': { target: 'saving', description: 'Ett byte av steg sparar direkt.' },
-              },
-            },
-            saving: {
-              description: 'Utkastet sparas; ändringar som görs under tiden sparas efteråt.',
-              tags: ['save:saving'],
-              entry: ['markSaving', 'clearError'],
-              invoke: {
-                id: 'saveDraft',
-                src: 'saveDraft',
-                input: ({ context }) => ({ draftId: context.draftId ?? '', changes: changesOf(context.draft) }),
-                onDone: [
-                  {
-                    guard: 'hasUnsavedChanges',
-                    target: 'waiting',
-                    actions: { type: 'takeSaved', params: ({ event }) => event.output },
-                    description: 'Sparat, men personen har ändrat mer under tiden: spara det också.',
-                  },
-                  { target: 'saved', actions: { type: 'takeSaved', params: ({ event }) => event.output }, description: 'Sparat.' },
-                ],
-                onError: [
-                  {
-                    guard: { type: 'isSoldOut', params: failed },
-                    target: 'failed.soldOut',
-                    actions: { type: 'storeError', params: failed },
-                    description: 'En vald gåva är slut (GIFT_CODE_POOL_EMPTY, utan att säga vilken): ta reda på vilken.',
-                  },
-                  {
-                    target: 'failed',
-                    actions: { type: 'storeError', params: failed },
-                    description: 'Sparningen misslyckades (nätet, eller servern godtog inte ett fält); felmeddelandet sparas.',
-                  },
-                ],
-              },
-              on: onChanges('keep'),
-            },
-            failed: {
-              description: 'Senaste sparningen misslyckades: felmeddelandet och Försök igen (ändringarna finns kvar här).',
-              tags: ['save:failed'],
-              on: { 'user.retrySave': { target: 'saving', description: 'Personen försöker spara igen.' } },
-              initial: 'refused',
-              states: {
-                refused: { description: 'Nätet, eller servern godtog inte ett fält: felmeddelandet visas.' },
-                soldOut: {
-                  description: 'En vald gåva är slut: utkastet står kvar som det är tills personen tar bort den, vilket sparar resten.',
-                  tags: ['save:soldOut'],
-                  initial: 'finding',
-                  states: {
-                    finding: {
-                      description: 'De valda gåvornas produkter läses om för att se vilken som är slut.',
-                      invoke: {
-                        id: 'findSoldOut',
-                        src: 'loadGiftLimits',
-                        input: ({ context }) => ({ merchantIds: [...new Set(context.draft.gifts.map((g) => g.merchantId))].sort() }),
-                        onDone: {
-                          target: 'found',
-                          actions: { type: 'storeSoldOut', params: ({ event }) => event.output },
-                          description: 'Produkterna är lästa: de som inte längre finns att köpa nämns.',
-                        },
-                        onError: { target: 'found', actions: 'noneSoldOutFound', description: 'Produkterna kunde inte läsas: ingen gåva kan nämnas.' },
-                      },
-                    },
-                    found: { description: 'Den slutsålda gåvan nämns (eller att den inte kunde hittas).' },
-                  },
-                },
               },
             },
           },

@@ -5,6 +5,7 @@ import { PHOTO_MAX_BYTES, PHOTO_TYPES, TYPE_ALIASES, VIDEO_MAX_BYTES, VIDEO_TYPE
 import type { Failure } from '../../contract/errors.ts';
 import type { Payment } from '../../contract/payment.ts';
 import { COMPOSE_SCREENS, SAVE_DELAY_MS, composeMachine, type ComposeTag, type GiftLimitsInput, type OverlayInput, type SaveInput, type UploadInput } from '../../machines/compose.ts';
+import { autosaveMachine, type AutosaveActor, type AutosaveTag } from '../../machines/compose/autosave.ts';
 import { giftsTotal, type SavedSender } from '../../machines/compose/draft.ts';
 import { checkMediaFile } from '../../machines/compose/files.ts';
 import { paymentMachine } from '../../machines/payment.ts';
@@ -41,7 +42,7 @@ function start() {
         loadDraft: load.logic,
         createDraft: create.logic,
         uploadMedia: upload.logic,
-        saveDraft: save.logic,
+        autosave: autosaveMachine.provide({ actors: { saveDraft: save.logic, loadProducts: limits.logic } }),
         sendGreetie: send.logic,
         uploadOverlay: overlay.logic,
         loadGiftLimits: limits.logic,
@@ -51,9 +52,12 @@ function start() {
       actions: { announceSenderName: (_, p: SavedSender) => void announced.push(p) },
     }),
   ).start();
-  const has = (tag: ComposeTag) => actor.getSnapshot().hasTag(tag);
+  /** The autosave child (while the person edits). */
+  const autosave = () => (actor.getSnapshot().children.autosave as AutosaveActor | undefined)?.getSnapshot();
+  /** A tag of compose, or of its autosave (the save's tags are the child's). */
+  const has = (tag: ComposeTag | AutosaveTag) => actor.getSnapshot().hasTag(tag as ComposeTag) || !!autosave()?.hasTag(tag as AutosaveTag);
   const step = () => [...actor.getSnapshot().tags].filter((t) => (COMPOSE_SCREENS as readonly string[]).includes(t));
-  return { actor, load, create, upload, save, send, overlay, limits, senderName, startPayment, readPayment, announced, has, step };
+  return { actor, autosave, load, create, upload, save, send, overlay, limits, senderName, startPayment, readPayment, announced, has, step };
 }
 
 /** What the implementations reject with: the one Failure (contract/errors.ts). */
@@ -319,6 +323,33 @@ describe('compose machine', () => {
     expect(t.save.calls[1]!.input.changes.content).toEqual([textElement]);
   });
 
+  it('the save is the child autosave: compose hands it each change and reads its save.saved; a finished save keeps an upload failure', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ media: photo }));
+    await settle();
+    expect(t.autosave()?.value).toBe('saved');
+
+    t.actor.send({ type: 'user.changedContent', content: [textElement] });
+    expect(t.actor.getSnapshot().context.saved).toBe(false);
+    expect(t.autosave()?.context.draft?.content).toEqual([textElement]);
+    // Back to the media step: the step change saves at once.
+    t.actor.send({ type: 'user.back' });
+    expect(t.save.calls).toHaveLength(1);
+
+    // A new file the server refuses, while the save runs.
+    t.actor.send({ type: 'user.choseFile', file: jpeg });
+    t.upload.calls[0]!.reject(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
+    await settle();
+    expect(t.has('upload:failed')).toBe(true);
+
+    t.save.calls[0]!.resolve(greetie({ media: photo, content: [textElement], total: 0 }));
+    await settle();
+    expect(t.actor.getSnapshot().context.saved).toBe(true);
+    // The upload's failure is still what the media step shows.
+    expect(t.actor.getSnapshot().context.error).toEqual(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
+  });
+
   it('ignores an edit from a step that is not shown', async () => {
     const t = start();
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
@@ -351,7 +382,7 @@ describe('compose machine', () => {
     expect(t.has('save:failed')).toBe(true);
     expect(t.actor.getSnapshot().context.draft.message).toBe('Grattis!');
 
-    t.actor.send({ type: 'user.retrySave' });
+    (t.actor.getSnapshot().children.autosave as AutosaveActor).send({ type: 'user.retrySave' });
     t.save.calls[1]!.resolve(greetie({ media: photo }));
     await settle();
     t.actor.send({ type: 'user.send' });
@@ -377,13 +408,13 @@ describe('compose machine', () => {
     t.save.calls[0]!.reject(failure(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu.'));
     await settle();
     expect(t.has('save:failed')).toBe(true);
-    expect(t.actor.getSnapshot().context.error).toEqual(failure(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu.'));
+    expect(t.autosave()?.context.error).toEqual(failure(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu.'));
     // The chart names the sold-out gift: the chosen gifts' products are read again.
     expect(t.has('save:soldOut')).toBe(true);
     expect(t.limits.calls.at(-1)!.input).toEqual({ merchantIds: [MERCHANT_ID] });
     t.limits.calls.at(-1)!.resolve([{ ...voucherProduct, available: false }]);
     await settle();
-    expect(t.actor.getSnapshot().context.soldOut).toEqual([PRODUCT_ID]);
+    expect(t.autosave()?.context.soldOut).toEqual([PRODUCT_ID]);
     expect(t.actor.getSnapshot().context.draft).toMatchObject({ content: [textElement], gifts: [giftChoice], message: 'Hej då' });
 
     t.actor.send({ type: 'user.back' });
@@ -392,7 +423,7 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.changedGifts', gifts: [] });
     await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
     expect(t.has('save:saving')).toBe(true);
-    expect(t.actor.getSnapshot().context.error).toBeNull();
+    expect(t.autosave()?.context.error).toBeNull();
     expect(t.save.calls[1]!.input.changes).toMatchObject({ gifts: [], content: [textElement], message: 'Hej då', recipient: { mobileNumber: '070-123 45 67' } });
   });
 

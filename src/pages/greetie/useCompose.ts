@@ -5,6 +5,7 @@ import type { Failure } from '../../../contract/errors.ts';
 import type { ContentElement } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import { COMPOSE_SCREENS, type composeMachine, type ComposeScreen, type ComposeTag, type OpenedEvent, type UploadProgress } from '../../../machines/compose.ts';
+import type { AutosaveActor, AutosaveTag } from '../../../machines/compose/autosave.ts';
 import type { ComposeDraft, ComposeSender, GiftChoice, RecipientFields } from '../../../machines/compose/draft.ts';
 import type { ChosenFile, FileRefusal } from '../../../machines/compose/files.ts';
 import { screenOf } from '../../components/flow.ts';
@@ -14,6 +15,7 @@ import { composeWithServer } from './implementations.ts';
 import type { PaymentActor } from './payment/usePayment.ts';
 
 type Snapshot = SnapshotFrom<typeof composeMachine>;
+type SaveSnapshot = SnapshotFrom<AutosaveActor>;
 
 /** What the page shows, from the state's screen tag; 'opening' before the page has said what its address asks for. */
 export type { ComposeScreen };
@@ -53,8 +55,10 @@ export interface ComposeView {
   file: ChosenFile | null;
   progress: UploadProgress | null;
   refusal: FileRefusal | null;
-  /** The last failure (load, create, upload, save or send). */
+  /** The last failure (load, create, upload or send). */
   failure: Failure | null;
+  /** The last save's failure (the autosave's). */
+  saveFailure: Failure | null;
   sender: ComposeSender;
   senderNameFailure: Failure | null;
   soldOut: SoldOutView;
@@ -85,11 +89,9 @@ const select = (s: Snapshot) => ({
   screen: screenOf(s, COMPOSE_SCREENS),
   busy: s.hasTag('busy'),
   upload: UPLOADS.find((u) => s.hasTag(`upload:${u}` as ComposeTag)) ?? 'idle',
-  save: SAVES.find((v) => s.hasTag(`save:${v}` as ComposeTag)) ?? 'saved',
   sendFailed: s.hasTag('sendFailed'),
   overlayUploading: s.hasTag('overlay:uploading'),
   savingSenderName: s.hasTag('senderName:saving'),
-  soldOutFailed: s.hasTag('save:soldOut'),
   draftId: s.context.draftId,
   draft: s.context.draft,
   total: s.context.total,
@@ -99,9 +101,17 @@ const select = (s: Snapshot) => ({
   failure: s.context.error,
   sender: s.context.sender,
   senderNameFailure: s.context.senderNameError,
-  soldOutIds: s.context.soldOut,
   paymentActor: (s.children.payment as PaymentActor | undefined) ?? null,
   payment: s.context.payment,
+  autosave: (s.children.autosave as AutosaveActor | undefined) ?? null,
+});
+
+/** The save beside the steps, from the autosave child (none before the person edits: all saved). */
+const selectSave = (s: SaveSnapshot | undefined) => ({
+  save: (s && SAVES.find((v) => s.hasTag(`save:${v}` as AutosaveTag))) ?? 'saved',
+  saveFailure: s?.context.error ?? null,
+  soldOutFailed: s?.hasTag('save:soldOut') ?? false,
+  soldOutIds: s?.context.soldOut ?? null,
 });
 
 /** Runs the compose machine with its real implementations (implementations.ts) and reads it as a view model. */
@@ -110,6 +120,7 @@ export function useCompose(): ComposeView {
   const [machine] = useState(() => composeWithServer(auth));
   const actor = useActorRef(machine, { inspect });
   const selected = useSelector(actor, select, shallowEqual);
+  const saved = useSelector(selected.autosave ?? undefined, selectSave, shallowEqual);
   const commands = useMemo(
     () => ({
       open: (opened: Omit<OpenedEvent, 'type'>) => actor.send({ type: 'user.opened', ...opened }),
@@ -123,7 +134,8 @@ export function useCompose(): ComposeView {
       changeRecipient: (recipient: RecipientFields, message: string, deliverAt: string | null) =>
         actor.send({ type: 'user.changedRecipient', recipient, message, deliverAt }),
       changeSenderName: (name: string) => actor.send({ type: 'user.changedSenderName', name }),
-      retrySave: () => actor.send({ type: 'user.retrySave' }),
+      // The save is the autosave's own: its retry goes to it.
+      retrySave: () => (actor.getSnapshot().children.autosave as AutosaveActor | undefined)?.send({ type: 'user.retrySave' }),
       submit: () => actor.send({ type: 'user.send' }),
       retry: () => actor.send({ type: 'user.retry' }),
       withoutGift: () => actor.send({ type: 'user.withoutGift' }),
@@ -131,7 +143,8 @@ export function useCompose(): ComposeView {
     [actor],
   );
   return useMemo(() => {
-    const { soldOutFailed, soldOutIds, ...state } = selected;
+    const { autosave: _autosave, ...state } = selected;
+    const { soldOutFailed, soldOutIds, ...save } = saved;
     const ids = soldOutFailed && soldOutIds ? new Set(soldOutIds) : NONE;
     const soldOut: SoldOutView = {
       failed: soldOutFailed,
@@ -139,6 +152,6 @@ export function useCompose(): ComposeView {
       productIds: ids,
       checked: soldOutFailed && soldOutIds !== null,
     };
-    return { ...state, soldOut, ...commands };
-  }, [selected, commands]);
+    return { ...state, ...save, soldOut, ...commands };
+  }, [selected, saved, commands]);
 }
