@@ -20,7 +20,7 @@ import {
   type SavedSender,
 } from './compose/draft.ts';
 import { autosaveMachine, type AutosaveReport, type GiftLimitsInput } from './compose/autosave.ts';
-import { checkMediaFile, type ChosenFile, type FileRefusal } from './compose/files.ts';
+import { uploadMachine, type UploadReport } from './compose/upload.ts';
 import { paymentMachine, type PaymentDevice } from './payment.ts';
 
 /**
@@ -34,9 +34,10 @@ import { paymentMachine, type PaymentDevice } from './payment.ts';
  *   `save.saved`; sending waits until a `save.saved` with nothing pending (`saved`).
  * - `?draft={id}` resumes: the draft loads and the person lands on the step where they left
  *   (the furthest step the draft's own data shows they reached).
- * - The media step uploads in a child actor (`uploadMedia`) that reports `upload.progress`;
- *   leaving the upload (cancel) stops it. A file of the wrong type or too big is refused before
- *   anything is sent (compose/files.ts); the server's own refusal is shown too.
+ * - The media step invokes the child `upload` (compose/upload.ts): it checks the file, creates the
+ *   draft when there is none, uploads with progress, and can be cancelled and retried. It tells
+ *   compose `upload.started`, `upload.created`, `upload.done` and `upload.stopped`; the step holds
+ *   "Nästa" while a file goes up.
  * - Value vouchers' amounts stay editable within their limits: the products of a draft's gifts are
  *   read (`loadGiftLimits`) when a draft with gifts arrives (resumed, or started from a product).
  * - The content is also flattened to one image (`uploadOverlay`) once a change of it is saved;
@@ -48,8 +49,8 @@ import { paymentMachine, type PaymentDevice } from './payment.ts';
  *   `payment`; once it is paid, compose ends in `paid` with the payment for the receipt.
  *
  * The draft's mapping to and from the server is compose/draft.ts. Each state the page shows has
- * one of `COMPOSE_SCREENS` as a tag; `busy`, `upload:<what>`, `overlay:uploading`,
- * `senderName:saving` and `sendFailed` say what runs (the save's own tags are the autosave's). The implementations reject with the one
+ * one of `COMPOSE_SCREENS` as a tag; `busy`, `overlay:uploading`, `senderName:saving` and
+ * `sendFailed` say what runs (the upload's and the save's own tags are the children's). The implementations reject with the one
  * `Failure` (contract/errors.ts); the machine reads its `code`. The page group gives them with
  * `.provide()` (src/pages/greetie/implementations.ts).
  */
@@ -67,11 +68,6 @@ export interface OpenedEvent {
   device?: PaymentDevice;
 }
 
-export interface UploadProgress {
-  loaded: number;
-  total: number;
-}
-
 export interface ComposeContext {
   draftId: string | null;
   status: GreetieStatus | null;
@@ -80,10 +76,6 @@ export interface ComposeContext {
   total: number;
   /** The product a start from a merchant's product begins with. */
   startGift: GiftInput | null;
-  /** The file being (or last) uploaded: kept so a cancelled or failed upload can be retried. */
-  file: ChosenFile | null;
-  progress: UploadProgress | null;
-  refusal: FileRefusal | null;
   /** The last failure (load, create, upload, save or send); cleared when that is tried again. */
   error: Failure | null;
   /** The autosave has everything (its last `save.saved` had nothing pending, and nothing changed since). */
@@ -101,13 +93,6 @@ export interface ComposeContext {
   payment: Payment | null;
 }
 
-/** What the upload actor needs; `progressTo` hears `upload.progress` as the bytes go out. */
-export interface UploadInput {
-  draftId: string;
-  file: ChosenFile;
-  progressTo: { send: (event: UploadProgressEvent) => void };
-}
-
 /** What the overlay actor flattens: the draft's content (drawn by the page, uploaded to the draft). */
 export interface OverlayInput {
   draftId: string;
@@ -116,14 +101,11 @@ export interface OverlayInput {
 
 export { SAVE_DELAY_MS, type GiftLimitsInput, type SaveInput } from './compose/autosave.ts';
 
-export type UploadProgressEvent = { type: 'upload.progress'; loaded: number; total: number };
+export type { UploadInput, UploadProgress, UploadProgressEvent } from './compose/upload.ts';
 
 export type ComposeEvent =
   | OpenedEvent
-  | { type: 'user.choseFile'; file: ChosenFile }
-  | { type: 'user.cancelUpload' }
-  | { type: 'user.retryUpload' }
-  | UploadProgressEvent
+  | UploadReport
   | { type: 'user.next' }
   | { type: 'user.back' }
   | { type: 'user.changedContent'; content: ContentElement[] }
@@ -148,11 +130,6 @@ export type ComposeTag =
   | ComposeScreen
   | 'busy'
   | 'sendFailed'
-  | 'upload:refused'
-  | 'upload:creating'
-  | 'upload:uploading'
-  | 'upload:failed'
-  | 'upload:cancelled'
   | 'overlay:uploading'
   | 'senderName:saving';
 
@@ -187,10 +164,8 @@ export const composeMachine = setup({
     createDraft: fromPromise<Greetie, GreetieCreateV2>(async () => {
       throw new Error('The "createDraft" actor is given by the page with composeMachine.provide().');
     }),
-    /** POST /greetie/{id}/media, reporting `upload.progress`; stopping it aborts the upload. */
-    uploadMedia: fromPromise<Greetie, UploadInput>(async () => {
-      throw new Error('The "uploadMedia" actor is given by the page with composeMachine.provide().');
-    }),
+    /** The media step's upload (compose/upload.ts), with its server calls given by the page group. */
+    upload: uploadMachine,
     /** The draft's autosave (compose/autosave.ts), with its server calls given by the page group. */
     autosave: autosaveMachine,
     /** GET /merchant/{id}/products for each merchant of the gifts. */
@@ -246,22 +221,12 @@ export const composeMachine = setup({
       status: g.status,
       draft: { ...context.draft, media: g.media },
       total: g.total,
-      file: null,
-      progress: null,
-      error: null,
       // New media comes without an overlay: the content is flattened again.
       overlayStale: context.draft.content.length > 0,
     })),
     /** After a save: what only the server knows (the edits made meanwhile stay), and whether all is saved. */
     takeSaved: assign((_, p: { greetie: Greetie; pending: boolean }) => ({ status: p.greetie.status, total: p.greetie.total, saved: !p.pending })),
     takeSent: assign((_, g: Greetie) => ({ status: g.status, error: null })),
-    storeFile: assign((_, p: { file: ChosenFile }) => ({ file: p.file, progress: null, refusal: null, error: null })),
-    storeRefusal: assign((_, p: { file: ChosenFile }) => {
-      const check = checkMediaFile(p.file);
-      return { refusal: 'refused' in check ? check.refused : null, error: null };
-    }),
-    storeProgress: assign((_, p: UploadProgress) => ({ progress: { loaded: p.loaded, total: p.total } })),
-    clearProgress: assign({ progress: null }),
     storeContent: assign(({ context }, p: { content: ContentElement[] }) => ({ draft: { ...context.draft, content: p.content }, overlayStale: true })),
     markOverlayCurrent: assign({ overlayStale: false }),
     /** The limits of the gifts from their products (the amounts chosen stay). */
@@ -298,7 +263,6 @@ export const composeMachine = setup({
     leftAtRecipient: (_, g: Greetie) => g.media !== null && (g.gifts.length > 0 || g.message !== '' || g.recipient !== null),
     leftAtGifts: (_, g: Greetie) => g.media !== null && g.content.length > 0,
     leftAtContent: (_, g: Greetie) => g.media !== null,
-    isRefusedFile: (_, p: { file: ChosenFile }) => 'refused' in checkMediaFile(p.file),
     hasMedia: ({ context }) => context.draft.media !== null,
     giftsFit: ({ context }) => context.draft.gifts.length <= GIFTS_MAX && context.draft.gifts.every(amountFits),
     hasRecipient: ({ context }) => looksLikeSwedishMobile(context.draft.recipient.mobileNumber),
@@ -331,9 +295,6 @@ export const composeMachine = setup({
     draft: emptyDraft,
     total: 0,
     startGift: null,
-    file: null,
-    progress: null,
-    refusal: null,
     error: null,
     saved: true,
     overlayStale: false,
@@ -467,110 +428,39 @@ export const composeMachine = setup({
           initial: 'media',
           states: {
             media: {
-              description: 'Ta eller välj ett foto eller en video; den laddas upp och förloppet visas.',
+              description: 'Ta eller välj ett foto eller en video; barnet upload kontrollerar och laddar upp den, och förloppet visas.',
               tags: ['media'],
+              invoke: { id: 'upload', src: 'upload', input: ({ context }) => ({ draftId: context.draftId }) },
               initial: 'ready',
               states: {
                 ready: {
-                  description: 'Ingen uppladdning pågår: personen kan välja en fil, eller gå vidare när det finns ett foto eller en video.',
-                  initial: 'idle',
+                  description: 'Ingen uppladdning pågår: personen kan gå vidare när det finns ett foto eller en video.',
                   on: {
-                    'user.choseFile': [
-                      {
-                        guard: { type: 'isRefusedFile', params: ({ event }) => ({ file: event.file }) },
-                        target: '.refused',
-                        actions: { type: 'storeRefusal', params: ({ event }) => ({ file: event.file }) },
-                        description: 'Filen är av fel sort eller för stor: stoppas före uppladdning, och skälet visas.',
-                      },
-                      {
-                        guard: 'hasDraft',
-                        target: 'uploading',
-                        actions: { type: 'storeFile', params: ({ event }) => ({ file: event.file }) },
-                        description: 'En fil som passar, och utkastet finns: ladda upp den.',
-                      },
-                      {
-                        target: 'creatingDraft',
-                        actions: { type: 'storeFile', params: ({ event }) => ({ file: event.file }) },
-                        description: 'En fil som passar, men inget utkast än: skapa utkastet först.',
-                      },
-                    ],
-                    'user.next': { guard: 'hasMedia', target: '#compose.editing.steps.content', actions: 'flushSave', description: 'Vidare till innehållet (när det finns ett foto eller en video).' },
-                  },
-                  states: {
-                    idle: { description: 'Väntar på en fil (den uppladdade visas, om det finns någon).' },
-                    refused: { description: 'Den valda filen stoppades före uppladdning: skälet visas.', tags: ['upload:refused'] },
-                    stopped: {
-                      description: 'Uppladdningen blev inte av: personen kan försöka med samma fil igen, eller välja en annan.',
-                      on: {
-                        'user.retryUpload': [
-                          { guard: 'hasDraft', target: '#compose.editing.steps.media.uploading', description: 'Personen försöker med samma fil igen.' },
-                          { target: '#compose.editing.steps.media.creatingDraft', description: 'Personen försöker igen; utkastet skapas först.' },
-                        ],
-                      },
-                      initial: 'failed',
-                      states: {
-                        failed: {
-                          description: 'Uppladdningen misslyckades eller servern tog inte emot filen: felmeddelandet och Försök igen.',
-                          tags: ['upload:failed'],
-                        },
-                        cancelled: {
-                          description: 'Personen avbröt uppladdningen: hen kan försöka igen eller välja en annan fil.',
-                          tags: ['upload:cancelled'],
-                        },
-                      },
+                    'user.next': {
+                      guard: 'hasMedia',
+                      target: '#compose.editing.steps.content',
+                      actions: 'flushSave',
+                      description: 'Vidare till innehållet (när det finns ett foto eller en video).',
                     },
+                    'upload.started': { target: 'uploading', description: 'En fil går upp: steget väntar på den.' },
                   },
-                },
-                creatingDraft: {
-                  description: 'Utkastet skapas så att filen har någonstans att ta vägen.',
-                  tags: ['busy', 'upload:creating'],
-                  entry: 'clearError',
-                  invoke: {
-                    id: 'createDraft',
-                    src: 'createDraft',
-                    input: () => ({}),
-                    onDone: {
-                      target: 'uploading',
-                      actions: { type: 'takeDraft', params: answered },
-                      description: 'Utkastet finns: ladda upp filen.',
-                    },
-                    onError: {
-                      target: 'ready.stopped.failed',
-                      actions: { type: 'storeError', params: failed },
-                      description: 'Utkastet kunde inte skapas; felmeddelandet och Försök igen visas.',
-                    },
-                  },
-                  on: { 'user.cancelUpload': { target: 'ready.stopped.cancelled', description: 'Personen avbryter innan uppladdningen har börjat.' } },
                 },
                 uploading: {
-                  description: 'Filen laddas upp; förloppsmätaren följer det som skickats.',
-                  tags: ['busy', 'upload:uploading'],
-                  entry: ['clearError', 'clearProgress'],
-                  invoke: {
-                    id: 'uploadMedia',
-                    src: 'uploadMedia',
-                    input: ({ context, self }) => ({
-                      draftId: context.draftId ?? '',
-                      file: context.file ?? { name: '', type: '', size: 0 },
-                      progressTo: self,
-                    }),
-                    onDone: {
-                      target: 'ready.idle',
-                      actions: { type: 'takeMedia', params: ({ event }) => event.output },
+                  description: 'En fil laddas upp (utkastet skapas först om det inte finns).',
+                  tags: ['busy'],
+                  on: {
+                    'upload.created': {
+                      guard: not('hasDraft'),
+                      actions: { type: 'takeDraft', params: ({ event }) => event.greetie },
+                      description: 'Utkastet skapades för filen: det finns nu.',
+                    },
+                    'upload.done': {
+                      guard: 'hasDraft',
+                      target: 'ready',
+                      actions: { type: 'takeMedia', params: ({ event }) => event.greetie },
                       description: 'Servern tog emot filen: den visas.',
                     },
-                    onError: {
-                      target: 'ready.stopped.failed',
-                      actions: { type: 'storeError', params: failed },
-                      description: 'Uppladdningen misslyckades eller servern tog inte emot filen; felmeddelandet sparas.',
-                    },
-                  },
-                  on: {
-                    'upload.progress': {
-                      actions: { type: 'storeProgress', params: ({ event }) => ({ loaded: event.loaded, total: event.total }) },
-                      description: 'Mer av filen har skickats.',
-                    },
-                    'user.cancelUpload': { target: 'ready.stopped.cancelled', description: 'Personen avbryter uppladdningen.' },
+                    'upload.stopped': { target: 'ready', description: 'Uppladdningen misslyckades eller avbröts (barnet visar varför).' },
                   },
                 },
               },

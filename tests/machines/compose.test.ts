@@ -6,6 +6,7 @@ import type { Failure } from '../../contract/errors.ts';
 import type { Payment } from '../../contract/payment.ts';
 import { COMPOSE_SCREENS, SAVE_DELAY_MS, composeMachine, type ComposeTag, type GiftLimitsInput, type OverlayInput, type SaveInput, type UploadInput } from '../../machines/compose.ts';
 import { autosaveMachine, type AutosaveActor, type AutosaveTag } from '../../machines/compose/autosave.ts';
+import { uploadMachine, type UploadActor, type UploadTag } from '../../machines/compose/upload.ts';
 import { giftsTotal, type SavedSender } from '../../machines/compose/draft.ts';
 import { checkMediaFile } from '../../machines/compose/files.ts';
 import { paymentMachine } from '../../machines/payment.ts';
@@ -41,7 +42,7 @@ function start() {
       actors: {
         loadDraft: load.logic,
         createDraft: create.logic,
-        uploadMedia: upload.logic,
+        upload: uploadMachine.provide({ actors: { createDraft: create.logic, uploadMedia: upload.logic } }),
         autosave: autosaveMachine.provide({ actors: { saveDraft: save.logic, loadProducts: limits.logic } }),
         sendGreetie: send.logic,
         uploadOverlay: overlay.logic,
@@ -54,10 +55,15 @@ function start() {
   ).start();
   /** The autosave child (while the person edits). */
   const autosave = () => (actor.getSnapshot().children.autosave as AutosaveActor | undefined)?.getSnapshot();
-  /** A tag of compose, or of its autosave (the save's tags are the child's). */
-  const has = (tag: ComposeTag | AutosaveTag) => actor.getSnapshot().hasTag(tag as ComposeTag) || !!autosave()?.hasTag(tag as AutosaveTag);
+  /** The upload child (while the media step shows). */
+  const uploader = () => (actor.getSnapshot().children.upload as UploadActor | undefined)?.getSnapshot();
+  /** A tag of compose, or of its children (the upload's and the save's tags are theirs). */
+  const has = (tag: ComposeTag | AutosaveTag | UploadTag) =>
+    actor.getSnapshot().hasTag(tag as ComposeTag) || !!autosave()?.hasTag(tag as AutosaveTag) || !!uploader()?.hasTag(tag as UploadTag);
   const step = () => [...actor.getSnapshot().tags].filter((t) => (COMPOSE_SCREENS as readonly string[]).includes(t));
-  return { actor, autosave, load, create, upload, save, send, overlay, limits, senderName, startPayment, readPayment, announced, has, step };
+  /** What the page sends the upload child (the file, cancel, retry). */
+  const toUpload = (event: Parameters<UploadActor['send']>[0]) => (actor.getSnapshot().children.upload as UploadActor).send(event);
+  return { actor, autosave, uploader, toUpload, load, create, upload, save, send, overlay, limits, senderName, startPayment, readPayment, announced, has, step };
 }
 
 /** What the implementations reject with: the one Failure (contract/errors.ts). */
@@ -116,7 +122,7 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.next' });
     expect(t.step()).toEqual(['media']); // no photo yet
 
-    t.actor.send({ type: 'user.choseFile', file: jpeg });
+    t.toUpload({ type: 'user.choseFile', file: jpeg });
     expect(t.has('upload:creating')).toBe(true);
     expect(t.create.calls[0]!.input).toEqual({});
     t.create.calls[0]!.resolve(greetie());
@@ -126,7 +132,7 @@ describe('compose machine', () => {
     expect(t.has('busy')).toBe(true);
     expect(t.upload.calls[0]!.input).toMatchObject({ draftId: DRAFT_ID, file: jpeg });
     t.upload.calls[0]!.input.progressTo.send({ type: 'upload.progress', loaded: 30_000, total: 120_000 });
-    expect(t.actor.getSnapshot().context.progress).toEqual({ loaded: 30_000, total: 120_000 });
+    expect(t.uploader()?.context.progress).toEqual({ loaded: 30_000, total: 120_000 });
 
     t.upload.calls[0]!.resolve(greetie({ media: photo }));
     await settle();
@@ -139,9 +145,9 @@ describe('compose machine', () => {
   it('refuses a wrong file before anything is sent', () => {
     const t = start();
     t.actor.send({ type: 'user.opened', draftId: null, gift: null });
-    t.actor.send({ type: 'user.choseFile', file: { name: 'stor.jpg', type: 'image/jpeg', size: PHOTO_MAX_BYTES + 1 } });
+    t.toUpload({ type: 'user.choseFile', file: { name: 'stor.jpg', type: 'image/jpeg', size: PHOTO_MAX_BYTES + 1 } });
     expect(t.has('upload:refused')).toBe(true);
-    expect(t.actor.getSnapshot().context.refusal).toBe('photoTooBig');
+    expect(t.uploader()?.context.refusal).toBe('photoTooBig');
     expect(t.create.calls).toHaveLength(0);
     expect(t.upload.calls).toHaveLength(0);
   });
@@ -151,18 +157,18 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     t.load.calls[0]!.resolve(greetie());
     await settle();
-    t.actor.send({ type: 'user.choseFile', file: jpeg });
+    t.toUpload({ type: 'user.choseFile', file: jpeg });
     expect(t.create.calls).toHaveLength(0); // the draft exists
-    t.actor.send({ type: 'user.cancelUpload' });
+    t.toUpload({ type: 'user.cancelUpload' });
     expect(t.upload.calls[0]!.aborted()).toBe(true);
     expect(t.has('upload:cancelled')).toBe(true);
 
-    t.actor.send({ type: 'user.retryUpload' });
+    t.toUpload({ type: 'user.retryUpload' });
     expect(t.upload.calls[1]!.input.file).toEqual(jpeg);
     t.upload.calls[1]!.reject(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
     await settle();
     expect(t.has('upload:failed')).toBe(true);
-    expect(t.actor.getSnapshot().context.error).toEqual(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
+    expect(t.uploader()?.context.error).toEqual(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
   });
 
   it('a start from a product creates the draft with that gift at once', async () => {
@@ -338,7 +344,7 @@ describe('compose machine', () => {
     expect(t.save.calls).toHaveLength(1);
 
     // A new file the server refuses, while the save runs.
-    t.actor.send({ type: 'user.choseFile', file: jpeg });
+    t.toUpload({ type: 'user.choseFile', file: jpeg });
     t.upload.calls[0]!.reject(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
     await settle();
     expect(t.has('upload:failed')).toBe(true);
@@ -347,7 +353,7 @@ describe('compose machine', () => {
     await settle();
     expect(t.actor.getSnapshot().context.saved).toBe(true);
     // The upload's failure is still what the media step shows.
-    expect(t.actor.getSnapshot().context.error).toEqual(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
+    expect(t.uploader()?.context.error).toEqual(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
   });
 
   it('ignores an edit from a step that is not shown', async () => {
@@ -570,7 +576,7 @@ describe('compose machine', () => {
       await settle();
       t.actor.send({ type: 'user.back' });
       t.actor.send({ type: 'user.back' });
-      t.actor.send({ type: 'user.choseFile', file: jpeg });
+      t.toUpload({ type: 'user.choseFile', file: jpeg });
       t.upload.calls[0]!.resolve(greetie({ media: photo, content: [textElement] }));
       await settle();
       expect(t.overlay.calls).toHaveLength(1);

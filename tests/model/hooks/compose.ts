@@ -118,15 +118,9 @@ export default defineHooks({
     'xstate.error.actor.loadDraft': [{ error: notFound }, { error: serverError }],
     'xstate.done.actor.createDraftWithGift': [{ output: greetie({ gifts: [gift], total: 14900 }) }],
     'xstate.error.actor.createDraftWithGift': [{ error: serverError }],
-    'xstate.done.actor.createDraft': [{ output: greetie() }],
-    'xstate.error.actor.createDraft': [{ error: serverError }],
-    'user.choseFile': [
-      { file: { name: 'foto.jpg', type: 'image/jpeg', size: 120_000 } },
-      { file: { name: 'kvitto.pdf', type: 'application/pdf', size: 20_000 } },
-    ],
-    'upload.progress': [{ loaded: 60_000, total: 120_000 }],
-    'xstate.done.actor.uploadMedia': [{ output: greetie({ media: photo }) }],
-    'xstate.error.actor.uploadMedia': [{ error: refusedMedia }],
+    // The upload child (its own model: tests/model/hooks/upload.ts) as compose hears it.
+    'upload.created': [{ greetie: greetie() }],
+    'upload.done': [{ greetie: greetie({ media: photo }) }],
     'user.changedContent': [{ content: [textElement] }],
     'user.changedGifts': [{ gifts: [giftChoice] }],
     'user.changedRecipient': [{ recipient, message: 'Grattis på födelsedagen!', deliverAt: null }],
@@ -150,7 +144,6 @@ export default defineHooks({
   // page shows it in the failed states, which the state value tells apart).
   serializeState: (s) => {
     const c = ctx(s);
-    const onMedia = s.matches({ editing: { steps: 'media' } });
     const onRecipient = s.matches({ editing: { steps: 'recipient' } });
     return JSON.stringify({
       value: s.value,
@@ -162,9 +155,6 @@ export default defineHooks({
       recipient: c.draft.recipient.mobileNumber !== '',
       saved: c.saved,
       overlayStale: c.overlayStale,
-      file: onMedia && c.file !== null,
-      progress: onMedia && c.progress !== null,
-      refusal: onMedia ? c.refusal : null,
       // The sender's name steers the recipient step only (asked for, and typed yet or not), and
       // where a resumed draft lands (loading).
       needsName: (onRecipient || s.matches('loading')) && c.sender.needsName,
