@@ -1,7 +1,7 @@
 import { and, assign, fromPromise, not, sendTo, setup, stateIn } from 'xstate';
 import { isUuid } from '../contract/common.ts';
 import type { Failure } from '../contract/errors.ts';
-import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieStatus } from '../contract/greetie.ts';
+import type { ContentElement, Greetie, GreetieCreateV2 } from '../contract/greetie.ts';
 import { GIFTS_MAX } from '../contract/greetie.ts';
 import type { Product } from '../contract/merchant.ts';
 import { checkName } from '../contract/name.ts';
@@ -13,15 +13,14 @@ import {
   emptyDraft,
   nameProblems,
   withLimits,
-  type ComposeDraft,
-  type ComposeSender,
   type GiftChoice,
   type RecipientFields,
   type SavedSender,
 } from './compose/draft.ts';
-import { autosaveMachine, type AutosaveReport, type GiftLimitsInput } from './compose/autosave.ts';
-import { uploadMachine, type UploadReport } from './compose/upload.ts';
-import { paymentMachine, type PaymentDevice } from './payment.ts';
+import { autosaveMachine, type GiftLimitsInput } from './compose/autosave.ts';
+import type { ComposeContext, ComposeEvent, ComposeTag, OpenedEvent, OverlayInput } from './compose/types.ts';
+import { uploadMachine } from './compose/upload.ts';
+import { paymentMachine } from './payment.ts';
 
 /**
  * Making a greetie on /greetie/new: media → content → gifts → recipient → review, then it hands
@@ -48,90 +47,17 @@ import { paymentMachine, type PaymentDevice } from './payment.ts';
  * - The hand-over: the review invokes the payment machine (machines/payment.ts) as the child
  *   `payment`; once it is paid, compose ends in `paid` with the payment for the receipt.
  *
- * The draft's mapping to and from the server is compose/draft.ts. Each state the page shows has
- * one of `COMPOSE_SCREENS` as a tag; `busy`, `overlay:uploading`, `senderName:saving` and
- * `sendFailed` say what runs (the upload's and the save's own tags are the children's). The implementations reject with the one
- * `Failure` (contract/errors.ts); the machine reads its `code`. The page group gives them with
- * `.provide()` (src/pages/greetie/implementations.ts).
+ * The draft's mapping to and from the server is compose/draft.ts; the context, events, screens
+ * and tags are compose/types.ts. Each state the page shows has one of `COMPOSE_SCREENS` as a tag;
+ * `busy`, `overlay:uploading`, `senderName:saving` and `sendFailed` say what runs (the upload's
+ * and the save's own tags are the children's). The implementations reject with the one `Failure`
+ * (contract/errors.ts); the machine reads its `code`. The page group gives them with `.provide()`
+ * (src/pages/greetie/implementations.ts).
  */
 
-/** The page says what its address asks for as it opens. */
-export interface OpenedEvent {
-  type: 'user.opened';
-  /** `?draft={id}`: resume that draft (as the address has it: an id that is no UUID is a draft that does not exist). */
-  draftId: string | null;
-  /** Started from a merchant's product ("Skicka med en greetie", `?productId=…&amount=…`): the draft starts with it. */
-  gift: GiftInput | null;
-  /** The signed-in sender: their id and their profile's name (null: none yet, so the recipient step asks for it). */
-  sender?: { id: string; name: string | null } | null;
-  /** What the payment shows first: the Swish app button (a phone) or the QR code. */
-  device?: PaymentDevice;
-}
-
-export interface ComposeContext {
-  draftId: string | null;
-  status: GreetieStatus | null;
-  draft: ComposeDraft;
-  /** The server's sum of the gifts (öre), from the last answer. */
-  total: number;
-  /** The product a start from a merchant's product begins with. */
-  startGift: GiftInput | null;
-  /** The last failure (load, create, upload, save or send); cleared when that is tried again. */
-  error: Failure | null;
-  /** The autosave has everything (its last `save.saved` had nothing pending, and nothing changed since). */
-  saved: boolean;
-  /** The content changed since the server's overlay was drawn (or it has none): upload a new one. */
-  overlayStale: boolean;
-  /** The gifts' limits were read from their products (false for gifts that came from the server). */
-  giftLimitsKnown: boolean;
-  sender: ComposeSender;
-  /** Saving the sender's name failed (the server's refusal or the network): shown under "Ditt namn". */
-  senderNameError: Failure | null;
-  /** What the payment shows first (the page asks the device as it opens). */
-  device: PaymentDevice;
-  /** The paid payment, for the receipt. */
-  payment: Payment | null;
-}
-
-/** What the overlay actor flattens: the draft's content (drawn by the page, uploaded to the draft). */
-export interface OverlayInput {
-  draftId: string;
-  content: ContentElement[];
-}
-
+export { COMPOSE_SCREENS, type ComposeContext, type ComposeEvent, type ComposeScreen, type ComposeTag, type OpenedEvent, type OverlayInput } from './compose/types.ts';
 export { SAVE_DELAY_MS, type GiftLimitsInput, type SaveInput } from './compose/autosave.ts';
-
 export type { UploadInput, UploadProgress, UploadProgressEvent } from './compose/upload.ts';
-
-export type ComposeEvent =
-  | OpenedEvent
-  | UploadReport
-  | { type: 'user.next' }
-  | { type: 'user.back' }
-  | { type: 'user.changedContent'; content: ContentElement[] }
-  | { type: 'user.changedGifts'; gifts: GiftChoice[] }
-  | { type: 'user.changedRecipient'; recipient: RecipientFields; message: string; deliverAt: string | null }
-  | { type: 'user.changedSenderName'; name: string }
-  | AutosaveReport
-  | { type: 'user.send' }
-  | { type: 'user.retry' }
-  /** After a failed start from a product: go on with an empty greetie instead. */
-  | { type: 'user.withoutGift' };
-
-/**
- * What the page shows: every state the page shows carries exactly one of these tags (read with
- * `screenOf`, src/components/flow.ts); 'opening' is no state's, it is what shows before the
- * page has said what it opens.
- */
-export const COMPOSE_SCREENS = ['opening', 'loading', 'loadFailed', 'notFound', 'notEditable', 'createFailed', 'media', 'content', 'gifts', 'recipient', 'review', 'payment', 'paid', 'sent'] as const;
-export type ComposeScreen = (typeof COMPOSE_SCREENS)[number];
-
-export type ComposeTag =
-  | ComposeScreen
-  | 'busy'
-  | 'sendFailed'
-  | 'overlay:uploading'
-  | 'senderName:saving';
 
 /** The failure an implementation rejected with (contract/errors.ts), as the params that read it. */
 const failed = ({ event }: { event: { error: unknown } }) => ({ failure: event.error as Failure });
