@@ -1,7 +1,7 @@
-import { and, assign, fromPromise, not, setup, stateIn } from 'xstate';
+import { and, assign, fromPromise, not, sendTo, setup, stateIn } from 'xstate';
 import { isUuid } from '../contract/common.ts';
 import type { Failure } from '../contract/errors.ts';
-import type { ContentElement, GiftInput, Greetie, GreetieCreateV2, GreetieStatus, GreetieUpdate } from '../contract/greetie.ts';
+import type { ContentElement, Greetie, GreetieCreateV2 } from '../contract/greetie.ts';
 import { GIFTS_MAX } from '../contract/greetie.ts';
 import type { Product } from '../contract/merchant.ts';
 import { checkName } from '../contract/name.ts';
@@ -9,35 +9,34 @@ import type { Payment } from '../contract/payment.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
 import {
   amountFits,
-  changesOf,
   draftOf,
   emptyDraft,
   nameProblems,
   withLimits,
-  type ComposeDraft,
-  type ComposeSender,
   type GiftChoice,
   type RecipientFields,
   type SavedSender,
 } from './compose/draft.ts';
-import { checkMediaFile, type ChosenFile, type FileRefusal } from './compose/files.ts';
-import { paymentMachine, type PaymentDevice } from './payment.ts';
+import { autosaveMachine, type GiftLimitsInput } from './compose/autosave.ts';
+import type { ComposeContext, ComposeEvent, ComposeTag, OpenedEvent, OverlayInput } from './compose/types.ts';
+import { uploadMachine } from './compose/upload.ts';
+import { paymentMachine } from './payment.ts';
 
 /**
  * Making a greetie on /greetie/new: media → content → gifts → recipient → review, then it hands
  * over to payment (a greetie with gifts) or sends it (no gifts: POST /greetie/{id}/send).
  *
  * - Every step can go back. The draft lives on the server: it is created when first needed (the
- *   upload needs its id; a start from a merchant's product creates it at once with that gift) and
- *   every change is saved after a pause (`saveDelay`) or at once on a step change, one save at a
- *   time. A failed save is shown with a retry; sending waits until everything is saved. A save
- *   refused because a chosen gift sold out (GIFT_CODE_POOL_EMPTY, which does not say which) reads
- *   the gifts' products again to name it (`findSoldOut`).
+ *   upload needs its id; a start from a merchant's product creates it at once with that gift).
+ *   While the person edits, the child `autosave` (compose/autosave.ts) saves every change: compose
+ *   hands it each change (`draft.changed`) and each step change (`draft.flush`), and it answers
+ *   `save.saved`; sending waits until a `save.saved` with nothing pending (`saved`).
  * - `?draft={id}` resumes: the draft loads and the person lands on the step where they left
  *   (the furthest step the draft's own data shows they reached).
- * - The media step uploads in a child actor (`uploadMedia`) that reports `upload.progress`;
- *   leaving the upload (cancel) stops it. A file of the wrong type or too big is refused before
- *   anything is sent (compose/files.ts); the server's own refusal is shown too.
+ * - The media step invokes the child `upload` (compose/upload.ts): it checks the file, creates the
+ *   draft when there is none, uploads with progress, and can be cancelled and retried. It tells
+ *   compose `upload.started`, `upload.created`, `upload.done` and `upload.stopped`; the step holds
+ *   "Nästa" while a file goes up.
  * - Value vouchers' amounts stay editable within their limits: the products of a draft's gifts are
  *   read (`loadGiftLimits`) when a draft with gifts arrives (resumed, or started from a product).
  * - The content is also flattened to one image (`uploadOverlay`) once a change of it is saved;
@@ -52,138 +51,17 @@ import { paymentMachine, type PaymentDevice } from './payment.ts';
  * - The hand-over: the review invokes the payment machine (machines/payment.ts) as the child
  *   `payment`, with the consent; once it is paid, compose ends in `paid` with the payment for the receipt.
  *
- * The draft's mapping to and from the server is compose/draft.ts. Each state the page shows has
- * one of `COMPOSE_SCREENS` as a tag; `busy`, `upload:<what>`, `save:<what>`, `overlay:uploading`,
- * `senderName:saving` and `sendFailed` say what runs. The implementations reject with the one
- * `Failure` (contract/errors.ts); the machine reads its `code`. The page group gives them with
- * `.provide()` (src/pages/greetie/implementations.ts).
+ * The draft's mapping to and from the server is compose/draft.ts; the context, events, screens
+ * and tags are compose/types.ts. Each state the page shows has one of `COMPOSE_SCREENS` as a tag;
+ * `busy`, `overlay:uploading`, `senderName:saving` and `sendFailed` say what runs (the upload's
+ * and the save's own tags are the children's). The implementations reject with the one `Failure`
+ * (contract/errors.ts); the machine reads its `code`. The page group gives them with `.provide()`
+ * (src/pages/greetie/implementations.ts).
  */
 
-/** The page says what its address asks for as it opens. */
-export interface OpenedEvent {
-  type: 'user.opened';
-  /** `?draft={id}`: resume that draft (as the address has it: an id that is no UUID is a draft that does not exist). */
-  draftId: string | null;
-  /** Started from a merchant's product ("Skicka med en greetie", `?productId=…&amount=…`): the draft starts with it. */
-  gift: GiftInput | null;
-  /** The signed-in sender: their id and their profile's name (null: none yet, so the recipient step asks for it). */
-  sender?: { id: string; name: string | null } | null;
-  /** What the payment shows first: the Swish app button (a phone) or the QR code. */
-  device?: PaymentDevice;
-}
-
-export interface UploadProgress {
-  loaded: number;
-  total: number;
-}
-
-export interface ComposeContext {
-  draftId: string | null;
-  status: GreetieStatus | null;
-  draft: ComposeDraft;
-  /** The server's sum of the gifts (öre), from the last answer. */
-  total: number;
-  /** The product a start from a merchant's product begins with. */
-  startGift: GiftInput | null;
-  /** The file being (or last) uploaded: kept so a cancelled or failed upload can be retried. */
-  file: ChosenFile | null;
-  progress: UploadProgress | null;
-  refusal: FileRefusal | null;
-  /** The last failure (load, create, upload, save or send); cleared when that is tried again. */
-  error: Failure | null;
-  /** A change arrived while a save ran: save again after it. */
-  unsaved: boolean;
-  /** The content changed since the server's overlay was drawn (or it has none): upload a new one. */
-  overlayStale: boolean;
-  /** The gifts' limits were read from their products (false for gifts that came from the server). */
-  giftLimitsKnown: boolean;
-  sender: ComposeSender;
-  /** Saving the sender's name failed (the server's refusal or the network): shown under "Ditt namn". */
-  senderNameError: Failure | null;
-  /** What the payment shows first (the page asks the device as it opens). */
-  device: PaymentDevice;
-  /** A chosen gift sold out: the product ids found sold out (null while looking, or when no save was refused so). */
-  soldOut: string[] | null;
-  /** The paid payment, for the receipt. */
-  payment: Payment | null;
-  /** The withdrawal consent is ticked at review (sent with startpayment). */
-  consent: boolean;
-  /** 'Betala med Swish' was pressed without the tick: the page says so at the box. */
-  consentMissing: boolean;
-}
-
-/** What the upload actor needs; `progressTo` hears `upload.progress` as the bytes go out. */
-export interface UploadInput {
-  draftId: string;
-  file: ChosenFile;
-  progressTo: { send: (event: UploadProgressEvent) => void };
-}
-
-/** What the overlay actor flattens: the draft's content (drawn by the page, uploaded to the draft). */
-export interface OverlayInput {
-  draftId: string;
-  content: ContentElement[];
-}
-
-/** Whose products tell the gifts' limits. */
-export interface GiftLimitsInput {
-  merchantIds: string[];
-}
-
-export interface SaveInput {
-  draftId: string;
-  changes: GreetieUpdate;
-}
-
-export type UploadProgressEvent = { type: 'upload.progress'; loaded: number; total: number };
-
-export type ComposeEvent =
-  | OpenedEvent
-  | { type: 'user.choseFile'; file: ChosenFile }
-  | { type: 'user.cancelUpload' }
-  | { type: 'user.retryUpload' }
-  | UploadProgressEvent
-  | { type: 'user.next' }
-  | { type: 'user.back' }
-  | { type: 'user.changedContent'; content: ContentElement[] }
-  | { type: 'user.changedGifts'; gifts: GiftChoice[] }
-  | { type: 'user.changedRecipient'; recipient: RecipientFields; message: string; deliverAt: string | null }
-  | { type: 'user.changedSenderName'; name: string }
-  | { type: 'user.retrySave' }
-  | { type: 'user.send' }
-  /** The withdrawal consent's box at review, ticked or not. */
-  | { type: 'user.consented'; consented: boolean }
-  | { type: 'user.retry' }
-  /** After a failed start from a product: go on with an empty greetie instead. */
-  | { type: 'user.withoutGift' };
-
-/**
- * What the page shows: every state the page shows carries exactly one of these tags (read with
- * `screenOf`, src/components/flow.ts); 'opening' is no state's, it is what shows before the
- * page has said what it opens.
- */
-export const COMPOSE_SCREENS = ['opening', 'loading', 'loadFailed', 'notFound', 'notEditable', 'createFailed', 'media', 'content', 'gifts', 'recipient', 'review', 'payment', 'paid', 'sent'] as const;
-export type ComposeScreen = (typeof COMPOSE_SCREENS)[number];
-
-export type ComposeTag =
-  | ComposeScreen
-  | 'busy'
-  | 'sendFailed'
-  | 'upload:refused'
-  | 'upload:creating'
-  | 'upload:uploading'
-  | 'upload:failed'
-  | 'upload:cancelled'
-  | 'save:saved'
-  | 'save:waiting'
-  | 'save:saving'
-  | 'save:failed'
-  | 'save:soldOut'
-  | 'overlay:uploading'
-  | 'senderName:saving';
-
-/** How long edits pause before the draft is saved. */
-export const SAVE_DELAY_MS = 800;
+export { COMPOSE_SCREENS, type ComposeContext, type ComposeEvent, type ComposeScreen, type ComposeTag, type OpenedEvent, type OverlayInput } from './compose/types.ts';
+export { SAVE_DELAY_MS, type GiftLimitsInput, type SaveInput } from './compose/autosave.ts';
+export type { UploadInput, UploadProgress, UploadProgressEvent } from './compose/upload.ts';
 
 /** The failure an implementation rejected with (contract/errors.ts), as the params that read it. */
 const failed = ({ event }: { event: { error: unknown } }) => ({ failure: event.error as Failure });
@@ -198,43 +76,6 @@ function resumeAt(guard: 'isNoLongerDraft' | 'leftAtReview' | 'leftAtRecipient' 
     target,
     actions: { type: 'takeDraft' as const, params: answered },
     description,
-  };
-}
-
-/**
- * What a change of a step does to the save: wait for a pause and save ('wait'), or, while a save
- * runs, keep it and save after ('keep'). The same three changes, declared once.
- */
-function onChanges(then: 'wait' | 'keep') {
-  const keep = then === 'keep';
-  const change = <G extends 'onContentStep' | 'onGiftsStep' | 'onRecipientStep', A>(guard: G, store: A, waiting: string, during: string) => ({
-    guard,
-    ...(keep ? {} : { target: '.waiting' }),
-    actions: keep ? [store, 'markUnsaved' as const] : [store],
-    description: keep ? during : waiting,
-  });
-  return {
-    'user.changedContent': change(
-      'onContentStep',
-      { type: 'storeContent' as const, params: ({ event }: { event: { content: ContentElement[] } }) => ({ content: event.content }) },
-      'Innehållet ändrades: spara efter en paus.',
-      'Innehållet ändrades under en sparning: behålls och sparas sedan.',
-    ),
-    'user.changedGifts': change(
-      'onGiftsStep',
-      { type: 'storeGifts' as const, params: ({ event }: { event: { gifts: GiftChoice[] } }) => ({ gifts: event.gifts }) },
-      'Gåvorna ändrades: spara efter en paus.',
-      'Gåvorna ändrades under en sparning: behålls och sparas sedan.',
-    ),
-    'user.changedRecipient': change(
-      'onRecipientStep',
-      {
-        type: 'storeRecipient' as const,
-        params: ({ event }: { event: { recipient: RecipientFields; message: string; deliverAt: string | null } }) => event,
-      },
-      'Mottagaren, meddelandet eller leveranstiden ändrades: spara efter en paus.',
-      'Mottagaren ändrades under en sparning: behålls och sparas sedan.',
-    ),
   };
 }
 
@@ -253,14 +94,10 @@ export const composeMachine = setup({
     createDraft: fromPromise<Greetie, GreetieCreateV2>(async () => {
       throw new Error('The "createDraft" actor is given by the page with composeMachine.provide().');
     }),
-    /** POST /greetie/{id}/media, reporting `upload.progress`; stopping it aborts the upload. */
-    uploadMedia: fromPromise<Greetie, UploadInput>(async () => {
-      throw new Error('The "uploadMedia" actor is given by the page with composeMachine.provide().');
-    }),
-    /** PATCH /greetie/{id}. */
-    saveDraft: fromPromise<Greetie, SaveInput>(async () => {
-      throw new Error('The "saveDraft" actor is given by the page with composeMachine.provide().');
-    }),
+    /** The media step's upload (compose/upload.ts), with its server calls given by the page group. */
+    upload: uploadMachine,
+    /** The draft's autosave (compose/autosave.ts), with its server calls given by the page group. */
+    autosave: autosaveMachine,
     /** GET /merchant/{id}/products for each merchant of the gifts. */
     loadGiftLimits: fromPromise<Product[], GiftLimitsInput>(async () => {
       throw new Error('The "loadGiftLimits" actor is given by the page with composeMachine.provide().');
@@ -314,22 +151,12 @@ export const composeMachine = setup({
       status: g.status,
       draft: { ...context.draft, media: g.media },
       total: g.total,
-      file: null,
-      progress: null,
-      error: null,
       // New media comes without an overlay: the content is flattened again.
       overlayStale: context.draft.content.length > 0,
     })),
-    /** After a save: what only the server knows (the edits made meanwhile stay). */
-    takeSaved: assign((_, g: Greetie) => ({ status: g.status, total: g.total, error: null })),
+    /** After a save: what only the server knows (the edits made meanwhile stay), and whether all is saved. */
+    takeSaved: assign((_, p: { greetie: Greetie; pending: boolean }) => ({ status: p.greetie.status, total: p.greetie.total, saved: !p.pending })),
     takeSent: assign((_, g: Greetie) => ({ status: g.status, error: null })),
-    storeFile: assign((_, p: { file: ChosenFile }) => ({ file: p.file, progress: null, refusal: null, error: null })),
-    storeRefusal: assign((_, p: { file: ChosenFile }) => {
-      const check = checkMediaFile(p.file);
-      return { refusal: 'refused' in check ? check.refused : null, error: null };
-    }),
-    storeProgress: assign((_, p: UploadProgress) => ({ progress: { loaded: p.loaded, total: p.total } })),
-    clearProgress: assign({ progress: null }),
     storeContent: assign(({ context }, p: { content: ContentElement[] }) => ({ draft: { ...context.draft, content: p.content }, overlayStale: true })),
     markOverlayCurrent: assign({ overlayStale: false }),
     /** The limits of the gifts from their products (the amounts chosen stay). */
@@ -344,13 +171,13 @@ export const composeMachine = setup({
     storeRecipient: assign(({ context }, p: { recipient: RecipientFields; message: string; deliverAt: string | null }) => ({
       draft: { ...context.draft, recipient: p.recipient, message: p.message, deliverAt: p.deliverAt },
     })),
-    markUnsaved: assign({ unsaved: true }),
-    markSaving: assign({ unsaved: false }),
+    /** Hand the autosave the draft as it is now (`tellAutosave`): it is not saved until the autosave says so. */
+    markChanged: assign({ saved: false }),
+    tellAutosave: sendTo('autosave', ({ context }) => ({ type: 'draft.changed' as const, draftId: context.draftId, draft: context.draft })),
+    /** A step change: a waiting save goes at once. */
+    flushSave: sendTo('autosave', { type: 'draft.flush' as const }),
     clearError: assign({ error: null }),
-    storeError: assign((_, p: { failure: Failure }) => ({ error: p.failure, soldOut: null })),
-    /** The chosen gifts' products read again: those no longer available are the sold-out ones. */
-    storeSoldOut: assign((_, products: Product[]) => ({ soldOut: products.filter((x) => x.available === false).map((x) => x.id) })),
-    noneSoldOutFound: assign({ soldOut: [] as string[] }),
+    storeError: assign((_, p: { failure: Failure }) => ({ error: p.failure })),
     takePaid: assign((_, p: { payment: Payment | null }) => ({ payment: p.payment, status: 'awaitingPayment' as const })),
     storeConsent: assign((_, p: { consented: boolean }) => ({ consent: p.consented, consentMissing: false })),
     markConsentMissing: assign({ consentMissing: true }),
@@ -363,14 +190,12 @@ export const composeMachine = setup({
     startsWithGift: (_, p: OpenedEvent) => p.gift !== null,
     hasDraft: ({ context }) => context.draftId !== null,
     isNotFound: (_, p: { failure: Failure }) => p.failure.code === 'GREETIE_NOT_FOUND',
-    isSoldOut: (_, p: { failure: Failure }) => p.failure.code === 'GIFT_CODE_POOL_EMPTY',
     isNoLongerDraft: (_, g: Greetie) => g.status !== 'draft',
     /** A resumed draft lands on the review only when nothing is left to ask: without the sender's name it is the recipient step. */
     leftAtReview: ({ context }, g: Greetie) => g.media !== null && g.recipient !== null && !context.sender.needsName,
     leftAtRecipient: (_, g: Greetie) => g.media !== null && (g.gifts.length > 0 || g.message !== '' || g.recipient !== null),
     leftAtGifts: (_, g: Greetie) => g.media !== null && g.content.length > 0,
     leftAtContent: (_, g: Greetie) => g.media !== null,
-    isRefusedFile: (_, p: { file: ChosenFile }) => 'refused' in checkMediaFile(p.file),
     hasMedia: ({ context }) => context.draft.media !== null,
     giftsFit: ({ context }) => context.draft.gifts.length <= GIFTS_MAX && context.draft.gifts.every(amountFits),
     hasRecipient: ({ context }) => looksLikeSwedishMobile(context.draft.recipient.mobileNumber),
@@ -383,8 +208,8 @@ export const composeMachine = setup({
     canLeaveRecipient: and(['hasRecipient', 'namesFit']),
     canLeaveRecipientNamed: and(['canLeaveRecipient', not('needsSenderName')]),
     hasGifts: ({ context }) => context.draft.gifts.length > 0,
-    hasUnsavedChanges: ({ context }) => context.unsaved,
-    isSaved: stateIn('#compose.editing.save.saved'),
+    isSaved: ({ context }) => context.saved,
+    isUnsaved: ({ context }) => !context.saved,
     isOverlayUploading: stateIn('#compose.editing.overlay.uploading'),
     /** Saved, and no overlay on its way (one that failed does not hold the person up). */
     isSettled: and(['isSaved', not('isOverlayUploading')]),
@@ -396,11 +221,6 @@ export const composeMachine = setup({
     isOverlayDue: and(['isOverlayStale', 'isSaved']),
     needsGiftLimits: ({ context }) => !context.giftLimitsKnown && context.draft.gifts.length > 0,
     onContentStep: stateIn('#compose.editing.steps.content'),
-    onGiftsStep: stateIn('#compose.editing.steps.gifts'),
-    onRecipientStep: stateIn('#compose.editing.steps.recipient'),
-  },
-  delays: {
-    saveDelay: SAVE_DELAY_MS,
   },
 }).createMachine({
   id: 'compose',
@@ -411,17 +231,13 @@ export const composeMachine = setup({
     draft: emptyDraft,
     total: 0,
     startGift: null,
-    file: null,
-    progress: null,
-    refusal: null,
     error: null,
-    unsaved: false,
+    saved: true,
     overlayStale: false,
     giftLimitsKnown: true,
     sender: { id: null, name: '', needsName: false },
     senderNameError: null,
     device: 'desktop',
-    soldOut: null,
     payment: null,
     consent: false,
     consentMissing: false,
@@ -530,118 +346,59 @@ export const composeMachine = setup({
       },
     },
     editing: {
-      description: 'Personen går igenom stegen medan utkastet sparas vid sidan om.',
+      description: 'Personen går igenom stegen medan utkastet sparas vid sidan om (barnet autosave).',
       type: 'parallel',
+      invoke: { id: 'autosave', src: 'autosave' },
+      on: {
+        // A step that takes user.next or user.back flushes the save itself; here, a "Nästa" that
+        // changes no step (an amount out of its limits, no photo yet). Every step but the first
+        // takes user.back, and the first has no way back.
+        'user.next': { actions: 'flushSave', description: 'Nästa utan att steget byts: en väntande sparning går nu ändå.' },
+        'save.saved': {
+          guard: 'isUnsaved',
+          actions: { type: 'takeSaved', params: ({ event }) => event },
+          description: 'Autosave sparade: serverns summa och status; allt är sparat om inget mer väntar.',
+        },
+      },
       states: {
         steps: {
           description: 'Steget som visas.',
           initial: 'media',
           states: {
             media: {
-              description: 'Ta eller välj ett foto eller en video; den laddas upp och förloppet visas.',
+              description: 'Ta eller välj ett foto eller en video; barnet upload kontrollerar och laddar upp den, och förloppet visas.',
               tags: ['media'],
+              invoke: { id: 'upload', src: 'upload', input: ({ context }) => ({ draftId: context.draftId }) },
               initial: 'ready',
               states: {
                 ready: {
-                  description: 'Ingen uppladdning pågår: personen kan välja en fil, eller gå vidare när det finns ett foto eller en video.',
-                  initial: 'idle',
+                  description: 'Ingen uppladdning pågår: personen kan gå vidare när det finns ett foto eller en video.',
                   on: {
-                    'user.choseFile': [
-                      {
-                        guard: { type: 'isRefusedFile', params: ({ event }) => ({ file: event.file }) },
-                        target: '.refused',
-                        actions: { type: 'storeRefusal', params: ({ event }) => ({ file: event.file }) },
-                        description: 'Filen är av fel sort eller för stor: stoppas före uppladdning, och skälet visas.',
-                      },
-                      {
-                        guard: 'hasDraft',
-                        target: 'uploading',
-                        actions: { type: 'storeFile', params: ({ event }) => ({ file: event.file }) },
-                        description: 'En fil som passar, och utkastet finns: ladda upp den.',
-                      },
-                      {
-                        target: 'creatingDraft',
-                        actions: { type: 'storeFile', params: ({ event }) => ({ file: event.file }) },
-                        description: 'En fil som passar, men inget utkast än: skapa utkastet först.',
-                      },
-                    ],
-                    'user.next': { guard: 'hasMedia', target: '#compose.editing.steps.content', description: 'Vidare till innehållet (när det finns ett foto eller en video).' },
-                  },
-                  states: {
-                    idle: { description: 'Väntar på en fil (den uppladdade visas, om det finns någon).' },
-                    refused: { description: 'Den valda filen stoppades före uppladdning: skälet visas.', tags: ['upload:refused'] },
-                    stopped: {
-                      description: 'Uppladdningen blev inte av: personen kan försöka med samma fil igen, eller välja en annan.',
-                      on: {
-                        'user.retryUpload': [
-                          { guard: 'hasDraft', target: '#compose.editing.steps.media.uploading', description: 'Personen försöker med samma fil igen.' },
-                          { target: '#compose.editing.steps.media.creatingDraft', description: 'Personen försöker igen; utkastet skapas först.' },
-                        ],
-                      },
-                      initial: 'failed',
-                      states: {
-                        failed: {
-                          description: 'Uppladdningen misslyckades eller servern tog inte emot filen: felmeddelandet och Försök igen.',
-                          tags: ['upload:failed'],
-                        },
-                        cancelled: {
-                          description: 'Personen avbröt uppladdningen: hen kan försöka igen eller välja en annan fil.',
-                          tags: ['upload:cancelled'],
-                        },
-                      },
+                    'user.next': {
+                      guard: 'hasMedia',
+                      target: '#compose.editing.steps.content',
+                      actions: 'flushSave',
+                      description: 'Vidare till innehållet (när det finns ett foto eller en video).',
                     },
+                    'upload.started': { target: 'uploading', description: 'En fil går upp: steget väntar på den.' },
                   },
-                },
-                creatingDraft: {
-                  description: 'Utkastet skapas så att filen har någonstans att ta vägen.',
-                  tags: ['busy', 'upload:creating'],
-                  entry: 'clearError',
-                  invoke: {
-                    id: 'createDraft',
-                    src: 'createDraft',
-                    input: () => ({}),
-                    onDone: {
-                      target: 'uploading',
-                      actions: { type: 'takeDraft', params: answered },
-                      description: 'Utkastet finns: ladda upp filen.',
-                    },
-                    onError: {
-                      target: 'ready.stopped.failed',
-                      actions: { type: 'storeError', params: failed },
-                      description: 'Utkastet kunde inte skapas; felmeddelandet och Försök igen visas.',
-                    },
-                  },
-                  on: { 'user.cancelUpload': { target: 'ready.stopped.cancelled', description: 'Personen avbryter innan uppladdningen har börjat.' } },
                 },
                 uploading: {
-                  description: 'Filen laddas upp; förloppsmätaren följer det som skickats.',
-                  tags: ['busy', 'upload:uploading'],
-                  entry: ['clearError', 'clearProgress'],
-                  invoke: {
-                    id: 'uploadMedia',
-                    src: 'uploadMedia',
-                    input: ({ context, self }) => ({
-                      draftId: context.draftId ?? '',
-                      file: context.file ?? { name: '', type: '', size: 0 },
-                      progressTo: self,
-                    }),
-                    onDone: {
-                      target: 'ready.idle',
-                      actions: { type: 'takeMedia', params: ({ event }) => event.output },
+                  description: 'En fil laddas upp (utkastet skapas först om det inte finns).',
+                  tags: ['busy'],
+                  on: {
+                    'upload.created': {
+                      guard: not('hasDraft'),
+                      actions: { type: 'takeDraft', params: ({ event }) => event.greetie },
+                      description: 'Utkastet skapades för filen: det finns nu.',
+                    },
+                    'upload.done': {
+                      guard: 'hasDraft',
+                      target: 'ready',
+                      actions: { type: 'takeMedia', params: ({ event }) => event.greetie },
                       description: 'Servern tog emot filen: den visas.',
                     },
-                    onError: {
-                      target: 'ready.stopped.failed',
-                      actions: { type: 'storeError', params: failed },
-                      description: 'Uppladdningen misslyckades eller servern tog inte emot filen; felmeddelandet sparas.',
-                    },
-                  },
-                  on: {
-                    'upload.progress': {
-                      actions: { type: 'storeProgress', params: ({ event }) => ({ loaded: event.loaded, total: event.total }) },
-                      description: 'Mer av filen har skickats.',
-                    },
-                    'user.cancelUpload': { target: 'ready.stopped.cancelled', description: 'Personen avbryter uppladdningen.' },
+                    'upload.stopped': { target: 'ready', description: 'Uppladdningen misslyckades eller avbröts (barnet visar varför).' },
                   },
                 },
               },
@@ -650,16 +407,24 @@ export const composeMachine = setup({
               description: 'Klä fotot eller videon med text, emojis, klistermärken, animationer och bilder.',
               tags: ['content'],
               on: {
-                'user.back': { target: 'media', description: 'Tillbaka till fotot eller videon.' },
-                'user.next': { target: 'gifts', description: 'Vidare till gåvorna.' },
+                'user.changedContent': {
+                  actions: [{ type: 'storeContent', params: ({ event }) => ({ content: event.content }) }, 'markChanged', 'tellAutosave'],
+                  description: 'Innehållet ändrades: autosave sparar det.',
+                },
+                'user.back': { target: 'media', actions: 'flushSave', description: 'Tillbaka till fotot eller videon.' },
+                'user.next': { target: 'gifts', actions: 'flushSave', description: 'Vidare till gåvorna.' },
               },
             },
             gifts: {
               description: 'Välj gåvor från handlarna (inga går också bra), med summan hittills.',
               tags: ['gifts'],
               on: {
-                'user.back': { target: 'content', description: 'Tillbaka till innehållet.' },
-                'user.next': { guard: 'giftsFit', target: 'recipient', description: 'Vidare till mottagaren (alla belopp inom sina gränser).' },
+                'user.changedGifts': {
+                  actions: [{ type: 'storeGifts', params: ({ event }) => ({ gifts: event.gifts }) }, 'markChanged', 'tellAutosave'],
+                  description: 'Gåvorna ändrades: autosave sparar dem.',
+                },
+                'user.back': { target: 'content', actions: 'flushSave', description: 'Tillbaka till innehållet.' },
+                'user.next': { guard: 'giftsFit', target: 'recipient', actions: 'flushSave', description: 'Vidare till mottagaren (alla belopp inom sina gränser).' },
               },
             },
             recipient: {
@@ -668,7 +433,11 @@ export const composeMachine = setup({
               tags: ['recipient'],
               initial: 'editing',
               on: {
-                'user.back': { target: 'gifts', description: 'Tillbaka till gåvorna.' },
+                'user.back': { target: 'gifts', actions: 'flushSave', description: 'Tillbaka till gåvorna.' },
+                'user.changedRecipient': {
+                  actions: [{ type: 'storeRecipient', params: ({ event }) => event }, 'markChanged', 'tellAutosave'],
+                  description: 'Mottagaren, meddelandet eller leveranstiden ändrades: autosave sparar dem.',
+                },
               },
               states: {
                 editing: {
@@ -682,11 +451,13 @@ export const composeMachine = setup({
                       {
                         guard: 'canLeaveRecipientNamed',
                         target: '#compose.editing.steps.review',
+                        actions: 'flushSave',
                         description: 'Vidare till granskningen (numret ser ut som ett svenskt mobilnummer och namnen följer namnregeln).',
                       },
                       {
                         guard: 'canLeaveRecipient',
                         target: 'savingSenderName',
+                        actions: 'flushSave',
                         description: 'Profilen saknar namn: spara "Ditt namn" i profilen först (numret och namnen är i ordning).',
                       },
                     ],
@@ -722,7 +493,7 @@ export const composeMachine = setup({
               // The consent's error belongs to this visit of the review; the tick itself stays.
               exit: 'clearConsentMissing',
               on: {
-                'user.back': { target: 'recipient', description: 'Tillbaka till mottagaren.' },
+                'user.back': { target: 'recipient', actions: 'flushSave', description: 'Tillbaka till mottagaren.' },
                 'user.consented': {
                   guard: 'hasGifts',
                   actions: { type: 'storeConsent', params: ({ event }) => ({ consented: event.consented }) },
@@ -742,87 +513,6 @@ export const composeMachine = setup({
                   },
                   { guard: 'isSettled', target: '#compose.sending', description: "'Skicka': en greetie utan gåvor skickas (när den är sparad och bilden av innehållet uppladdad)." },
                 ],
-              },
-            },
-          },
-        },
-        save: {
-          description: 'Håller utkastet på servern i takt med personens ändringar, en sparning i taget.',
-          initial: 'saved',
-          on: onChanges('wait'),
-          states: {
-            saved: { description: 'Servern har allt.', tags: ['save:saved'] },
-            waiting: {
-              description: 'Ändringar väntar på en paus innan de sparas.',
-              tags: ['save:waiting'],
-              after: { saveDelay: { target: 'saving', description: 'Ingen ändring på en stund: spara.' } },
-              on: {
-                'user.next': { target: 'saving', description: 'Ett byte av steg sparar direkt.' },
-                'user.back': { target: 'saving', description: 'Ett byte av steg sparar direkt.' },
-              },
-            },
-            saving: {
-              description: 'Utkastet sparas; ändringar som görs under tiden sparas efteråt.',
-              tags: ['save:saving'],
-              entry: ['markSaving', 'clearError'],
-              invoke: {
-                id: 'saveDraft',
-                src: 'saveDraft',
-                input: ({ context }) => ({ draftId: context.draftId ?? '', changes: changesOf(context.draft) }),
-                onDone: [
-                  {
-                    guard: 'hasUnsavedChanges',
-                    target: 'waiting',
-                    actions: { type: 'takeSaved', params: ({ event }) => event.output },
-                    description: 'Sparat, men personen har ändrat mer under tiden: spara det också.',
-                  },
-                  { target: 'saved', actions: { type: 'takeSaved', params: ({ event }) => event.output }, description: 'Sparat.' },
-                ],
-                onError: [
-                  {
-                    guard: { type: 'isSoldOut', params: failed },
-                    target: 'failed.soldOut',
-                    actions: { type: 'storeError', params: failed },
-                    description: 'En vald gåva är slut (GIFT_CODE_POOL_EMPTY, utan att säga vilken): ta reda på vilken.',
-                  },
-                  {
-                    target: 'failed',
-                    actions: { type: 'storeError', params: failed },
-                    description: 'Sparningen misslyckades (nätet, eller servern godtog inte ett fält); felmeddelandet sparas.',
-                  },
-                ],
-              },
-              on: onChanges('keep'),
-            },
-            failed: {
-              description: 'Senaste sparningen misslyckades: felmeddelandet och Försök igen (ändringarna finns kvar här).',
-              tags: ['save:failed'],
-              on: { 'user.retrySave': { target: 'saving', description: 'Personen försöker spara igen.' } },
-              initial: 'refused',
-              states: {
-                refused: { description: 'Nätet, eller servern godtog inte ett fält: felmeddelandet visas.' },
-                soldOut: {
-                  description: 'En vald gåva är slut: utkastet står kvar som det är tills personen tar bort den, vilket sparar resten.',
-                  tags: ['save:soldOut'],
-                  initial: 'finding',
-                  states: {
-                    finding: {
-                      description: 'De valda gåvornas produkter läses om för att se vilken som är slut.',
-                      invoke: {
-                        id: 'findSoldOut',
-                        src: 'loadGiftLimits',
-                        input: ({ context }) => ({ merchantIds: [...new Set(context.draft.gifts.map((g) => g.merchantId))].sort() }),
-                        onDone: {
-                          target: 'found',
-                          actions: { type: 'storeSoldOut', params: ({ event }) => event.output },
-                          description: 'Produkterna är lästa: de som inte längre finns att köpa nämns.',
-                        },
-                        onError: { target: 'found', actions: 'noneSoldOutFound', description: 'Produkterna kunde inte läsas: ingen gåva kan nämnas.' },
-                      },
-                    },
-                    found: { description: 'Den slutsålda gåvan nämns (eller att den inte kunde hittas).' },
-                  },
-                },
               },
             },
           },

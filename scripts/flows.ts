@@ -9,10 +9,10 @@ import { discoverMachines, readChart } from '../charts/chart.ts';
 import { toFlowDoc } from '../charts/mermaid.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const files = readdirSync(join(root, 'machines')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'));
-const modules = Object.fromEntries(
-  await Promise.all(files.map(async (f) => [`machines/${f}`, await import(pathToFileURL(join(root, 'machines', f)).href)] as const)),
-);
+// Every machine in machines/, and a flow's child machines in its folder (machines/compose/autosave.ts).
+const dirs = ['machines', ...readdirSync(join(root, 'machines'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `machines/${d.name}`)];
+const files = dirs.flatMap((dir) => readdirSync(join(root, dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts')).map((f) => `${dir}/${f}`));
+const modules = Object.fromEntries(await Promise.all(files.map(async (f) => [f, await import(pathToFileURL(join(root, f)).href)] as const)));
 const out = join(root, 'docs/flows');
 mkdirSync(out, { recursive: true });
 const index = ['# Flöden', '', 'En sida per maskin i machines/, skapad av `npm run flows`. Den levande, interaktiva versionen är appens sida /flows (med sandlådan på).', ''];

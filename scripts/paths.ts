@@ -20,7 +20,10 @@ async function importAll(dir: string): Promise<Record<string, unknown>> {
 }
 
 const started = Date.now();
-const models = loadModels(await importAll('machines'), await importAll('tests/model/hooks'));
+// A flow's child machines live in its folder (machines/compose/autosave.ts).
+const folders = readdirSync(join(root, 'machines'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `machines/${d.name}`);
+const machineModules = Object.assign({}, await importAll('machines'), ...(await Promise.all(folders.map(importAll))));
+const models = loadModels(machineModules, await importAll('tests/model/hooks'));
 const out = join(root, 'docs/coverage');
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'paths.json'), `${JSON.stringify(toReport(models), null, 2)}\n`);

@@ -5,6 +5,8 @@ import { PHOTO_MAX_BYTES, PHOTO_TYPES, TYPE_ALIASES, VIDEO_MAX_BYTES, VIDEO_TYPE
 import type { Failure } from '../../contract/errors.ts';
 import type { Payment } from '../../contract/payment.ts';
 import { COMPOSE_SCREENS, SAVE_DELAY_MS, composeMachine, type ComposeTag, type GiftLimitsInput, type OverlayInput, type SaveInput, type UploadInput } from '../../machines/compose.ts';
+import { autosaveMachine, type AutosaveActor, type AutosaveTag } from '../../machines/compose/autosave.ts';
+import { uploadMachine, type UploadActor, type UploadTag } from '../../machines/compose/upload.ts';
 import { giftsTotal, type SavedSender } from '../../machines/compose/draft.ts';
 import { checkMediaFile } from '../../machines/compose/files.ts';
 import { paymentMachine, type StartPaymentInput } from '../../machines/payment.ts';
@@ -40,8 +42,8 @@ function start() {
       actors: {
         loadDraft: load.logic,
         createDraft: create.logic,
-        uploadMedia: upload.logic,
-        saveDraft: save.logic,
+        upload: uploadMachine.provide({ actors: { createDraft: create.logic, uploadMedia: upload.logic } }),
+        autosave: autosaveMachine.provide({ actors: { saveDraft: save.logic, loadProducts: limits.logic } }),
         sendGreetie: send.logic,
         uploadOverlay: overlay.logic,
         loadGiftLimits: limits.logic,
@@ -51,9 +53,17 @@ function start() {
       actions: { announceSenderName: (_, p: SavedSender) => void announced.push(p) },
     }),
   ).start();
-  const has = (tag: ComposeTag) => actor.getSnapshot().hasTag(tag);
+  /** The autosave child (while the person edits). */
+  const autosave = () => (actor.getSnapshot().children.autosave as AutosaveActor | undefined)?.getSnapshot();
+  /** The upload child (while the media step shows). */
+  const uploader = () => (actor.getSnapshot().children.upload as UploadActor | undefined)?.getSnapshot();
+  /** A tag of compose, or of its children (the upload's and the save's tags are theirs). */
+  const has = (tag: ComposeTag | AutosaveTag | UploadTag) =>
+    actor.getSnapshot().hasTag(tag as ComposeTag) || !!autosave()?.hasTag(tag as AutosaveTag) || !!uploader()?.hasTag(tag as UploadTag);
   const step = () => [...actor.getSnapshot().tags].filter((t) => (COMPOSE_SCREENS as readonly string[]).includes(t));
-  return { actor, load, create, upload, save, send, overlay, limits, senderName, startPayment, readPayment, announced, has, step };
+  /** What the page sends the upload child (the file, cancel, retry). */
+  const toUpload = (event: Parameters<UploadActor['send']>[0]) => (actor.getSnapshot().children.upload as UploadActor).send(event);
+  return { actor, autosave, uploader, toUpload, load, create, upload, save, send, overlay, limits, senderName, startPayment, readPayment, announced, has, step };
 }
 
 /** What the implementations reject with: the one Failure (contract/errors.ts). */
@@ -112,7 +122,7 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.next' });
     expect(t.step()).toEqual(['media']); // no photo yet
 
-    t.actor.send({ type: 'user.choseFile', file: jpeg });
+    t.toUpload({ type: 'user.choseFile', file: jpeg });
     expect(t.has('upload:creating')).toBe(true);
     expect(t.create.calls[0]!.input).toEqual({});
     t.create.calls[0]!.resolve(greetie());
@@ -122,7 +132,7 @@ describe('compose machine', () => {
     expect(t.has('busy')).toBe(true);
     expect(t.upload.calls[0]!.input).toMatchObject({ draftId: DRAFT_ID, file: jpeg });
     t.upload.calls[0]!.input.progressTo.send({ type: 'upload.progress', loaded: 30_000, total: 120_000 });
-    expect(t.actor.getSnapshot().context.progress).toEqual({ loaded: 30_000, total: 120_000 });
+    expect(t.uploader()?.context.progress).toEqual({ loaded: 30_000, total: 120_000 });
 
     t.upload.calls[0]!.resolve(greetie({ media: photo }));
     await settle();
@@ -135,9 +145,9 @@ describe('compose machine', () => {
   it('refuses a wrong file before anything is sent', () => {
     const t = start();
     t.actor.send({ type: 'user.opened', draftId: null, gift: null });
-    t.actor.send({ type: 'user.choseFile', file: { name: 'stor.jpg', type: 'image/jpeg', size: PHOTO_MAX_BYTES + 1 } });
+    t.toUpload({ type: 'user.choseFile', file: { name: 'stor.jpg', type: 'image/jpeg', size: PHOTO_MAX_BYTES + 1 } });
     expect(t.has('upload:refused')).toBe(true);
-    expect(t.actor.getSnapshot().context.refusal).toBe('photoTooBig');
+    expect(t.uploader()?.context.refusal).toBe('photoTooBig');
     expect(t.create.calls).toHaveLength(0);
     expect(t.upload.calls).toHaveLength(0);
   });
@@ -147,18 +157,18 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
     t.load.calls[0]!.resolve(greetie());
     await settle();
-    t.actor.send({ type: 'user.choseFile', file: jpeg });
+    t.toUpload({ type: 'user.choseFile', file: jpeg });
     expect(t.create.calls).toHaveLength(0); // the draft exists
-    t.actor.send({ type: 'user.cancelUpload' });
+    t.toUpload({ type: 'user.cancelUpload' });
     expect(t.upload.calls[0]!.aborted()).toBe(true);
     expect(t.has('upload:cancelled')).toBe(true);
 
-    t.actor.send({ type: 'user.retryUpload' });
+    t.toUpload({ type: 'user.retryUpload' });
     expect(t.upload.calls[1]!.input.file).toEqual(jpeg);
     t.upload.calls[1]!.reject(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
     await settle();
     expect(t.has('upload:failed')).toBe(true);
-    expect(t.actor.getSnapshot().context.error).toEqual(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
+    expect(t.uploader()?.context.error).toEqual(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
   });
 
   it('a start from a product creates the draft with that gift at once', async () => {
@@ -319,6 +329,33 @@ describe('compose machine', () => {
     expect(t.save.calls[1]!.input.changes.content).toEqual([textElement]);
   });
 
+  it('the save is the child autosave: compose hands it each change and reads its save.saved; a finished save keeps an upload failure', async () => {
+    const t = start();
+    t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
+    t.load.calls[0]!.resolve(greetie({ media: photo }));
+    await settle();
+    expect(t.autosave()?.value).toBe('saved');
+
+    t.actor.send({ type: 'user.changedContent', content: [textElement] });
+    expect(t.actor.getSnapshot().context.saved).toBe(false);
+    expect(t.autosave()?.context.draft?.content).toEqual([textElement]);
+    // Back to the media step: the step change saves at once.
+    t.actor.send({ type: 'user.back' });
+    expect(t.save.calls).toHaveLength(1);
+
+    // A new file the server refuses, while the save runs.
+    t.toUpload({ type: 'user.choseFile', file: jpeg });
+    t.upload.calls[0]!.reject(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
+    await settle();
+    expect(t.has('upload:failed')).toBe(true);
+
+    t.save.calls[0]!.resolve(greetie({ media: photo, content: [textElement], total: 0 }));
+    await settle();
+    expect(t.actor.getSnapshot().context.saved).toBe(true);
+    // The upload's failure is still what the media step shows.
+    expect(t.uploader()?.context.error).toEqual(failure(415, 'MEDIA_TYPE_NOT_ALLOWED', 'Filen är ingen bild.'));
+  });
+
   it('ignores an edit from a step that is not shown', async () => {
     const t = start();
     t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null });
@@ -351,7 +388,7 @@ describe('compose machine', () => {
     expect(t.has('save:failed')).toBe(true);
     expect(t.actor.getSnapshot().context.draft.message).toBe('Grattis!');
 
-    t.actor.send({ type: 'user.retrySave' });
+    (t.actor.getSnapshot().children.autosave as AutosaveActor).send({ type: 'user.retrySave' });
     t.save.calls[1]!.resolve(greetie({ media: photo }));
     await settle();
     t.actor.send({ type: 'user.send' });
@@ -377,13 +414,13 @@ describe('compose machine', () => {
     t.save.calls[0]!.reject(failure(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu.'));
     await settle();
     expect(t.has('save:failed')).toBe(true);
-    expect(t.actor.getSnapshot().context.error).toEqual(failure(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu.'));
+    expect(t.autosave()?.context.error).toEqual(failure(409, 'GIFT_CODE_POOL_EMPTY', 'En av gåvorna är slut just nu.'));
     // The chart names the sold-out gift: the chosen gifts' products are read again.
     expect(t.has('save:soldOut')).toBe(true);
     expect(t.limits.calls.at(-1)!.input).toEqual({ merchantIds: [MERCHANT_ID] });
     t.limits.calls.at(-1)!.resolve([{ ...voucherProduct, available: false }]);
     await settle();
-    expect(t.actor.getSnapshot().context.soldOut).toEqual([PRODUCT_ID]);
+    expect(t.autosave()?.context.soldOut).toEqual([PRODUCT_ID]);
     expect(t.actor.getSnapshot().context.draft).toMatchObject({ content: [textElement], gifts: [giftChoice], message: 'Hej då' });
 
     t.actor.send({ type: 'user.back' });
@@ -392,7 +429,7 @@ describe('compose machine', () => {
     t.actor.send({ type: 'user.changedGifts', gifts: [] });
     await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
     expect(t.has('save:saving')).toBe(true);
-    expect(t.actor.getSnapshot().context.error).toBeNull();
+    expect(t.autosave()?.context.error).toBeNull();
     expect(t.save.calls[1]!.input.changes).toMatchObject({ gifts: [], content: [textElement], message: 'Hej då', recipient: { mobileNumber: '070-123 45 67' } });
   });
 
@@ -566,7 +603,7 @@ describe('compose machine', () => {
       await settle();
       t.actor.send({ type: 'user.back' });
       t.actor.send({ type: 'user.back' });
-      t.actor.send({ type: 'user.choseFile', file: jpeg });
+      t.toUpload({ type: 'user.choseFile', file: jpeg });
       t.upload.calls[0]!.resolve(greetie({ media: photo, content: [textElement] }));
       await settle();
       expect(t.overlay.calls).toHaveLength(1);

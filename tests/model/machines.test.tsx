@@ -10,12 +10,13 @@ import { runOnUi } from './harness/runUi.tsx';
 import type { UiBinding } from './harness/types.ts';
 
 /**
- * Model-based tests generated from every machine in machines/: no per-machine code here. A new
+ * Model-based tests generated from every machine in machines/ (and a flow's children in its folder): no per-machine code here. A new
  * machine is picked up as it lands; its hooks (tests/model/hooks/<id>.ts) give payload samples
  * and its UI binding (tests/model/ui/<id>.tsx) says how the user drives and sees it.
  */
 const models = loadModels(
-  import.meta.glob('../../machines/*.ts', { eager: true }),
+  // A flow's child machines live in its folder (machines/compose/autosave.ts).
+  import.meta.glob(['../../machines/*.ts', '../../machines/*/*.ts'], { eager: true }),
   import.meta.glob('./hooks/*.ts', { eager: true }),
 );
 // UI bindings load lazily: one that cannot load (its page is not written yet) fails only its own

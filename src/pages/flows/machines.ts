@@ -2,10 +2,10 @@ import coverageJson from '../../../docs/coverage/paths.json';
 import { discoverMachines, readChart, type Chart, type CoverageReport } from '../../../charts/chart.ts';
 
 /**
- * Every machine in machines/ (found at build time, like the tests find them) as a chart, with
+ * Every machine in machines/ and a flow's children in its folder (found at build time, like the tests find them) as a chart, with
  * its entry of docs/coverage/paths.json (imported at build time; regenerate with test:paths).
  */
-const modules = import.meta.glob('../../../machines/*.ts', { eager: true });
+const modules = import.meta.glob(['../../../machines/*.ts', '../../../machines/*/*.ts'], { eager: true });
 
 export const charts: Chart[] = discoverMachines(modules).map((m) => readChart(m.machine, m.id));
 

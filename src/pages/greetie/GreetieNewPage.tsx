@@ -105,7 +105,7 @@ function SaveStatus({ compose }: { compose: ComposeView }) {
     return (
       <div role="alert" className={css.alert}>
         <p className={css.alertTitle}>{t('save.failed')}</p>
-        <p>{compose.failure?.message}</p>
+        <p>{compose.saveFailure?.message}</p>
         <button type="button" className={button} onClick={compose.retrySave}>
           {t('save.retry')}
         </button>

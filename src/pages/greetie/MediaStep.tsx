@@ -10,7 +10,7 @@ import * as css from './greetie.css.ts';
 /** Step 1: take or choose a photo or video; it uploads with a real progress bar, cancel and retry. */
 export function MediaStep({ compose, title }: { compose: ComposeView; title: ReactNode }) {
   const { t } = useTranslation('greetie');
-  const { upload, file, progress, refusal, failure: error } = compose;
+  const { upload, file, progress, refusal, uploadFailure: error } = compose;
   const media = compose.draft.media;
 
   // A preview of the file being uploaded (a local copy; nothing leaves the device for it).

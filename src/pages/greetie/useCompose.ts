@@ -4,9 +4,11 @@ import type { SnapshotFrom } from 'xstate';
 import type { Failure } from '../../../contract/errors.ts';
 import type { ContentElement } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
-import { COMPOSE_SCREENS, type composeMachine, type ComposeScreen, type ComposeTag, type OpenedEvent, type UploadProgress } from '../../../machines/compose.ts';
+import { COMPOSE_SCREENS, type composeMachine, type ComposeScreen, type OpenedEvent } from '../../../machines/compose.ts';
+import type { AutosaveActor, AutosaveTag } from '../../../machines/compose/autosave.ts';
 import type { ComposeDraft, ComposeSender, GiftChoice, RecipientFields } from '../../../machines/compose/draft.ts';
 import type { ChosenFile, FileRefusal } from '../../../machines/compose/files.ts';
+import type { UploadActor, UploadProgress, UploadTag } from '../../../machines/compose/upload.ts';
 import { screenOf } from '../../components/flow.ts';
 import { useAuthActor } from '../../components/session.ts';
 import { inspect } from '../../inspect.ts';
@@ -14,6 +16,8 @@ import { composeWithServer } from './implementations.ts';
 import type { PaymentActor } from './payment/usePayment.ts';
 
 type Snapshot = SnapshotFrom<typeof composeMachine>;
+type SaveSnapshot = SnapshotFrom<AutosaveActor>;
+type UploadSnapshot = SnapshotFrom<UploadActor>;
 
 /** What the page shows, from the state's screen tag; 'opening' before the page has said what its address asks for. */
 export type { ComposeScreen };
@@ -53,8 +57,12 @@ export interface ComposeView {
   file: ChosenFile | null;
   progress: UploadProgress | null;
   refusal: FileRefusal | null;
-  /** The last failure (load, create, upload, save or send). */
+  /** The last failure (load, create or send). */
   failure: Failure | null;
+  /** The last upload's failure (the upload's). */
+  uploadFailure: Failure | null;
+  /** The last save's failure (the autosave's). */
+  saveFailure: Failure | null;
   sender: ComposeSender;
   senderNameFailure: Failure | null;
   soldOut: SoldOutView;
@@ -89,26 +97,38 @@ const NONE: ReadonlySet<string> = new Set();
 const select = (s: Snapshot) => ({
   screen: screenOf(s, COMPOSE_SCREENS),
   busy: s.hasTag('busy'),
-  upload: UPLOADS.find((u) => s.hasTag(`upload:${u}` as ComposeTag)) ?? 'idle',
-  save: SAVES.find((v) => s.hasTag(`save:${v}` as ComposeTag)) ?? 'saved',
   sendFailed: s.hasTag('sendFailed'),
   overlayUploading: s.hasTag('overlay:uploading'),
   savingSenderName: s.hasTag('senderName:saving'),
-  soldOutFailed: s.hasTag('save:soldOut'),
   draftId: s.context.draftId,
   draft: s.context.draft,
   total: s.context.total,
-  file: s.context.file,
-  progress: s.context.progress,
-  refusal: s.context.refusal,
   failure: s.context.error,
   sender: s.context.sender,
   senderNameFailure: s.context.senderNameError,
-  soldOutIds: s.context.soldOut,
   paymentActor: (s.children.payment as PaymentActor | undefined) ?? null,
   payment: s.context.payment,
   consent: s.context.consent,
   consentMissing: s.context.consentMissing,
+  autosave: (s.children.autosave as AutosaveActor | undefined) ?? null,
+  uploader: (s.children.upload as UploadActor | undefined) ?? null,
+});
+
+/** The media step's upload, from the upload child (none outside the media step). */
+const selectUpload = (s: UploadSnapshot | undefined) => ({
+  upload: (s && UPLOADS.find((u) => s.hasTag(`upload:${u}` as UploadTag))) ?? 'idle',
+  file: s?.context.file ?? null,
+  progress: s?.context.progress ?? null,
+  refusal: s?.context.refusal ?? null,
+  uploadFailure: s?.context.error ?? null,
+});
+
+/** The save beside the steps, from the autosave child (none before the person edits: all saved). */
+const selectSave = (s: SaveSnapshot | undefined) => ({
+  save: (s && SAVES.find((v) => s.hasTag(`save:${v}` as AutosaveTag))) ?? 'saved',
+  saveFailure: s?.context.error ?? null,
+  soldOutFailed: s?.hasTag('save:soldOut') ?? false,
+  soldOutIds: s?.context.soldOut ?? null,
 });
 
 /** Runs the compose machine with its real implementations (implementations.ts) and reads it as a view model. */
@@ -117,12 +137,16 @@ export function useCompose(): ComposeView {
   const [machine] = useState(() => composeWithServer(auth));
   const actor = useActorRef(machine, { inspect });
   const selected = useSelector(actor, select, shallowEqual);
-  const commands = useMemo(
-    () => ({
+  const saved = useSelector(selected.autosave ?? undefined, selectSave, shallowEqual);
+  const uploaded = useSelector(selected.uploader ?? undefined, selectUpload, shallowEqual);
+  const commands = useMemo(() => {
+    const uploader = () => actor.getSnapshot().children.upload as UploadActor | undefined;
+    return {
       open: (opened: Omit<OpenedEvent, 'type'>) => actor.send({ type: 'user.opened', ...opened }),
-      chooseFile: (file: ChosenFile) => actor.send({ type: 'user.choseFile', file }),
-      cancelUpload: () => actor.send({ type: 'user.cancelUpload' }),
-      retryUpload: () => actor.send({ type: 'user.retryUpload' }),
+      // The upload is the upload child's own: the person's file, cancel and retry go to it.
+      chooseFile: (file: ChosenFile) => uploader()?.send({ type: 'user.choseFile', file }),
+      cancelUpload: () => uploader()?.send({ type: 'user.cancelUpload' }),
+      retryUpload: () => uploader()?.send({ type: 'user.retryUpload' }),
       next: () => actor.send({ type: 'user.next' }),
       back: () => actor.send({ type: 'user.back' }),
       changeContent: (content: ContentElement[]) => actor.send({ type: 'user.changedContent', content }),
@@ -130,16 +154,17 @@ export function useCompose(): ComposeView {
       changeRecipient: (recipient: RecipientFields, message: string, deliverAt: string | null) =>
         actor.send({ type: 'user.changedRecipient', recipient, message, deliverAt }),
       changeSenderName: (name: string) => actor.send({ type: 'user.changedSenderName', name }),
-      retrySave: () => actor.send({ type: 'user.retrySave' }),
+      // The save is the autosave's own: its retry goes to it.
+      retrySave: () => (actor.getSnapshot().children.autosave as AutosaveActor | undefined)?.send({ type: 'user.retrySave' }),
       submit: () => actor.send({ type: 'user.send' }),
       consentTo: (consented: boolean) => actor.send({ type: 'user.consented', consented }),
       retry: () => actor.send({ type: 'user.retry' }),
       withoutGift: () => actor.send({ type: 'user.withoutGift' }),
-    }),
-    [actor],
-  );
+    };
+  }, [actor]);
   return useMemo(() => {
-    const { soldOutFailed, soldOutIds, ...state } = selected;
+    const { autosave: _autosave, uploader: _uploader, ...state } = selected;
+    const { soldOutFailed, soldOutIds, ...save } = saved;
     const ids = soldOutFailed && soldOutIds ? new Set(soldOutIds) : NONE;
     const soldOut: SoldOutView = {
       failed: soldOutFailed,
@@ -147,6 +172,6 @@ export function useCompose(): ComposeView {
       productIds: ids,
       checked: soldOutFailed && soldOutIds !== null,
     };
-    return { ...state, soldOut, ...commands };
-  }, [selected, commands]);
+    return { ...state, ...save, ...uploaded, soldOut, ...commands };
+  }, [selected, saved, uploaded, commands]);
 }

@@ -10,7 +10,8 @@ import { defineHooks } from '../harness/types.ts';
 /**
  * Samples for the compose machine: a person opens /greetie/new blank, from a product, or with a
  * draft to resume (left at each step); uploads a photo (or picks a PDF, refused before upload);
- * changes content, gifts and recipient; and the server answers each call or refuses it.
+ * changes content, gifts and recipient; and the server answers each call or refuses it. The save
+ * is the autosave child's (tests/model/hooks/autosave.ts): here it only says `save.saved`.
  */
 export const DRAFT_ID = '6a1f3c2e-0000-4000-8000-000000000001';
 export const PRODUCT_ID = '7b2e4d3f-0000-4000-8000-000000000002';
@@ -118,22 +119,14 @@ export default defineHooks({
     'xstate.error.actor.loadDraft': [{ error: notFound }, { error: serverError }],
     'xstate.done.actor.createDraftWithGift': [{ output: greetie({ gifts: [gift], total: 14900 }) }],
     'xstate.error.actor.createDraftWithGift': [{ error: serverError }],
-    'xstate.done.actor.createDraft': [{ output: greetie() }],
-    'xstate.error.actor.createDraft': [{ error: serverError }],
-    'user.choseFile': [
-      { file: { name: 'foto.jpg', type: 'image/jpeg', size: 120_000 } },
-      { file: { name: 'kvitto.pdf', type: 'application/pdf', size: 20_000 } },
-    ],
-    'upload.progress': [{ loaded: 60_000, total: 120_000 }],
-    'xstate.done.actor.uploadMedia': [{ output: greetie({ media: photo }) }],
-    'xstate.error.actor.uploadMedia': [{ error: refusedMedia }],
+    // The upload child (its own model: tests/model/hooks/upload.ts) as compose hears it.
+    'upload.created': [{ greetie: greetie() }],
+    'upload.done': [{ greetie: greetie({ media: photo }) }],
     'user.changedContent': [{ content: [textElement] }],
     'user.changedGifts': [{ gifts: [giftChoice] }],
     'user.changedRecipient': [{ recipient, message: 'Grattis på födelsedagen!', deliverAt: null }],
-    'xstate.done.actor.saveDraft': [{ output: greetie({ media: photo }) }],
-    'xstate.error.actor.saveDraft': [{ error: serverError }, { error: soldOut }],
-    'xstate.done.actor.findSoldOut': [{ output: [{ ...voucherProduct, available: false }] }],
-    'xstate.error.actor.findSoldOut': [{ error: serverError }],
+    // The autosave child (its own model: tests/model/hooks/autosave.ts) says a save is done.
+    'save.saved': [{ greetie: greetie({ media: photo }), pending: false }],
     'xstate.done.actor.payment': [{ output: { payment: paidPayment } }],
     'xstate.done.actor.loadGiftLimits': [{ output: [voucherProduct] }],
     'xstate.error.actor.loadGiftLimits': [{ error: serverError }],
@@ -153,7 +146,6 @@ export default defineHooks({
   // page shows it in the failed states, which the state value tells apart).
   serializeState: (s) => {
     const c = ctx(s);
-    const onMedia = s.matches({ editing: { steps: 'media' } });
     const onRecipient = s.matches({ editing: { steps: 'recipient' } });
     return JSON.stringify({
       value: s.value,
@@ -163,11 +155,8 @@ export default defineHooks({
       content: c.draft.content.length > 0,
       gifts: c.draft.gifts.length > 0,
       recipient: c.draft.recipient.mobileNumber !== '',
-      unsaved: s.matches({ editing: { save: 'saving' } }) && c.unsaved,
+      saved: c.saved,
       overlayStale: c.overlayStale,
-      file: onMedia && c.file !== null,
-      progress: onMedia && c.progress !== null,
-      refusal: onMedia ? c.refusal : null,
       // The sender's name steers the recipient step only (asked for, and typed yet or not), and
       // where a resumed draft lands (loading).
       needsName: (onRecipient || s.matches('loading')) && c.sender.needsName,
