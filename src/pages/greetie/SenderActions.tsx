@@ -3,16 +3,12 @@ import { useTranslation } from 'react-i18next';
 import * as Dialog from '@radix-ui/react-dialog';
 import type { Failure } from '../../../contract/errors.ts';
 import type { Greetie } from '../../../contract/greetie.ts';
-import type { Payment } from '../../../contract/payment.ts';
-import { createLoader } from '../../../machines/loader.ts';
 import type { GreetieActionKind } from '../../../machines/greetieActions.ts';
-import { getPayment } from '../../api/payment.ts';
-import { fromCall } from '../../components/flow.ts';
-import { useLoader } from '../../components/useLoader.ts';
 import { button, buttonSecondary } from '../../components/ui.css.ts';
 import { formatDateTime } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
 import { formatMobileNumber } from '../../format/phone.ts';
+import { RefundStatus } from './RefundStatus.tsx';
 import type { GreetieActionsCommands, GreetieActionsView } from './useGreetieActions.ts';
 import * as css from './greetie.css.ts';
 
@@ -181,24 +177,4 @@ function FailureText({ failure }: { failure: Failure }) {
   if (!WORDED.has(failure.code)) return <>{failure.message || t('actions.failure.other')}</>;
   const when = failure.retryAt ? t('actions.retryAt', { when: formatDateTime(failure.retryAt, i18n.language) }) : t('actions.retryLater');
   return <>{t(`actions.failure.${failure.code}`, { when })}</>;
-}
-
-/** The cancelled greetie's payment (GET /greetie/{id}/payment), for its refund. */
-const paymentLoader = createLoader<{ id: string }, Payment>().provide({
-  actors: {
-    load: fromCall<Payment, { params: { id: string } }>(({ input, signal }) => getPayment(input.params.id, signal)),
-  },
-});
-
-/** Where the money of a cancelled greetie is, in plain Swedish. */
-function RefundStatus({ greetieId }: { greetieId: string }) {
-  const { t } = useTranslation('greetie');
-  const { data } = useLoader(paymentLoader, { id: greetieId });
-  const refund = data?.refund;
-  if (!refund) return null;
-  return (
-    <p role="status" className={css.notice}>
-      {t(`actions.refund.${refund.status}`, { amount: formatKr(refund.amount) })}
-    </p>
-  );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
@@ -176,5 +176,58 @@ describe('/greetie/details/{id}: the sender cancels, resends, corrects', () => {
     open(delivered({ status: 'cancelled', cancelledAt: '2026-11-21T08:00:00.000Z' }));
     expect(await screen.findByText('Avbruten')).toBeInTheDocument();
     expect(await screen.findByText(/Återbetalningen av 349 kr har inte gått igenom än/)).toBeInTheDocument();
+  });
+
+  it('a pending refund is followed: after a read 5 s later the page says the money is back, announced as a status', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const pendingRefund = { id: '33333333-3333-4333-8333-333333333333', status: 'pending' as const, amount: 34900, createdAt: '2026-11-21T08:00:00.000Z', updatedAt: '2026-11-21T08:00:00.000Z' };
+      let refund: Payment['refund'] = pendingRefund;
+      server[`GET /api/greetie/${DRAFT_ID}/payment`] = () => ({ status: 200, body: payment({ refund }) });
+      open(delivered({ status: 'cancelled', cancelledAt: '2026-11-21T08:00:00.000Z' }));
+      const status = await screen.findByText('Pengarna (349 kr) är på väg tillbaka till ditt Swish-konto.');
+      expect(status).toHaveAttribute('role', 'status');
+      // The payment panel reads the payment too: count the reads from here.
+      const reads = () => calls.filter((c) => c.path === `/api/greetie/${DRAFT_ID}/payment`).length;
+      const before = reads();
+      refund = { ...pendingRefund, status: 'paid', updatedAt: '2026-11-21T08:05:00.000Z' };
+      await act(() => vi.advanceTimersByTimeAsync(5_000));
+      expect(await screen.findByText('349 kr är tillbaka på ditt Swish-konto.')).toHaveAttribute('role', 'status');
+      expect(reads()).toBe(before + 1);
+      // Paid is the end: no more reads.
+      await act(() => vi.advanceTimersByTimeAsync(60_000));
+      expect(reads()).toBe(before + 1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a refund that fails says it is retried as the same refund, never paid twice; Kolla igen reads it again', async () => {
+    const user = userEvent.setup();
+    const failedRefund = { id: '33333333-3333-4333-8333-333333333333', status: 'error' as const, amount: 34900, createdAt: '2026-11-21T08:00:00.000Z', updatedAt: '2026-11-21T08:00:00.000Z' };
+    let refund: Payment['refund'] = failedRefund;
+    server[`GET /api/greetie/${DRAFT_ID}/payment`] = () => ({ status: 200, body: payment({ refund }) });
+    open(delivered({ status: 'cancelled', cancelledAt: '2026-11-21T08:00:00.000Z' }));
+    expect(await screen.findByText(/samma återbetalning, så pengarna betalas aldrig ut två gånger/)).toHaveAttribute('role', 'status');
+    refund = { ...failedRefund, status: 'paid' };
+    await user.click(screen.getByRole('button', { name: 'Kolla igen' }));
+    expect(await screen.findByText('349 kr är tillbaka på ditt Swish-konto.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Kolla igen' })).not.toBeInTheDocument();
+  });
+
+  it('a failed read of the refund is said, with Försök igen', async () => {
+    const user = userEvent.setup();
+    let down = true;
+    server[`GET /api/greetie/${DRAFT_ID}/payment`] = () =>
+      down
+        ? { status: 503, body: { message: 'Tjänsten är inte tillgänglig just nu.', code: 'SERVICE_UNAVAILABLE' } }
+        : { status: 200, body: payment({ refund: { id: '33333333-3333-4333-8333-333333333333', status: 'paid', amount: 34900, createdAt: '2026-11-21T08:00:00.000Z', updatedAt: '2026-11-21T08:00:00.000Z' } }) };
+    open(delivered({ status: 'cancelled', cancelledAt: '2026-11-21T08:00:00.000Z' }));
+    const alert = await screen.findByText(/^Vi kunde inte kolla hur det går med återbetalningen\./);
+    expect(alert).toHaveAttribute('role', 'alert');
+    expect(alert).toHaveTextContent('Vi kunde inte kolla hur det går med återbetalningen. Tjänsten är inte tillgänglig just nu.');
+    down = false;
+    await user.click(within(alert.parentElement!).getByRole('button', { name: 'Försök igen' }));
+    expect(await screen.findByText('349 kr är tillbaka på ditt Swish-konto.')).toBeInTheDocument();
   });
 });
