@@ -14,8 +14,10 @@ import { cancelGreetie, refundCallback } from './refunds.ts';
  * (false, or not a boolean), the body goes on without it, so the rules answer CONSENT_REQUIRED in
  * their order; any other problem is the usual 400 VALIDATION_FAILED naming every bad field.
  */
-function consentChecked(body: unknown, error: (Error & { validation?: unknown }) | undefined): StartPayment {
+function consentChecked(body: unknown, error: (Error & { validation?: unknown; validationContext?: string }) | undefined): StartPayment {
   if (!error) return body as StartPayment;
+  // A bad id (or header) is refused as on every route: only the body's consent is the rules' to word.
+  if (error.validationContext !== 'body') throw error;
   const rest = { ...(body as Record<string, unknown>) };
   delete rest.withdrawalConsent;
   const problems = schemaProblems(StartPayment, rest);

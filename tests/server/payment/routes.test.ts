@@ -186,6 +186,12 @@ describe('POST /api/greetie/{id}/startpayment', () => {
     const both = await start(alice, g.id, { withdrawalConsent: false, payerAlias: 12 });
     expect(both.statusCode).toBe(400);
     expect(both.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'body.payerAlias' }] });
+    // A bad id beside a bad consent is the schema's 400 on the id, as on every route (never a 500).
+    for (const id of ['%2e%2e%2F', 'not-a-uuid']) {
+      const badId = await call(t.app, alice, 'POST', `/api/greetie/${id}/startpayment`, { withdrawalConsent: 'yes' });
+      expect(badId.statusCode, badId.body).toBe(400);
+      expect((badId.json() as { code: string }).code).toBe('VALIDATION_FAILED');
+    }
     // Refusals that come first keep their answers: nobody else's greetie, a greetie without gifts.
     expect((await start(bob, g.id, { withdrawalConsent: undefined })).statusCode).toBe(404);
     const noGifts = await call(t.app, alice, 'POST', '/api/greetie', { recipient: { mobileNumber: bob.mobileNumber } });
