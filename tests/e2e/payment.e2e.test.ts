@@ -79,7 +79,7 @@ journey('payment', async (j) => {
   await page.goto(`/greetie/new?draft=${draft.id}`);
   const main = page.getByRole('main');
   await main.getByRole('heading', { name: 'Granska din greetie' }).waitFor();
-  await main.getByRole('link', { name: 'köpvillkor' }).waitFor();
+  await main.getByRole('link', { name: 'köpvillkor', exact: true }).waitFor();
   const pay = main.getByRole('button', { name: 'Betala med Swish' });
   await expect.poll(() => pay.isEnabled()).toBe(true);
   await j.check('payment: review');

@@ -46,7 +46,7 @@ async function paidGreetie(baseURL: string, token: string, to: string): Promise<
     message: 'Grattis! En fika på mig.',
     gifts: [{ productId: product.id }],
   });
-  const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, {});
+  const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
   await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
   // Delivery is a job: wait until the SMS has gone to the (wrong) number.
   await greetieLinkFromOutbox(baseURL, to);

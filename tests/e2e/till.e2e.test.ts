@@ -29,7 +29,7 @@ async function giveValueGift(baseURL: string, senderE164: string, recipientE164:
       message: 'Ät något gott!',
       gifts: [{ productId: p.id, amount: AMOUNT }],
     });
-    const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, {});
+    const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
     await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
     return { product: p.name, merchantId: m.id, merchant: m.name };
   }
