@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { Voucher } from '../../../contract/voucher.ts';
@@ -213,20 +213,13 @@ function TillForm({ redeem }: { redeem: Redeem }) {
       <label htmlFor="merchant-code" className={css.label}>
         {t('till.codeLabel')}
       </label>
-      <input
+      <MerchantCodeInput
         ref={codeField}
         id="merchant-code"
-        name="merchantCode"
-        className={css.codeInput}
         value={code}
-        onChange={(e) => setCode(e.target.value)}
-        autoComplete="off"
-        autoCapitalize="characters"
-        autoCorrect="off"
-        spellCheck={false}
-        enterKeyHint="done"
-        aria-invalid={codeErrorText ? true : undefined}
-        aria-describedby={codeErrorText ? 'merchant-code-hint merchant-code-error' : 'merchant-code-hint'}
+        onChange={setCode}
+        invalid={Boolean(codeErrorText)}
+        describedBy={codeErrorText ? 'merchant-code-hint merchant-code-error' : 'merchant-code-hint'}
       />
       <p id="merchant-code-hint" className={css.muted}>
         {t('till.codeHint')}
@@ -244,6 +237,34 @@ function TillForm({ redeem }: { redeem: Redeem }) {
 }
 
 /** The time now, to the second, in Stockholm: ticks while shown. */
+/** The merchant's code as staff type it (letters and digits, no autocorrection): the till's and the undo's. */
+function MerchantCodeInput(props: {
+  ref: RefObject<HTMLInputElement | null>;
+  id: string;
+  value: string;
+  onChange: (code: string) => void;
+  invalid: boolean;
+  describedBy: string | undefined;
+}) {
+  return (
+    <input
+      ref={props.ref}
+      id={props.id}
+      name="merchantCode"
+      className={css.codeInput}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+      autoComplete="off"
+      autoCapitalize="characters"
+      autoCorrect="off"
+      spellCheck={false}
+      enterKeyHint="done"
+      aria-invalid={props.invalid ? true : undefined}
+      aria-describedby={props.describedBy}
+    />
+  );
+}
+
 function useNow(): Date {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
@@ -343,21 +364,7 @@ function UndoPanel({ redeem, taken }: { redeem: Redeem; taken: number }) {
       <label htmlFor="undo-code" className={css.label}>
         {t('till.codeLabel')}
       </label>
-      <input
-        ref={field}
-        id="undo-code"
-        name="merchantCode"
-        className={css.codeInput}
-        value={code}
-        onChange={(e) => setCode(e.target.value)}
-        autoComplete="off"
-        autoCapitalize="characters"
-        autoCorrect="off"
-        spellCheck={false}
-        enterKeyHint="done"
-        aria-invalid={errorText ? true : undefined}
-        aria-describedby={errorText ? 'undo-code-error' : undefined}
-      />
+      <MerchantCodeInput ref={field} id="undo-code" value={code} onChange={setCode} invalid={Boolean(errorText)} describedBy={errorText ? 'undo-code-error' : undefined} />
       {errorText && (
         <p id="undo-code-error" role="alert" className={css.error}>
           {errorText}
