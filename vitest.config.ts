@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
+import { SlowestFirstSequencer } from './tests/sequencer.ts';
 
 const jsdom = {
   environment: 'jsdom' as const,
@@ -10,13 +11,15 @@ const jsdom = {
   css: { include: [/\.vanilla\.css$/] },
 };
 
-// Three projects: the browser-side code (jsdom), the model-based tests generated from machines/
-// (jsdom; run by `npm run test:paths`), and the server (node, real PostgreSQL).
+// Four projects: the browser-side code (jsdom), the model-based tests generated from machines/
+// (jsdom), the server (node, real PostgreSQL) and the reliability suite. `npm test` runs them in
+// one Vitest run (see package.json), so no project's slowest file leaves a core idle at its end.
 export default defineConfig({
   test: {
     // Vitest runs (cores − 1) files at once: one on a 2-core machine, which left a core idle while
     // a server test waited on PostgreSQL (its own process). Each server file has its own database.
     maxWorkers: 2,
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         plugins: [react(), vanillaExtractPlugin()],
@@ -48,6 +51,21 @@ export default defineConfig({
           globalSetup: ['tests/server/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The reliability suite (docs/decisions/061-reliability-suite.md): fuzzing from the OpenAPI
+        // document, the authorization matrix and crash safety, on real PostgreSQL like the server
+        // tests. `npm test` runs its seeded quick pass in the same run as the unit and model tests,
+        // so its long files overlap theirs on the two workers instead of running after them;
+        // `npm run test:reliability` is the long pass (RELIABILITY=long).
+        test: {
+          name: 'reliability',
+          environment: 'node',
+          include: ['tests/reliability/**/*.test.ts'],
+          globalSetup: ['tests/server/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
     ],
