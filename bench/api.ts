@@ -1,9 +1,13 @@
-import http from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 /**
- * API throughput against a ceiling. The ceiling is a bare node:http server on the same machine
- * that answers every request with the bytes the real server gave for that endpoint (status,
+ * API throughput against a ceiling. The ceiling is a bare node:http server on the same machine,
+ * in a process of its own, that answers every request with the bytes the real server gave for that endpoint (status,
  * headers, body) straight from memory: no routing, no validation, no database, no logging. The
  * two are measured alternately, round by round, with the same autocannon settings, so both see
  * the same machine state.
@@ -36,7 +40,7 @@ export interface EndpointResult {
   summary?: { reqPerSec: number; p50: number; p99: number; ceilingReqPerSec: number; ceilingP50: number; ceilingP99: number; ratio: number; non2xx: number };
 }
 
-interface Captured {
+export interface Captured {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
@@ -61,22 +65,41 @@ export async function capture(baseUrl: string, ep: Endpoint): Promise<Captured> 
   return { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) };
 }
 
-/** The ceiling: a bare node:http server replaying `c` for every request. */
-export async function ceilingServer(c: Captured): Promise<{ url: string; close(): Promise<void> }> {
-  const headers = { ...c.headers, 'content-length': String(c.body.length) };
-  const srv = http.createServer((req, res) => {
-    // Read (and drop) the request body, as the real server must.
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(c.status, headers);
-      res.end(c.body);
+/**
+ * The ceiling: a bare node:http server replaying `c` for every request, in a process of its own
+ * (bench/ceiling-server.ts) so it never shares an event loop with autocannon, which runs in this
+ * one. `pid` is that process, so a test can hold the bench to it.
+ */
+export async function ceilingServer(c: Captured): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'greetie-ceiling-'));
+  const file = path.join(dir, 'answer.json');
+  writeFileSync(file, JSON.stringify({ status: c.status, headers: c.headers, bodyBase64: c.body.toString('base64') }));
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)), file], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the ceiling server exited (${code}) before it listened`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const [line = ''] = out.split('\n');
+      if (out.includes('\n')) resolve((JSON.parse(line) as { port: number }).port);
     });
   });
-  srv.keepAliveTimeout = 72_000;
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const addr = srv.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => srv.close(() => r())) };
+  child.removeAllListeners('exit');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    close: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function load(baseUrl: string, ep: Endpoint, opts: { connections: number; durationS: number }): Promise<Sample> {
@@ -106,19 +129,28 @@ export async function load(baseUrl: string, ep: Endpoint, opts: { connections: n
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+export const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length === 0 ? 0 : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
+/**
+ * Rounds alternate (server, ceiling, server, …), so round i of each saw the same machine. The
+ * ratio is the median of the rounds' own ratios: one round spoilt by a neighbour's burst moves it
+ * less than a mean would. req/s are medians too; p99 is the worst round's, so a target on it does
+ * not pass on the lucky round.
+ */
 export function summarise(server: Sample[], ceiling: Sample[]): NonNullable<EndpointResult['summary']> {
-  const reqPerSec = mean(server.map((s) => s.reqPerSec));
-  const ceilingReqPerSec = mean(ceiling.map((s) => s.reqPerSec));
+  const ratios = server.map((s, i) => (ceiling[i] && ceiling[i].reqPerSec > 0 ? s.reqPerSec / ceiling[i].reqPerSec : 0));
   return {
-    reqPerSec,
+    reqPerSec: median(server.map((s) => s.reqPerSec)),
     p50: mean(server.map((s) => s.p50)),
-    // The worse round: a target on p99 should not pass on the lucky round.
     p99: Math.max(...server.map((s) => s.p99)),
-    ceilingReqPerSec,
+    ceilingReqPerSec: median(ceiling.map((s) => s.reqPerSec)),
     ceilingP50: mean(ceiling.map((s) => s.p50)),
     ceilingP99: Math.max(...ceiling.map((s) => s.p99)),
-    ratio: ceilingReqPerSec > 0 ? reqPerSec / ceilingReqPerSec : 0,
+    ratio: median(ratios),
     non2xx: server.reduce((a, s) => a + s.non2xx + s.errors, 0),
   };
 }
