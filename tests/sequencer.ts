@@ -17,6 +17,14 @@ const SLOWEST_FIRST = [
   'tests/server/delivery/processes.test.ts', // 17 s
   'tests/server/portal/indexes.test.ts', // 16 s
   'tests/reliability/crash-safety.test.ts', // 13 s
+  // The browser journeys (their own run, tests/e2e/vitest.config.ts).
+  'tests/e2e/flows.e2e.test.ts', // 99 s
+  'tests/e2e/session.e2e.test.ts', // 59 s
+  'tests/e2e/payment.e2e.test.ts', // 50 s
+  'tests/e2e/compose.e2e.test.ts', // 44 s
+  'tests/e2e/visitor.e2e.test.ts', // 36 s
+  'tests/e2e/my.e2e.test.ts', // 33 s
+  'tests/e2e/gift.e2e.test.ts', // 32 s
 ];
 
 function rank(spec: TestSpecification): number {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { SlowestFirstSequencer } from '../sequencer.ts';
 
 /**
  * Browser journeys (`npm run test:e2e`): real Chromium against the production build served by the
@@ -17,6 +18,7 @@ export default defineConfig({
     // once on 2 cores: with three, the flow viewer's in-browser chart layout (ELK) and the gift
     // journey's 60 s budget were starved on a fresh CI machine (both pass alone and with two).
     maxWorkers: 2,
+    sequence: { sequencer: SlowestFirstSequencer },
     // A worker keeps playwright-core loaded from one file to the next (each file still connects
     // and disconnects on its own); importing it afresh per file costs seconds on a busy machine.
     isolate: false,
