@@ -58,7 +58,7 @@ export async function benchPortal(
       INSERT INTO greetie (ref_id, sender_id, recipient_number, status, total, created_at, updated_at, cancelled_at)
       SELECT 'benchportal' || lpad(g::text, 12, '0'), u.ids[1 + g % array_length(u.ids, 1)], '+4674' || lpad((g % 5000)::text, 7, '0'),
              CASE WHEN g % 500 = 0 THEN 'cancelled' ELSE 'delivered' END, 50000,
-             now() - make_interval(mins => g * 525600 / ${vouchers}), now(), CASE WHEN g % 500 = 0 THEN now() END
+             now() - g * ${(365 * 86_400) / vouchers}::float8 * interval '1 second', now(), CASE WHEN g % 500 = 0 THEN now() END
         FROM generate_series(1, ${vouchers}) AS g
        CROSS JOIN (SELECT array_agg(id) AS ids FROM mobile_user WHERE mobile_number LIKE '+4672%') u`.execute(db);
     await sql`
