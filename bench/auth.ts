@@ -15,6 +15,11 @@ export function freshCaller(): { mobileNumber: string; ip: string } {
 
 /** An access token of a new user, signed in over HTTP with the code from the sandbox outbox. */
 export async function signIn(baseUrl: string): Promise<string> {
+  return (await signInWithNumber(baseUrl)).token;
+}
+
+/** As signIn, with the new user's number (to link them to something, a merchant say). */
+export async function signInWithNumber(baseUrl: string): Promise<{ token: string; mobileNumber: string }> {
   const { mobileNumber, ip } = freshCaller();
   const headers = { 'content-type': 'application/json', 'x-forwarded-for': ip };
   const v = await fetch(`${baseUrl}/api/auth/verificationcode`, { method: 'POST', headers, body: JSON.stringify({ mobileNumber }) });
@@ -28,7 +33,7 @@ export async function signIn(baseUrl: string): Promise<string> {
     body: JSON.stringify({ token, code, deviceId: '00000000-0000-0000-0000-000000000000' }),
   });
   if (l.status !== 200) throw new Error(`login answered ${l.status}`);
-  return ((await l.json()) as { token: string }).token;
+  return { token: ((await l.json()) as { token: string }).token, mobileNumber };
 }
 
 /** The code request as a crowd sends it: each request a fresh number from a fresh address. */

@@ -10,7 +10,8 @@
  * BENCH_REDEEM_RATE redeems per second offered in the redeem's p99 run (500) over
  * BENCH_REDEEM_RATE_CONNECTIONS connections (100) — the same for partial redemptions of value
  * vouchers (`partial`),
- * BENCH_SKIP=lighthouse,api,redeem,partial,media,… to leave parts out,
+ * BENCH_PORTAL_REDEMPTIONS redemptions at the portal part's own merchant (100000),
+ * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,… to leave parts out,
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings.
  */
 import { execFileSync } from 'node:child_process';
@@ -26,6 +27,7 @@ import { benchRedeem, type RedeemBenchResult } from './redeem.ts';
 import { benchPayments, type PaymentBenchResult, type PaymentSample } from './payment.ts';
 import { deliveredGreetieWithPhoto } from './view.ts';
 import { codeRequest, signIn } from './auth.ts';
+import { benchPortal, type PortalBenchResult } from './portal.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -35,6 +37,7 @@ const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const REDEEM_COUNT = Number(process.env.BENCH_REDEEMS ?? 3000);
 const REDEEM_RATE = Number(process.env.BENCH_REDEEM_RATE ?? 500);
 const REDEEM_RATE_CONNECTIONS = Number(process.env.BENCH_REDEEM_RATE_CONNECTIONS ?? 100);
+const PORTAL_REDEMPTIONS = Number(process.env.BENCH_PORTAL_REDEMPTIONS ?? 100_000);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
 const MB = 1024 * 1024;
@@ -251,6 +254,18 @@ async function main(): Promise<void> {
       }
     }
 
+    // The merchant portal at 100 000 redemptions (issue 26; bench/portal.ts): p99 ≤ 50 ms at
+    // BENCH_CONNECTIONS on the summary (with and without a period) and the first page.
+    let portal: PortalBenchResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
+    if (!SKIP.has('portal')) {
+      log(`portal: a merchant of its own with ${PORTAL_REDEMPTIONS} redemptions; ${ROUNDS} rounds × ${DURATION}s at ${CONNECTIONS} connections per endpoint`);
+      try {
+        portal = await benchPortal(server.baseUrl, dataDir, { redemptions: PORTAL_REDEMPTIONS, connections: CONNECTIONS, rounds: ROUNDS, durationS: DURATION, log });
+      } catch (err) {
+        portal = { available: false, why: (err as Error).message };
+      }
+    }
+
     let lh: LighthouseRun[] | { unavailable: string } = { unavailable: 'skipped (BENCH_SKIP)' };
     if (!SKIP.has('lighthouse')) {
       if (!existsSync(CHROME_PATH)) lh = { unavailable: `no Chromium at ${CHROME_PATH} (apt-get install chromium)` };
@@ -319,6 +334,30 @@ async function main(): Promise<void> {
       targets.push({ what: 'POST /api/voucher/redeem with amount (partial): redeems per second', target: '≥ 500 /s', value: 'not available', ceiling: '', pass: false, gate: true, by: partial.why });
     }
     if (media.available) check('RSS growth of the server during a 100 MB upload', media.growth / MB, 50, 'max', ' MiB');
+    // The portal (issue 26 "Speed"): p99 at 50 connections is the gate here, on any machine.
+    if (portal.available) {
+      for (const r of portal.results) {
+        if (!r.summary) {
+          targets.push({ what: `${r.endpoint} (${portal.redemptions} redemptions): p99`, target: '≤ 50 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: r.why ?? '' });
+          continue;
+        }
+        check(`${r.endpoint} (${portal.redemptions} redemptions): p99 at ${CONNECTIONS} connections`, r.summary.p99, 50, 'max', ' ms', 1, {
+          ceiling: `p99 ${r.summary.ceilingP99.toFixed(1)} ms, ${r.summary.ceilingReqPerSec.toFixed(0)} req/s (ours ${r.summary.reqPerSec.toFixed(0)})`,
+        });
+        if (r.summary.non2xx > 0) targets.push({ what: `${r.endpoint}: non-2xx or errors`, target: '0', value: String(r.summary.non2xx), ceiling: '', pass: false, gate: true, by: 'failed requests' });
+      }
+      targets.push({
+        what: "portal summary's redeemed figures = the redemptions counted one by one",
+        target: 'equal',
+        value: portal.correct ? 'equal' : 'different',
+        ceiling: '',
+        pass: portal.correct,
+        gate: true,
+        by: portal.correct ? 'exact' : 'mismatch',
+      });
+    } else if (!SKIP.has('portal')) {
+      targets.push({ what: 'portal summary and first page: p99', target: '≤ 50 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: portal.why });
+    }
     // Payments (decision 080 "Bench"): throughput is the gate, p99 at 50 connections an aim.
     if (payments.available) {
       for (const [name, samples] of [['POST /api/greetie/{id}/startpayment', payments.startpayment], ['POST /api/greetie/paymentCallBack (paid path)', payments.callback]] as const) {
@@ -394,6 +433,9 @@ async function main(): Promise<void> {
         payments:
           'autocannon with `amount` = the round\'s requests, each a different draft (startpayment: an InStore and a Code gift, 15 drafts per signed-in sender) or a different payment the sandbox has PAID (callback: the whole paid path: status asked, settled, 2 vouchers, a code taken, delivery scheduled); ' +
           'req/s: requests ÷ the round\'s seconds, mean of the rounds; p50 mean, p99 the worse round; afterwards every payment is checked paid once with its vouchers and distinct codes',
+        portal:
+          'bench/portal.ts: a merchant of the bench\'s own (not the demo data) written straight into the server\'s database (its triggers keep the rollup, as at a real write): BENCH_PORTAL_REDEMPTIONS redemptions over a tenth as many value vouchers issued over the last year, 10 each an hour apart, one in ten undone, a greetie in 500 cancelled, vouchers valid 300 days; vacuumed and analysed as autovacuum would leave them; its owner signed in over HTTP. ' +
+          'Then, as the API figures: autocannon (this process) at BENCH_CONNECTIONS on the summary, the summary over the last year and the first page of redemptions, BENCH_ROUNDS rounds alternating with the ceiling; p99 the worse round, gated at 50 ms',
         lighthouse: 'lighthouse 12 npm package, default (mobile) config: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown; performance category only; median of the runs; Chromium headless',
       },
       buildMs,
@@ -403,6 +445,7 @@ async function main(): Promise<void> {
       redeem,
       partial,
       payments,
+      portal,
       api: api.results,
       bundle,
       lighthouse: lh,
@@ -470,6 +513,19 @@ async function main(): Promise<void> {
       lines.push(`Payments (sandbox provider): ${payments.rounds} rounds × ${payments.perRound} requests, each a different draft / paid payment, ${payments.connections} connections`);
       lines.push(table([['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'], row('POST /api/greetie/{id}/startpayment', payments.startpayment), row('POST /api/greetie/paymentCallBack (paid)', payments.callback)]));
     } else lines.push(`Payments: not available (${payments.why})`);
+    if (portal.available) {
+      lines.push(`Portal (a merchant with ${portal.redemptions} redemptions over ${portal.vouchers} vouchers, made in ${portal.prepareSeconds.toFixed(1)} s): autocannon, ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION}s rounds alternating with the ceiling`);
+      lines.push(
+        table([
+          ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'target p99', 'ceiling req/s', 'ceil p99', 'non-2xx'],
+          ...portal.results.map((r) =>
+            r.summary
+              ? [r.endpoint, r.summary.reqPerSec.toFixed(0), r.summary.p50.toFixed(2), r.summary.p99.toFixed(2), '≤ 50', r.summary.ceilingReqPerSec.toFixed(0), r.summary.ceilingP99.toFixed(2), String(r.summary.non2xx)]
+              : [r.endpoint, `not available (${r.why})`, '', '', '', '', '', ''],
+          ),
+        ]),
+      );
+    } else lines.push(`Portal: not available (${portal.why})`);
     lines.push('');
     lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');
     lines.push(

@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
 
 /**
- * The merchant portal's SQL (migration 022): who works for a merchant, and what was issued and
- * redeemed there. Each list reads an index made for it (tests/server/portal/indexes.test.ts).
+ * The merchant portal's SQL (migrations 022, 023): who works for a merchant, and what was issued and
+ * redeemed there. Each list reads an index made for it, the summary's period figures a per-day
+ * rollup (tests/server/portal/indexes.test.ts, rollups.test.ts).
  */
 
 type Executor = Db | Tx;
@@ -90,28 +91,33 @@ export interface SummaryRow {
   expired_amount: number;
 }
 
+/** The period's days in `portal_day` (migration 023): whole Stockholm days, [from, to). */
+const periodDays = (period: Period) =>
+  sql`${period.from === null ? sql`` : sql`AND d.day >= ${period.from}::date`} ${period.to === null ? sql`` : sql`AND d.day < ${period.to}::date`}`;
+
 /**
- * The merchant's vouchers (the partial index `voucher_merchant`: not donated away) whose greetie
- * is not cancelled (an anti-join on the small partial index `greetie_cancelled`), summed in one
- * pass: issued within the period (by when it was issued), and now: outstanding (a balance, not
- * expired) and expired (a balance left at expiry).
+ * Issued within the period: the sum of the merchant's rows in `portal_day` (one per Stockholm
+ * day, kept by triggers: vouchers not donated away whose greetie is not cancelled, by the day they
+ * were issued). Outstanding and expired now: the merchant's vouchers with a balance left
+ * (`voucher_merchant_open`: not donated, balance > 0) whose greetie is not cancelled (an anti-join
+ * on the small partial index `greetie_cancelled`), split by `expires_at` against now.
  */
 export function voucherSummaryQuery(db: Executor, merchantId: string, period: Period, now: Date) {
   return sql<SummaryRow>`
-    SELECT count(*) FILTER (WHERE in_period)::int AS issued_count,
-           coalesce(sum(v.amount) FILTER (WHERE in_period), 0)::int AS issued_amount,
-           count(*) FILTER (WHERE v.balance > 0 AND NOT expired)::int AS outstanding_count,
-           coalesce(sum(v.balance) FILTER (WHERE v.balance > 0 AND NOT expired), 0)::int AS outstanding_amount,
-           count(*) FILTER (WHERE v.balance > 0 AND expired)::int AS expired_count,
-           coalesce(sum(v.balance) FILTER (WHERE v.balance > 0 AND expired), 0)::int AS expired_amount
-      FROM (
-        SELECT v.amount, v.balance,
-               (${period.from === null ? sql`true` : sql`v.created_at >= ${dayStart(period.from)}`} AND ${period.to === null ? sql`true` : sql`v.created_at < ${dayStart(period.to)}`}) AS in_period,
-               coalesce(v.expires_at <= ${now}::timestamptz, false) AS expired
-          FROM voucher v
-         WHERE v.merchant_id = ${merchantId} AND v.donated_at IS NULL
-           AND NOT EXISTS (SELECT 1 FROM greetie g WHERE g.id = v.greetie_id AND g.status = 'cancelled')
-      ) v`;
+    SELECT i.issued_count, i.issued_amount, o.outstanding_count, o.outstanding_amount, o.expired_count, o.expired_amount
+      FROM (SELECT coalesce(sum(d.issued_count), 0)::int AS issued_count, coalesce(sum(d.issued_amount), 0)::int AS issued_amount
+              FROM portal_day d
+             WHERE d.merchant_id = ${merchantId} ${periodDays(period)}) i
+     CROSS JOIN (
+       SELECT count(*) FILTER (WHERE NOT expired)::int AS outstanding_count,
+              coalesce(sum(v.balance) FILTER (WHERE NOT expired), 0)::int AS outstanding_amount,
+              count(*) FILTER (WHERE expired)::int AS expired_count,
+              coalesce(sum(v.balance) FILTER (WHERE expired), 0)::int AS expired_amount
+         FROM (SELECT v.balance, coalesce(v.expires_at <= ${now}::timestamptz, false) AS expired
+                 FROM voucher v
+                WHERE v.merchant_id = ${merchantId} AND v.donated_at IS NULL AND v.balance > 0
+                  AND NOT EXISTS (SELECT 1 FROM greetie g WHERE g.id = v.greetie_id AND g.status = 'cancelled')) v
+     ) o`;
 }
 
 export async function voucherSummary(db: Executor, merchantId: string, period: Period, now: Date): Promise<SummaryRow> {
@@ -119,20 +125,20 @@ export async function voucherSummary(db: Executor, merchantId: string, period: P
   return rows[0]!;
 }
 
-/** Redemptions at the merchant within the period, undone ones left out (index-only: `voucher_redemption_merchant_live`). */
+/**
+ * Redemptions at the merchant within the period, undone ones left out: the sum of its rows in
+ * `portal_day` (at most one per Stockholm day, kept by triggers).
+ */
 export function redeemedSummaryQuery(db: Executor, merchantId: string, period: Period) {
-  let q = db
-    .selectFrom('voucher_redemption')
-    .select([sql<number>`count(*)::int`.as('count'), sql<number>`coalesce(sum(amount), 0)::int`.as('amount')])
-    .where('merchant_id', '=', merchantId)
-    .where('undone_at', 'is', null);
-  if (period.from) q = q.where('redeemed_at', '>=', dayStart(period.from));
-  if (period.to) q = q.where('redeemed_at', '<', dayStart(period.to));
-  return q;
+  return sql<{ count: number; amount: number }>`
+    SELECT coalesce(sum(d.redeemed_count), 0)::int AS count, coalesce(sum(d.redeemed_amount), 0)::int AS amount
+      FROM portal_day d
+     WHERE d.merchant_id = ${merchantId} ${periodDays(period)}`;
 }
 
 export async function redeemedSummary(db: Executor, merchantId: string, period: Period): Promise<{ count: number; amount: number }> {
-  return (await redeemedSummaryQuery(db, merchantId, period).executeTakeFirstOrThrow()) as { count: number; amount: number };
+  const { rows } = await redeemedSummaryQuery(db, merchantId, period).execute(db);
+  return rows[0]!;
 }
 
 export interface RedemptionListRow {
