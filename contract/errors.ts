@@ -165,7 +165,10 @@ export const ERROR_CODES = [
   'OWNER_ONLY',
   'PERIOD_INVALID',
   'STAFF_NOT_FOUND',
+  'VOUCHER_NOT_IN_STORE',
+  'TOKEN_NOT_FOUND',
   'TOKEN_EXPIRED',
+  'TOKEN_LOCKED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

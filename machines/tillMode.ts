@@ -1,7 +1,7 @@
 import { addMinutes, differenceInMilliseconds } from 'date-fns';
 import { assign, fromPromise, setup } from 'xstate';
 import type { ErrorCode, Failure } from '../contract/errors.ts';
-import { UNDO_MINUTES, type Voucher, type VoucherRedemption } from '../contract/voucher.ts';
+import { QR_TOKEN_PATTERN, UNDO_MINUTES, type Voucher, type VoucherRedemption } from '../contract/voucher.ts';
 import { OUTCOME_UNKNOWN, isAmountFailure, readAmount, redemptionOf, type AmountReading } from './redeem.ts';
 
 /**
@@ -20,14 +20,14 @@ import { OUTCOME_UNKNOWN, isAmountFailure, readAmount, redemptionOf, type Amount
  * - The camera is the page's (a <video> and a detector); it reports `camera.found` with what it
  *   read, or `camera.failed` (permission denied, no camera): the till goes back to the typed field
  *   and says why in plain words.
- * - Looking up (POST …/scan) redeems nothing; its refusals (TOKEN_EXPIRED, VOUCHER_NOT_FOUND,
- *   VOUCHER_EXPIRED, NETWORK …) go back to idle with their code. A voucher with nothing left is
+ * - Looking up (POST …/scan) redeems nothing; its refusals (TOKEN_EXPIRED, TOKEN_NOT_FOUND,
+ *   TOKEN_LOCKED, VOUCHER_EXPIRED, NETWORK …) go back to idle with their code. A voucher with nothing left is
  *   VOUCHER_ALREADY_REDEEMED, said on the phone.
  * - The amount of a value voucher is read as the customer's-phone till reads it (machines/redeem.ts
  *   `readAmount`: "150", "150,50"; more than 0, at most the balance), with what is left shown live.
  * - Every redeem attempt carries an Idempotency-Key; an attempt whose outcome is unknown (no
  *   answer, a server error) keeps it, so pressing 'Lös in' again with the same amount sends the
- *   same key. A refusal about the token (TOKEN_EXPIRED: used or expired, VOUCHER_NOT_FOUND …) ends
+ *   same key. A refusal about the token (TOKEN_EXPIRED: used or expired, TOKEN_NOT_FOUND …) ends
  *   this voucher: back to idle to scan again; others (over the balance, no answer) stay on it.
  * - Redeemed: the large "Inlöst" with what was taken and what is left, and 'Ångra' for 10 minutes
  *   by the phone's clock (POST …/redemptions/{id}/undo after a confirmation); UNDO_TOO_LATE and
@@ -97,7 +97,7 @@ export type TillModeTag = (typeof TILL_MODE_SCREENS)[number];
 const check = (code: Failure['code']): Failure => ({ status: 0, code, message: '', retryAt: null });
 
 /** A voucher's QR token: 10 characters of A–Z and 2–9 (no 0/O, 1/I that read alike). */
-export const TILL_TOKEN = /^[A-Z2-9]{10}$/;
+export const TILL_TOKEN = new RegExp(QR_TOKEN_PATTERN);
 
 /** A token as typed: spaces, dashes and case do not matter ("abcd efgh 23" is ABCDEFGH23). Empty, the token, or null for anything else. */
 export function readToken(text: string): string | null {
@@ -120,6 +120,9 @@ export function tokenFromScan(text: string): string | null {
 /** Refusals about the token or the voucher itself: this voucher is done with, scan again. */
 const TOKEN_GONE: ReadonlySet<Failure['code']> = new Set<Failure['code']>([
   'TOKEN_EXPIRED',
+  'TOKEN_NOT_FOUND',
+  'TOKEN_LOCKED',
+  'VOUCHER_NOT_IN_STORE',
   'VOUCHER_NOT_FOUND',
   'VOUCHER_ALREADY_REDEEMED',
   'VOUCHER_EXPIRED',

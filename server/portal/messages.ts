@@ -14,8 +14,4 @@ export const messages = {
     sv: 'Numret är inte kopplat till handlaren.',
     en: 'The number is not linked to the merchant.',
   },
-  TOKEN_EXPIRED: {
-    sv: 'Koden har gått ut eller är redan använd. Be kunden visa en ny.',
-    en: 'The code has expired or was already used. Ask the customer to show a new one.',
-  },
 } satisfies Catalogue;

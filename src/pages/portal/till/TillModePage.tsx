@@ -74,6 +74,8 @@ const wordingByCode = {
   TOKEN_REQUIRED: 'tokenRequired',
   TOKEN_MALFORMED: 'tokenMalformed',
   TOKEN_EXPIRED: 'tokenExpired',
+  TOKEN_NOT_FOUND: 'notFound',
+  VOUCHER_NOT_IN_STORE: 'notInStore',
   VOUCHER_NOT_FOUND: 'notFound',
   NOT_FOUND: 'notFound',
   VOUCHER_ALREADY_REDEEMED: 'usedUp',
@@ -86,8 +88,11 @@ const wordingByCode = {
 const hasWording = (code: Failure['code']): code is keyof typeof wordingByCode => Object.hasOwn(wordingByCode, code);
 
 function useFailureText(failure: Failure | null, where: 'start' | 'scan' | 'redeem' | 'undo'): string | null {
-  const { t } = useTranslation('till');
+  const { t, i18n } = useTranslation('till');
   if (!failure) return null;
+  if (failure.code === 'TOKEN_LOCKED') {
+    return failure.retryAt ? t('error.locked', { time: formatDate(failure.retryAt, i18n.language, 'HH:mm') }) : t('error.lockedSoon');
+  }
   if (failure.code === 'NETWORK') return t(`error.network.${where}`);
   if (failure.code === 'TOKEN_MALFORMED' && where === 'scan') return t('error.notOurs');
   if (hasWording(failure.code)) return t(`error.${wordingByCode[failure.code]}`);
