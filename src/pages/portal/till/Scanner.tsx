@@ -43,7 +43,11 @@ export function Scanner({ onRead, onFailed, loadDetector = loadQrDetector }: { o
       const el = video.current;
       if (!el) return;
       el.srcObject = stream;
-      await el.play().catch(() => undefined);
+      try {
+        await el.play();
+      } catch {
+        // Autoplay refused or not supported: the frames are read all the same where there are any.
+      }
       let reader: QrDetector;
       try {
         reader = await detector;
