@@ -10,7 +10,7 @@ import { MerchantCodeAnswer, MerchantRole, PortalMerchant, PortalRedemption, Por
 import { Payment, PaymentStatus, Refund, RefundStatus, SandboxRefund } from './payment.ts';
 import { SandboxSms, SandboxStatus } from './sandbox.ts';
 import { Seller } from './seller.ts';
-import { RedemptionVia, Voucher, VoucherKind, VoucherRedemption } from './voucher.ts';
+import { RedemptionVia, Voucher, VoucherKind, VoucherQr, VoucherRedemption } from './voucher.ts';
 
 /**
  * The named shapes of the OpenAPI document (/api/openapi.json, decision 007): each shape of
@@ -63,6 +63,7 @@ export const COMPONENTS: readonly TSchema[] = [
   TokenPair,
   VerificationCodeAnswer,
   Voucher,
+  VoucherQr,
   VoucherRedemption,
   WebPushKey,
 ];

@@ -165,6 +165,10 @@ export const ERROR_CODES = [
   'OWNER_ONLY',
   'PERIOD_INVALID',
   'STAFF_NOT_FOUND',
+  'VOUCHER_NOT_IN_STORE',
+  'TOKEN_NOT_FOUND',
+  'TOKEN_EXPIRED',
+  'TOKEN_LOCKED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -184,7 +188,17 @@ export function isErrorCode(code: unknown): code is ErrorCode {
  * a code for the same refusal (MERCHANT_CODE_REQUIRED, INVALID_MOBILE_NUMBER, the name rule's),
  * the phone uses that one instead.
  */
-export const CHECK_CODES = ['MERCHANT_CODE_MALFORMED', 'INVALID_CODE', 'AMOUNT_REQUIRED', 'AMOUNT_MALFORMED', 'AMOUNT_TOO_SMALL', 'AMOUNT_OVER_BALANCE'] as const;
+export const CHECK_CODES = [
+  'MERCHANT_CODE_MALFORMED',
+  'INVALID_CODE',
+  'AMOUNT_REQUIRED',
+  'AMOUNT_MALFORMED',
+  'AMOUNT_TOO_SMALL',
+  'AMOUNT_OVER_BALANCE',
+  // Till mode: no token typed, or one that cannot be a voucher's QR token (10 of A–Z and 2–9).
+  'TOKEN_REQUIRED',
+  'TOKEN_MALFORMED',
+] as const;
 
 export type CheckCode = (typeof CHECK_CODES)[number];
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, LinkNext, Ore, Uuid, answer } from './common.ts';
-import { RedemptionVia } from './voucher.ts';
+import { QR_TOKEN_LENGTH, RedemptionVia } from './voucher.ts';
 
 /**
  * The merchant portal (API.md "Merchant portal"): the people who work for a merchant (its owner
@@ -97,3 +97,45 @@ export const SettlementCsvAnswer = {
   headers: { 'Content-Disposition': Type.String({ description: '`attachment; filename="…csv"`' }) },
   content: { 'text/csv': { schema: Type.String({ description: 'CSV (RFC 4180 quoting, `;` between fields, CRLF between rows)' }) } },
 };
+
+/**
+ * Till mode's wrong tokens (a token no voucher of this merchant has now): after this many by one
+ * person at one merchant within TOKEN_LOCK_MINUTES, every token there is 429 TOKEN_LOCKED with
+ * Retry-After until the oldest leaves the window (decision 106).
+ */
+export const TOKEN_MAX_WRONG = 10;
+export const TOKEN_LOCK_MINUTES = 15;
+
+const TokenField = Type.String({
+  minLength: 1,
+  maxLength: 40,
+  description:
+    `The token of the customer's voucher QR, scanned or typed: ${QR_TOKEN_LENGTH} characters of A–Z and 2–9 (case, spaces and dashes ` +
+    'do not matter); anything else is 400 VALIDATION_FAILED',
+});
+
+/** POST /portal/merchants/{id}/scan */
+export const ScanBody = Type.Object({ token: TokenField }, { additionalProperties: false });
+export type ScanBody = Static<typeof ScanBody>;
+
+/** POST /portal/merchants/{id}/redeem */
+export const TillRedeemBody = Type.Object(
+  {
+    token: TokenField,
+    amount: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100_000_000,
+        description:
+          'Öre to use, for a "value" voucher: at most its balance (more is 409 VOUCHER_BALANCE_TOO_LOW); absent: the whole balance. ' +
+          'A "fixed" voucher is used whole: any other amount is 400 AMOUNT_NOT_ALLOWED. A refused amount leaves the token usable',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TillRedeemBody = Static<typeof TillRedeemBody>;
+
+/** POST /portal/merchants/{id}/redemptions/{redemptionId}/undo */
+export const PortalUndoParams = Type.Object({ id: Uuid, redemptionId: Uuid });
+export type PortalUndoParams = Static<typeof PortalUndoParams>;

@@ -115,3 +115,22 @@ export const REDEEM_MAX_WRONG = 5;
 /** After this many wrong merchant codes by one person at one merchant (any of its vouchers) within REDEEM_LOCK_MINUTES, 429. */
 export const REDEEM_MAX_WRONG_AT_MERCHANT = 10;
 export const REDEEM_LOCK_MINUTES = 15;
+
+/** The voucher's QR token (GET /voucher/{id}/qr): what it is made of and how long it lives. */
+export const QR_TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ23456789';
+export const QR_TOKEN_LENGTH = 10;
+export const QR_TOKEN_SECONDS = 120;
+export const QR_TOKEN_PATTERN = '^[A-Z2-9]{10}$';
+
+/** GET /voucher/{id}/qr: a one-time token for the till, shown as a QR code with the token as text under it. */
+export const VoucherQr = Type.Object(
+  {
+    token: Type.String({
+      pattern: QR_TOKEN_PATTERN,
+      description: `${QR_TOKEN_LENGTH} characters of A–Z and 2–9 from a CSPRNG; the till scans it (or types it) once; a new call ends it at once`,
+    }),
+    expiresAt: Type.String({ format: 'date-time', description: `${QR_TOKEN_SECONDS} seconds after it was made` }),
+  },
+  { $id: 'VoucherQr', title: 'VoucherQr' },
+);
+export type VoucherQr = Static<typeof VoucherQr>;

@@ -135,7 +135,7 @@ const amountToSend = (c: RedeemContext): number | null => (c.voucher.kind === 'v
  * Answers after which nobody knows whether the redeem was made: no answer, a server error, the
  * same key still being answered. The attempt keeps its key so that pressing again cannot take twice.
  */
-const OUTCOME_UNKNOWN: ReadonlySet<Failure['code']> = new Set<Failure['code']>([
+export const OUTCOME_UNKNOWN: ReadonlySet<Failure['code']> = new Set<Failure['code']>([
   'NETWORK',
   'UNKNOWN',
   'INTERNAL_ERROR',
@@ -149,7 +149,7 @@ const OUTCOME_UNKNOWN: ReadonlySet<Failure['code']> = new Set<Failure['code']>([
 const UNDO_OVER: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UNDO_TOO_LATE', 'ALREADY_UNDONE']);
 
 /** The redemption a redeem's answer carries: the newest not undone of the amount asked (the whole balance for none). */
-function redemptionOf(voucher: Voucher, amount: number | null): VoucherRedemption | null {
+export function redemptionOf(voucher: Voucher, amount: number | null): VoucherRedemption | null {
   const candidates = voucher.redemptions.filter((r) => !r.undone && (amount === null || r.amount === amount));
   return candidates.at(-1) ?? null;
 }

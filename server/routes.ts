@@ -17,6 +17,7 @@ import { voucherRoutes } from './voucher/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { sandboxPushRoutes } from './sandbox/push.ts';
 import { portalRoutes } from './portal/routes.ts';
+import { tillRoutes } from './portal/till.ts';
 
 /**
  * Every resource's routes, mounted under /api. A resource is a folder in server/ with its
@@ -36,6 +37,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(notificationRoutes);
   await app.register(sellerRoutes);
   await app.register(portalRoutes);
+  await app.register(tillRoutes);
 };
 
 /** Sandbox routes: mounted under /api/sandbox only when the sandbox is on. */

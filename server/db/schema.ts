@@ -250,6 +250,16 @@ export interface VoucherRedemptionTable {
   undone_at: Timestamp | null;
 }
 
+/** 024_voucher_qr_token: a QR token handed out for a voucher (only its keyed hash); live while not ended and not expired. */
+export interface VoucherQrTokenTable {
+  token_hash: string;
+  voucher_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  redemption_id: string | null;
+}
+
 /** 022_merchant_staff: a person who works for a merchant (linked by the operator); `user_id` once that number has signed in. */
 export interface MerchantStaffTable {
   merchant_id: string;
@@ -429,6 +439,7 @@ export interface Database {
   voucher: VoucherTable;
   voucher_redemption: VoucherRedemptionTable;
   merchant_staff: MerchantStaffTable;
+  voucher_qr_token: VoucherQrTokenTable;
   delivery: DeliveryTable;
   idempotency_key: IdempotencyKeyTable;
   recipient_change: RecipientChangeTable;

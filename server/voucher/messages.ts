@@ -52,4 +52,20 @@ export const messages = {
     sv: 'Organisationen kan inte ta emot presentkortets belopp. Välj en annan.',
     en: "The charity cannot take the voucher's amount. Choose another one.",
   },
+  VOUCHER_NOT_IN_STORE: {
+    sv: 'Bara ett presentkort som används i butik har en QR-kod för kassan.',
+    en: 'Only a voucher used in a shop has a QR code for the till.',
+  },
+  TOKEN_NOT_FOUND: {
+    sv: 'QR-koden hör inte till något presentkort hos den här handlaren. Kontrollera koden och försök igen.',
+    en: "The QR code does not belong to any of this merchant's vouchers. Check the code and try again.",
+  },
+  TOKEN_EXPIRED: {
+    sv: 'QR-koden har redan använts eller gått ut. Be kunden visa presentkortet igen för en ny kod.',
+    en: 'The QR code has been used or has expired. Ask the customer to show the voucher again for a new code.',
+  },
+  TOKEN_LOCKED: {
+    sv: 'För många felaktiga QR-koder. Försök igen om {minutes} min.',
+    en: 'Too many wrong QR codes. Try again in {minutes} min.',
+  },
 } satisfies Catalogue;

@@ -346,3 +346,102 @@ export async function donateVoucher(tx: Tx, old: RedeemTarget, product: CharityP
   await sql`UPDATE voucher SET donated_to = ${newId} WHERE id = ${old.id}`.execute(tx);
   return newId;
 }
+
+// ---- The voucher's QR token and the till's redeem by it (migration 023; server/voucher/qr.ts) ----
+
+/** Any voucher by id (not donated), for the till's answers: the till is not its owner. */
+export function voucherById(db: Executor, id: string): Promise<VoucherRow | undefined> {
+  return voucherSelect(db).where('v.id', '=', id).executeTakeFirst();
+}
+
+/**
+ * A new QR token for a voucher (the caller holds the voucher's row lock): the live one ends now,
+ * the voucher's tokens older than a day go, and the new one's hash is stored.
+ */
+export async function replaceQrToken(tx: Tx, voucherId: string, tokenHash: string, now: Date, expiresAt: Date): Promise<void> {
+  await tx.updateTable('voucher_qr_token').set({ ended_at: now }).where('voucher_id', '=', voucherId).where('ended_at', 'is', null).execute();
+  await tx
+    .deleteFrom('voucher_qr_token')
+    .where('voucher_id', '=', voucherId)
+    .where('created_at', '<', new Date(now.getTime() - 24 * 60 * 60_000))
+    .execute();
+  await tx.insertInto('voucher_qr_token').values({ token_hash: tokenHash, voucher_id: voucherId, created_at: now, expires_at: expiresAt }).execute();
+}
+
+export interface QrTokenTarget {
+  voucher_id: string;
+  merchant_id: string;
+  kind: string;
+  amount: number;
+  balance: number;
+  expires_at: Date | null;
+  donated_at: Date | null;
+  token_expires_at: Date;
+  token_ended_at: Date | null;
+}
+
+function selectQrToken(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('voucher_qr_token as t')
+    .innerJoin('voucher as v', 'v.id', 't.voucher_id')
+    .select(['t.voucher_id', 'v.merchant_id', 'v.kind', 'v.amount', 'v.balance', 'v.expires_at', 'v.donated_at', 't.expires_at as token_expires_at', 't.ended_at as token_ended_at'])
+    .where('t.token_hash', '=', tokenHash);
+}
+
+/** The token's row and its voucher, unlocked (a scan redeems nothing). */
+export function qrToken(db: Executor, tokenHash: string): Promise<QrTokenTarget | undefined> {
+  return selectQrToken(db, tokenHash).executeTakeFirst();
+}
+
+/**
+ * The token's row and its voucher, both locked for this redeem: redeems of one voucher (by token or
+ * by code) take turns, and one that waited reads the token as the one before left it (ended).
+ */
+export function lockQrToken(tx: Tx, tokenHash: string): Promise<QrTokenTarget | undefined> {
+  return selectQrToken(tx, tokenHash).forUpdate(['t', 'v']).executeTakeFirst();
+}
+
+/** Ends a token by the redemption it made. */
+export async function endQrToken(tx: Tx, tokenHash: string, now: Date, redemptionId: string): Promise<void> {
+  await tx.updateTable('voucher_qr_token').set({ ended_at: now, redemption_id: redemptionId }).where('token_hash', '=', tokenHash).execute();
+}
+
+/**
+ * Takes `take` öre from the balance of a voucher whose row the caller holds locked, when it fits
+ * (1 ≤ take ≤ balance; a "fixed" voucher only whole; not donated, not expired at `now`: the same
+ * conditions as `voucher_redeem_known`), and records the redemption (`via`) and the attempt by
+ * `userId`, in one statement. The redemption's id, or undefined when nothing changed.
+ */
+export async function takeFromBalance(
+  tx: Tx,
+  a: { voucherId: string; userId: string; take: number; via: 'code' | 'qr'; now: Date },
+): Promise<string | undefined> {
+  const { rows } = await sql<{ id: string }>`
+    WITH taken AS (
+      UPDATE voucher v SET balance = v.balance - ${a.take}::integer,
+                           redeemed_at = CASE WHEN v.balance = ${a.take}::integer THEN ${a.now}::timestamptz END
+       WHERE v.id = ${a.voucherId} AND v.donated_at IS NULL AND ${a.take}::integer >= 1 AND v.balance >= ${a.take}::integer
+         AND (v.kind = 'value' OR ${a.take}::integer = v.amount)
+         AND (v.expires_at IS NULL OR v.expires_at > ${a.now})
+      RETURNING v.id, v.merchant_id
+    ), redemption AS (
+      INSERT INTO voucher_redemption (voucher_id, merchant_id, user_id, amount, via, redeemed_at)
+      SELECT taken.id, taken.merchant_id, ${a.userId}, ${a.take}::integer, ${a.via}, ${a.now} FROM taken
+      RETURNING id, voucher_id, merchant_id
+    ), attempt AS (
+      INSERT INTO redeem_attempt (voucher_id, merchant_id, user_id, ok, outcome, at)
+      SELECT redemption.voucher_id, redemption.merchant_id, ${a.userId}, true, 'redeemed', ${a.now} FROM redemption
+    )
+    SELECT id FROM redemption`.execute(tx);
+  return rows[0]?.id;
+}
+
+/** A redemption at a merchant: which voucher it took from (the portal's undo). */
+export function merchantRedemption(db: Executor, merchantId: string, redemptionId: string): Promise<{ voucher_id: string } | undefined> {
+  return db.selectFrom('voucher_redemption').select('voucher_id').where('id', '=', redemptionId).where('merchant_id', '=', merchantId).executeTakeFirst();
+}
+
+/** Locks a voucher's row (any owner's): the portal's undo takes turns with redeems and other undos of it. */
+export async function lockVoucher(tx: Tx, voucherId: string): Promise<{ id: string; merchant_id: string } | undefined> {
+  return tx.selectFrom('voucher').select(['id', 'merchant_id']).where('id', '=', voucherId).forUpdate().executeTakeFirst();
+}

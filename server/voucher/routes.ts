@@ -10,12 +10,15 @@ import {
   RedeemedQuery,
   UNDO_MINUTES,
   UndoBody,
+  QR_TOKEN_SECONDS,
   UndoParams,
   Voucher,
+  VoucherQr,
 } from '../../contract/voucher.ts';
 import { access } from '../access.ts';
 import { idempotency } from '../idempotency/index.ts';
 import { donate, listOwn, markUsed, readOwn, redeem, undoRedemption } from './rules.ts';
+import { issueQrToken } from './qr.ts';
 
 /**
  * Vouchers (API.md "Voucher"): the caller's own, one of them, redeeming one at a till with the
@@ -60,6 +63,30 @@ export const voucherRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => readOwn(deps, req.userId, req.params.id),
+  );
+
+  app.get(
+    '/voucher/:id/qr',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...owners("The voucher's owner; anybody else gets 404"),
+        operationId: 'getVoucherQr',
+        tags: ['Voucher'],
+        summary: 'A one-time token for the till, shown as a QR code on the voucher',
+        description:
+          `A new token (10 characters of A–Z and 2–9), valid ${QR_TOKEN_SECONDS} seconds; the voucher's previous token stops working at ` +
+          'once. The till scans it (POST /portal/merchants/{id}/scan and /redeem) or types it from the text under the QR. Only for ' +
+          'an unexpired "InStore" voucher with a balance: another source 409 VOUCHER_NOT_IN_STORE, used up 409 VOUCHER_ALREADY_REDEEMED, ' +
+          'expired 410 VOUCHER_EXPIRED. Not cached (`Cache-Control: no-store`).',
+        params: IdParams,
+        response: { 200: VoucherQr, ...errorResponses(400, 401, 404, 409, 410) },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return issueQrToken(deps, req.userId, req.params.id);
+    },
   );
 
   app.post(

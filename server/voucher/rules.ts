@@ -109,7 +109,7 @@ export async function readOwn(deps: Pick<Deps, 'db'>, userId: string, id: string
   return toVoucher(row, true);
 }
 
-const expired = (expiresAt: Date | null, now: Date) => expiresAt !== null && expiresAt.getTime() <= now.getTime();
+export const expired = (expiresAt: Date | null, now: Date) => expiresAt !== null && expiresAt.getTime() <= now.getTime();
 
 function lockedFor(seconds: number): HttpError {
   const retryAfter = Math.max(1, Math.ceil(seconds));
@@ -145,8 +145,8 @@ async function wrongCodeLimits(tx: Tx, v: RedeemTarget, userId: string, windowSt
   };
 }
 
-/** Why an amount does not fit a voucher with a balance, or null when it does. */
-function amountProblem(v: Pick<RedeemTarget, 'kind' | 'amount' | 'balance'>, amount: number | undefined): 'amountNotAllowed' | 'balanceTooLow' | null {
+/** Why an amount does not fit a voucher with a balance, or null when it does (the code way and the QR way, server/voucher/qr.ts). */
+export function amountProblem(v: Pick<RedeemTarget, 'kind' | 'amount' | 'balance'>, amount: number | undefined): 'amountNotAllowed' | 'balanceTooLow' | null {
   if (amount === undefined) return null;
   if (v.kind !== 'value' && amount !== v.amount) return 'amountNotAllowed';
   if (amount > v.balance) return 'balanceTooLow';
@@ -226,18 +226,28 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
   switch (result.outcome) {
     case 'redeemed':
       return result.voucher;
-    case 'alreadyRedeemed':
-      throw conflict('VOUCHER_ALREADY_REDEEMED');
-    case 'expired':
-      throw new HttpError(410, 'VOUCHER_EXPIRED');
     case 'locked':
       throw lockedFor(result.seconds);
-    case 'amountNotAllowed':
-      throw badRequest('AMOUNT_NOT_ALLOWED', {}, [{ field: 'body.amount', problem: 'fixed' }]);
-    case 'balanceTooLow':
-      throw new HttpError(409, 'VOUCHER_BALANCE_TOO_LOW', {}, { balance: result.balance });
     case 'wrongCode':
       throw badRequest('MERCHANT_CODE_WRONG', {}, { attemptsLeft: result.attemptsLeft });
+    default:
+      throw redeemRefusal(result);
+  }
+}
+
+/** The voucher's own refusals of a redeem, the same by code and by QR (server/voucher/qr.ts). */
+export type VoucherRefusal = { outcome: 'balanceTooLow'; balance: number } | { outcome: 'alreadyRedeemed' | 'expired' | 'amountNotAllowed' };
+
+export function redeemRefusal(r: VoucherRefusal): HttpError {
+  switch (r.outcome) {
+    case 'alreadyRedeemed':
+      return conflict('VOUCHER_ALREADY_REDEEMED');
+    case 'expired':
+      return new HttpError(410, 'VOUCHER_EXPIRED');
+    case 'amountNotAllowed':
+      return badRequest('AMOUNT_NOT_ALLOWED', {}, [{ field: 'body.amount', problem: 'fixed' }]);
+    case 'balanceTooLow':
+      return new HttpError(409, 'VOUCHER_BALANCE_TOO_LOW', {}, { balance: r.balance });
   }
 }
 

@@ -1,5 +1,5 @@
 import { api, type ApiClient } from './client.ts';
-import type { Voucher } from '../../contract/voucher.ts';
+import type { Voucher, VoucherQr } from '../../contract/voucher.ts';
 
 /**
  * The voucher calls (API.md "Voucher", and GET /greetie/{id}/vouchers), typed from the contract.
@@ -58,4 +58,9 @@ export function markVoucherUsed(id: string, signal?: AbortSignal, client: ApiCli
  */
 export function donateVoucher(id: string, productId: string, signal?: AbortSignal, client: ApiClient = api): Promise<Voucher> {
   return client.post<Voucher>(path(id, '/donate'), { productId }, { signal });
+}
+
+/** GET /voucher/{id}/qr: a new one-time token for the till (120 s); the voucher's previous one stops working. */
+export function getVoucherQr(id: string, signal?: AbortSignal, client: ApiClient = api): Promise<VoucherQr> {
+  return client.get<VoucherQr>(path(id, '/qr'), { signal });
 }

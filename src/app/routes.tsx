@@ -49,12 +49,15 @@ export const groups = {
   // (A group of its own inside src/pages/greetie/, which it shares the editor's content layer with.)
   'greetie/view': group(() => import('../pages/greetie/view/routes.tsx'), ['view'], { voucherStore: true }),
   merchant: group(() => import('../pages/merchant/routes.tsx'), ['merchant']),
+  // Till mode in the merchant portal: its own chunk inside src/pages/portal/ (the scanner loads only here).
+  'portal/till': group(() => import('../pages/portal/till/routes.tsx'), ['redeem', 'till']),
   sandbox: group(() => import('../pages/sandbox/routes.tsx'), ['sandbox', 'merchant', 'payment']),
   flows: group(() => import('../pages/flows/routes.tsx'), ['flows']),
   errors: group(() => import('../pages/errors/routes.tsx')),
   legal: group(() => import('../pages/legal/routes.tsx')),
 };
 const { landing, auth, my, redeem, voucher, greetie, 'greetie/view': view, merchant, sandbox, flows, errors, legal } = groups;
+const tillMode = groups['portal/till'];
 
 export const routes: RouteObject[] = [
   {
@@ -80,6 +83,7 @@ export const routes: RouteObject[] = [
           { path: 'greetie/list', lazy: page(greetie, 'GreetieListPage') },
           { path: 'greetie/new', lazy: page(greetie, 'GreetieNewPage') },
           { path: 'greetie/details/:id', lazy: page(greetie, 'GreetieDetailsPage') },
+          { path: 'portal/:merchantId/kassa', lazy: page(tillMode, 'TillModePage') },
         ],
       },
       {

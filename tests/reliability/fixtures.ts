@@ -218,6 +218,54 @@ async function portalCall(ctx: MatrixContext, method: 'GET' | 'POST', path: stri
   return { ...req, headers: { ...req.headers, authorization: `Bearer ${owner.token}` } };
 }
 
+/** The owner of a demo merchant (from GET /api/sandbox/merchants), signed in once per run and merchant. */
+const merchantOwners = new WeakMap<Send, Map<string, Promise<Session>>>();
+
+function merchantOwner(send: Send, merchantId: string): Promise<Session> {
+  let byMerchant = merchantOwners.get(send);
+  if (!byMerchant) merchantOwners.set(send, (byMerchant = new Map()));
+  let session = byMerchant.get(merchantId);
+  if (!session) {
+    session = (async () => {
+      const res = await send({ method: 'GET', url: '/api/sandbox/merchants' });
+      const demo = (JSON.parse(res.body) as { id: string; ownerNumber: string }[]).find((m) => m.id === merchantId);
+      if (!demo) throw new Error(`the demo merchant ${merchantId} has no owner (GET /api/sandbox/merchants answered ${res.status})`);
+      return signIn(send, demo.ownerNumber);
+    })();
+    byMerchant.set(merchantId, session);
+  }
+  return session;
+}
+
+/**
+ * A till call by QR token (scan, redeem, undo): the owner's fresh InStore voucher shows its QR
+ * (GET /voucher/{id}/qr); the owner cell is that voucher's merchant's owner at the till (the
+ * fixture sets the header), the other caller works for no merchant (404), the visitor 401.
+ * `undo`: the token is redeemed first by the merchant's owner, and its redemption is undone.
+ */
+async function tillCall(ctx: MatrixContext, call: 'scan' | 'redeem' | 'undo'): Promise<Req> {
+  const greetie = await deliveredGreetie(ctx, ctx.other, ctx.owner);
+  const list = await ctx.send({ method: 'GET', url: `/api/greetie/${greetie.id}/vouchers`, headers: bearer(ctx.owner) });
+  const voucher = list.status === 200 ? (JSON.parse(list.body) as { id: string; merchant: { id: string } }[])[0] : undefined;
+  if (!voucher) throw new Error(`GET /api/greetie/{id}/vouchers answered ${list.status}: ${list.body.slice(0, 200)}`);
+  const qr = await ctx.send({ method: 'GET', url: `/api/voucher/${voucher.id}/qr`, headers: bearer(ctx.owner) });
+  if (qr.status !== 200) throw new Error(`GET /api/voucher/{id}/qr answered ${qr.status}: ${qr.body.slice(0, 200)}`);
+  const { token } = JSON.parse(qr.body) as { token: string };
+  const merchantOwnerSession = await merchantOwner(ctx.send, voucher.merchant.id);
+  const base = `/api/portal/merchants/${voucher.merchant.id}`;
+  let req: Req;
+  if (call === 'undo') {
+    const redeemed = await ctx.send({ ...jsonPost(`${base}/redeem`, { token }), headers: bearer(merchantOwnerSession) });
+    const redemption = redeemed.status === 200 ? (JSON.parse(redeemed.body) as { redemptions: { id: string }[] }).redemptions.at(-1) : undefined;
+    if (!redemption) throw new Error(`POST ${base}/redeem answered ${redeemed.status}: ${redeemed.body.slice(0, 200)}`);
+    req = jsonPost(`${base}/redemptions/${redemption.id}/undo`, {});
+  } else {
+    req = jsonPost(`${base}/${call}`, { token });
+  }
+  if (ctx.caller !== 'owner') return req;
+  return { ...req, headers: { ...req.headers, authorization: `Bearer ${merchantOwnerSession.token}` } };
+}
+
 export const FIXTURES: Record<string, Fixture> = {
   'POST /api/auth/verificationcode': async () => jsonPost('/api/auth/verificationcode', { mobileNumber: freshMobileNumber() }),
 
@@ -300,6 +348,7 @@ export const FIXTURES: Record<string, Fixture> = {
     const v = await ownersVoucher(ctx);
     return jsonPost('/api/voucher/redeem', { voucherId: v.id, merchantCode: v.merchantCode });
   },
+  'GET /api/voucher/{id}/qr': async (ctx) => ({ method: 'GET', url: `/api/voucher/${(await ownersVoucher(ctx)).id}/qr`, remoteAddress: freshIp() }),
   'POST /api/voucher/redeemed': async (ctx) => jsonPost(`/api/voucher/redeemed?id=${(await ownersVoucher(ctx, 'Charity')).id}`, {}),
   // Undo: the owner's voucher redeemed just now (its redemption is minutes old at most).
   'POST /api/voucher/{id}/redemptions/{redemptionId}/undo': async (ctx) => {
@@ -371,6 +420,10 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /api/portal/merchants/{id}/redemptions': async (ctx) => portalCall(ctx, 'GET', '/redemptions?limit=5'),
   'GET /api/portal/merchants/{id}/redemptions.csv': async (ctx) => portalCall(ctx, 'GET', '/redemptions.csv'),
   'POST /api/portal/merchants/{id}/code': async (ctx) => portalCall(ctx, 'POST', '/code'),
+  // Till mode by the voucher's QR: the voucher's merchant's owner, somebody else, nobody.
+  'POST /api/portal/merchants/{id}/scan': async (ctx) => tillCall(ctx, 'scan'),
+  'POST /api/portal/merchants/{id}/redeem': async (ctx) => tillCall(ctx, 'redeem'),
+  'POST /api/portal/merchants/{id}/redemptions/{redemptionId}/undo': async (ctx) => tillCall(ctx, 'undo'),
   'GET /api/sandbox/push': async ({ owner }) => ({ method: 'GET', url: `/api/sandbox/push?userId=${owner.userId}`, remoteAddress: freshIp() }),
 };
 

@@ -11,6 +11,8 @@ import { formatKr } from '../../format/money.ts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { Loading } from './RedeemPage.tsx';
 import { useRedeem } from './useRedeem.ts';
+import { RedeemedCard } from '../../components/till/RedeemedCard.tsx';
+import { AmountField } from '../../components/till/AmountField.tsx';
 import { isAmountFailure } from '../../../machines/redeem.ts';
 import * as css from './redeem.css.ts';
 
@@ -141,9 +143,7 @@ function TillForm({ redeem }: { redeem: Redeem }) {
   const [now] = useState(() => new Date());
   const amountFailure = redeem.failure && isAmountFailure(redeem.failure) ? redeem.failure : null;
   const codeFailure = redeem.failure && !amountFailure ? redeem.failure : null;
-  const amountErrorText = useErrorText(amountFailure, v.balance);
   const codeErrorText = useErrorText(codeFailure, v.balance);
-  const liveRefusal = useErrorText(redeem.amount.kind === 'refused' ? redeem.amount.failure : null, v.balance);
   const amountField = useRef<HTMLInputElement>(null);
   const codeField = useRef<HTMLInputElement>(null);
   // A refusal puts the staff back in its field, what was typed selected to type over.
@@ -160,55 +160,21 @@ function TillForm({ redeem }: { redeem: Redeem }) {
     e.preventDefault();
     redeem.submit(code);
   };
-  const amountInvalid = Boolean(amountErrorText) || redeem.amount.kind === 'refused';
-  const amountLine =
-    redeem.remaining !== null
-      ? t('till.remaining', { amount: formatKr(redeem.remaining) })
-      : liveRefusal && !amountErrorText
-        ? liveRefusal
-        : t('till.balanceNow', { amount: formatKr(v.balance) });
   return (
     <form className={css.staff} onSubmit={onSubmit} noValidate aria-labelledby="staff-title">
       <h2 id="staff-title" className={css.staffTitle}>
         {t('till.staffTitle')}
       </h2>
       {isValue && (
-        <>
-          <label htmlFor="redeem-amount" className={css.label}>
-            {t('till.amountLabel')}
-          </label>
-          <div className={css.amountRow}>
-            <input
-              ref={amountField}
-              id="redeem-amount"
-              name="amount"
-              className={css.amountInput}
-              value={redeem.amountText}
-              onChange={(e) => redeem.setAmount(e.target.value)}
-              inputMode="decimal"
-              autoComplete="off"
-              autoCorrect="off"
-              spellCheck={false}
-              enterKeyHint="next"
-              aria-invalid={amountInvalid ? true : undefined}
-              aria-describedby={amountErrorText ? 'redeem-amount-hint redeem-amount-line redeem-amount-error' : 'redeem-amount-hint redeem-amount-line'}
-            />
-            <span className={css.amountUnit} aria-hidden="true">
-              kr
-            </span>
-          </div>
-          <p id="redeem-amount-hint" className={css.muted}>
-            {t('till.amountHint')}
-          </p>
-          <p id="redeem-amount-line" role="status" className={amountInvalid && !amountErrorText ? css.error : css.remaining} data-testid="amount-line">
-            {amountLine}
-          </p>
-          {amountErrorText && (
-            <p id="redeem-amount-error" role="alert" className={css.error}>
-              {amountErrorText}
-            </p>
-          )}
-        </>
+        <AmountField
+          ref={amountField}
+          id="redeem-amount"
+          text={redeem.amountText}
+          reading={redeem.amount}
+          balance={v.balance}
+          failure={amountFailure}
+          onChange={redeem.setAmount}
+        />
       )}
       <label htmlFor="merchant-code" className={css.label}>
         {t('till.codeLabel')}
@@ -236,7 +202,6 @@ function TillForm({ redeem }: { redeem: Redeem }) {
   );
 }
 
-/** The time now, to the second, in Stockholm: ticks while shown. */
 /** The merchant's code as staff type it (letters and digits, no autocorrection): the till's and the undo's. */
 function MerchantCodeInput(props: {
   ref: RefObject<HTMLInputElement | null>;
@@ -265,47 +230,14 @@ function MerchantCodeInput(props: {
   );
 }
 
-function useNow(): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
 /** "Inlöst", what was taken and what is left, and for 10 minutes 'Ångra'. */
 function Redeemed({ redeem }: { redeem: Redeem }) {
-  const { t, i18n } = useTranslation('redeem');
+  const { t } = useTranslation('redeem');
   const v = redeem.voucher;
-  const now = useNow();
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  const when = redeem.redemption?.redeemedAt ?? v.redeemedAt;
-  const at = when ? formatDate(when, i18n.language, 'HH:mm:ss') : '';
   const taken = redeem.redemption?.amount ?? v.amount;
   return (
     <>
-      <section className={css.done} aria-labelledby="page-title" data-testid="redeemed">
-        <span className={css.doneMark} aria-hidden="true">
-          ✓
-        </span>
-        <h1 id="page-title" ref={heading} className={css.doneTitle} tabIndex={-1}>
-          {t('done.title')}
-        </h1>
-        <p className={css.doneWhat}>{t('done.what', { product: v.product.name, merchant: v.merchant.name, amount: formatKr(v.amount) })}</p>
-        <p className={css.doneTaken} data-testid="redeemed-amounts">
-          {t('done.taken', { taken: formatKr(taken), left: formatKr(v.balance) })}
-        </p>
-        {at && <p className={css.doneAt}>{t('done.at', { time: at })}</p>}
-        <p className={css.clock}>
-          <span className={css.clockLabel}>{t('done.now')}</span>
-          <time dateTime={now.toISOString()} data-testid="live-clock">
-            {formatDate(now, i18n.language, 'HH:mm:ss')}
-          </time>
-        </p>
-        <p className={css.live}>{t('done.live')}</p>
-      </section>
+      <RedeemedCard voucher={v} taken={taken} when={redeem.redemption?.redeemedAt ?? v.redeemedAt} />
       <UndoPanel redeem={redeem} taken={taken} />
       <Link to="/voucher" className={css.doneLink}>
         {t('done.toVouchers')}

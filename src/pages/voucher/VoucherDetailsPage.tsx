@@ -17,6 +17,7 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { Loading } from './VoucherListPage.tsx';
 import { DonateInstead, type DonatedState } from './DonateInstead.tsx';
 import { VoucherHistory } from './VoucherHistory.tsx';
+import { VoucherQrCode } from './VoucherQrCode.tsx';
 import * as css from './voucher.css.ts';
 
 /**
@@ -104,6 +105,7 @@ function InStore({ voucher: v, now }: { voucher: Voucher; now: Date }) {
   if (v.isRedeemed || isExpired(v, now)) return null;
   return (
     <>
+      <VoucherQrCode voucherId={v.id} />
       <p className={css.muted}>{t('details.instore.text')}</p>
       <Link to={`/redeem/voucher/${v.id}`} className={`${button} ${css.wide}`}>
         {t('details.instore.redeem')}

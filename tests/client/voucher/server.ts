@@ -19,6 +19,7 @@ export function fakeVoucherServer(initial: Voucher[] = all) {
   const held: { match: (c: Call) => boolean; waiting: (() => void)[] }[] = [];
   /** Overrides by "METHOD path": the answer for that call instead of the real one. */
   const overrides = new Map<string, (c: Call) => Response>();
+  let qrCount = 0;
 
   const real = (c: Call): Response => {
     const find = (id: string | null) => vouchers.find((v) => v.id === id);
@@ -27,6 +28,15 @@ export function fakeVoucherServer(initial: Voucher[] = all) {
     if (c.method === 'GET' && one && one[1] !== 'redeem' && one[1] !== 'redeemed') {
       const v = find(one[1]!);
       return v ? json(200, v) : json(404, { code: 'VOUCHER_NOT_FOUND', message: 'Presentkortet finns inte.' });
+    }
+    const qr = /^\/api\/voucher\/([^/]+)\/qr$/.exec(c.path);
+    if (c.method === 'GET' && qr) {
+      const v = find(qr[1]!);
+      if (!v) return json(404, { code: 'VOUCHER_NOT_FOUND', message: 'Presentkortet finns inte.' });
+      if (v.isRedeemed) return json(409, { code: 'VOUCHER_ALREADY_REDEEMED', message: 'Presentkortet är redan inlöst.' });
+      qrCount += 1;
+      const letter = (n: number) => 'ABCDEFGHJK'[n % 10]!;
+      return json(200, { token: `QRTOKEN${letter(qrCount)}${letter(Math.floor(qrCount / 10))}Z`, expiresAt: new Date(Date.now() + 120_000).toISOString() });
     }
     const greetie = /^\/api\/greetie\/([^/]+)\/vouchers$/.exec(c.path);
     if (c.method === 'GET' && greetie) {
@@ -83,8 +93,9 @@ export function fakeVoucherServer(initial: Voucher[] = all) {
 
   return {
     calls,
-    /** The calls to the API, as "METHOD path". */
-    asked: () => calls.filter((c) => c.path.startsWith('/api/voucher') || c.path.includes('/vouchers')).map((c) => `${c.method} ${c.path}`),
+    /** The calls to the API, as "METHOD path" (the voucher page's QR tokens left out: tests/client/voucher/qr.test.tsx counts those). */
+    asked: () =>
+      calls.filter((c) => (c.path.startsWith('/api/voucher') || c.path.includes('/vouchers')) && !c.path.endsWith('/qr')).map((c) => `${c.method} ${c.path}`),
     answer: (key: string, make: (c: Call) => Response) => overrides.set(key, make),
     /** Calls matching wait until `release()`. */
     hold(match: (c: Call) => boolean) {

@@ -1,0 +1,107 @@
+import { expect } from 'vitest';
+import { journey, connectBrowser } from './harness/journey.ts';
+import { api, call, expectPath, mobileNumberFor, readCodeFromOutbox, signInByApi } from './harness/app.ts';
+
+/**
+ * Till mode in the merchant portal (issue 26): a sender gives a 349 kr value gift (an InStore
+ * product with a range) through the API and pays in the sandbox; the recipient asks for the
+ * voucher's QR token (GET /voucher/{id}/qr) as the customer's phone does. The merchant's demo
+ * owner (GET /sandbox/merchants `ownerNumber`) signs in through the sandbox SMS on the login page,
+ * opens /portal/{id}/kassa, types the token under the QR code (in lower case, with a space), takes
+ * 149 kr: "Inlöst" says "149 kr draget · 200 kr kvar". 'Ångra', once more 'Ja, ångra köpet', and
+ * the 149 kr is back. axe runs at each step (j.check).
+ */
+
+connectBrowser();
+
+const AMOUNT = 34900;
+
+/** A paid greetie with one 349 kr value gift to `recipientE164`: the product and its merchant. */
+async function giveValueGift(baseURL: string, senderE164: string, recipientE164: string) {
+  const token = await signInByApi(baseURL, senderE164);
+  await call(baseURL, token, 'POST', '/api/mobileuser', { name: 'Anna' });
+  const merchants = await api<Array<{ id: string; name: string }>>(baseURL, '/api/merchant');
+  for (const m of merchants) {
+    const products = await api<Array<{ id: string; name: string; source: string; minAmount?: number; maxAmount?: number }>>(baseURL, `/api/merchant/${m.id}/products`);
+    const p = products.find((x) => x.source === 'InStore' && typeof x.minAmount === 'number' && x.minAmount <= AMOUNT && (x.maxAmount ?? 0) >= AMOUNT);
+    if (!p) continue;
+    const draft = await call<{ id: string }>(baseURL, token, 'POST', '/api/greetie/createv2', {
+      recipient: { mobileNumber: recipientE164, name: 'Bo' },
+      message: 'Ät något gott!',
+      gifts: [{ productId: p.id, amount: AMOUNT }],
+    });
+    const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
+    await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
+    return { product: p.name, merchantId: m.id, merchant: m.name, greetieId: draft.id };
+  }
+  throw new Error('the demo catalogue has no InStore product with a range holding 349 kr');
+}
+
+/** The recipient's voucher of that greetie once delivered (delivery is a job), and a fresh QR token for it. */
+async function tokenFor(baseURL: string, recipientE164: string, greetieId: string): Promise<string> {
+  const token = await signInByApi(baseURL, recipientE164);
+  let voucherId: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const vouchers = await call<Array<{ id: string; greetieId: string }>>(baseURL, token, 'GET', '/api/voucher');
+        voucherId = vouchers.find((v) => v.greetieId === greetieId)?.id;
+        return Boolean(voucherId);
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  const qr = await call<{ token: string; expiresAt: string }>(baseURL, token, 'GET', `/api/voucher/${voucherId}/qr`);
+  return qr.token;
+}
+
+const plain = (s: string | null) => (s ?? '').replace(/\s+/gu, ' ').trim();
+
+journey('portal-till', async (j) => {
+  const { page, baseURL } = j;
+  const recipient = mobileNumberFor(j.name, j.viewport);
+  const gift = await giveValueGift(baseURL, mobileNumberFor('portal-till-sender', j.viewport).e164, recipient.e164);
+  const owner = (await api<Array<{ id: string; ownerNumber: string | null }>>(baseURL, '/api/sandbox/merchants')).find((m) => m.id === gift.merchantId)?.ownerNumber;
+  if (!owner) throw new Error(`no demo owner for ${gift.merchant}`);
+  const token = await tokenFor(baseURL, recipient.e164, gift.greetieId);
+
+  // The owner opens till mode; signed out, the login page comes first (the sandbox SMS).
+  await page.goto(`/portal/${gift.merchantId}/kassa`);
+  await expectPath(page, /^\/auth\/jwt\/login\?returnTo=/);
+  const since = Date.now();
+  await page.getByLabel('Mobilnummer').fill(owner);
+  await page.getByRole('button', { name: 'Skicka kod' }).click();
+  const code = await readCodeFromOutbox(baseURL, owner, since);
+  await page.getByLabel('Kod', { exact: true }).fill(code);
+  await page.getByRole('button', { name: 'Logga in', exact: true }).click();
+  await expectPath(page, `/portal/${gift.merchantId}/kassa`);
+
+  const main = page.getByRole('main');
+  await main.getByRole('heading', { level: 1, name: 'Kassaläge' }).waitFor();
+  await main.getByRole('button', { name: 'Skanna kund' }).waitFor();
+  await j.check('till mode');
+
+  // The token as printed under the QR code, typed in lower case with a space.
+  await main.getByRole('textbox', { name: 'Koden under QR-koden' }).fill(`${token.slice(0, 5).toLowerCase()} ${token.slice(5).toLowerCase()}`);
+  await main.getByRole('button', { name: 'Hämta gåvan' }).click();
+  await main.getByRole('heading', { level: 1, name: gift.product }).waitFor();
+  const line = main.getByTestId('amount-line');
+  expect(plain(await line.textContent())).toBe('Saldo: 349 kr');
+  await j.check('the voucher found');
+
+  await main.getByRole('textbox', { name: 'Belopp att dra' }).fill('149');
+  await expect.poll(async () => plain(await line.textContent())).toBe('Kvar efter köpet: 200 kr');
+  await main.getByRole('button', { name: 'Lös in' }).click();
+  await main.getByRole('heading', { level: 1, name: 'Inlöst' }).waitFor();
+  expect(plain(await main.getByTestId('redeemed-amounts').textContent())).toBe('149 kr draget · 200 kr kvar');
+  await j.check('Inlöst with what is left');
+
+  await main.getByRole('button', { name: 'Ångra', exact: true }).click();
+  await main.getByRole('button', { name: 'Ja, ångra köpet' }).click();
+  await main.getByRole('heading', { level: 1, name: 'Ångrat' }).waitFor();
+  expect(plain(await main.getByTestId('undone-amounts').textContent())).toBe('149 kr är tillbaka på gåvan · 349 kr kvar');
+  await j.check('undone, the balance back');
+
+  await main.getByRole('button', { name: 'Skanna nästa' }).click();
+  await expect.poll(async () => main.getByRole('textbox', { name: 'Koden under QR-koden' }).inputValue()).toBe('');
+});
