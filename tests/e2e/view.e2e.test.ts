@@ -135,6 +135,15 @@ journey('view', async (j) => {
   const redeem = main.getByRole('link', { name: 'Lös in' });
   await redeem.waitFor();
   expect(await redeem.getAttribute('href')).toMatch(new RegExp(`^/redeem/${draft.id}\\?voucher=[0-9a-f-]{36}$`));
-  expect(await main.getByRole('link', { name: 'Mina gåvor' }).getAttribute('href')).toMatch(/^\/voucher\/[0-9a-f-]{36}$/);
+  expect(await main.getByRole('link', { name: 'Visa gåvan' }).getAttribute('href')).toMatch(/^\/voucher\/[0-9a-f-]{36}$/);
+  expect(await main.getByRole('link', { name: 'Mina gåvor' }).getAttribute('href')).toBe('/voucher');
+  expect(await main.getByRole('link', { name: 'Skicka en egen greetie' }).getAttribute('href')).toBe('/greetie/new');
   await j.check('view: the recipient signed in');
+
+  // Link → gifts visible, signed in (the recipient opens the link again): from the navigation's
+  // start to the gifts' own 'Lös in' on the page, as the page's clock counts it.
+  await page.goto(link);
+  await main.getByRole('link', { name: 'Lös in' }).waitFor();
+  const giftsMs = await page.evaluate(() => Math.round(performance.now()));
+  console.log(`view (${j.viewport}): link → gifts visible (signed in) ${giftsMs} ms`);
 }, { walkAtBothSizes: true });
