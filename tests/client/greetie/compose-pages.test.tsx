@@ -447,4 +447,69 @@ describe('/greetie/list', () => {
     expect(screen.getAllByTestId('greetie-thumb')).toHaveLength(1);
     expect(screen.getByTestId('greetie-thumb-empty').querySelector('svg')).not.toBeNull();
   });
+
+  const DRAFT_A = '5d1c0c3e-0000-4000-8000-0000000000b1';
+  const DRAFT_B = '5d1c0c3e-0000-4000-8000-0000000000b2';
+  const DRAFT_C = '5d1c0c3e-0000-4000-8000-0000000000b3';
+  const drafts = () => [
+    greetie({ id: DRAFT_A, media: { ...photo, thumbnailUrl: '/api/media/TTTTTTTTTTTTTTTTTTTTTT.webp' }, updatedAt: '2026-05-03T12:15:00.000Z' }),
+    greetie({ id: DRAFT_B, recipient: { name: 'Mormor', mobileNumber: '+46701112233' }, updatedAt: '2026-05-02T09:05:00.000Z' }),
+    greetie({ id: DRAFT_C, message: 'Grattis på födelsedagen, Kalle!', updatedAt: '2026-05-01T08:00:00.000Z' }),
+  ];
+
+  it('each draft says what it is: its picture, its recipient or "Utkast", when it was changed, and its message', async () => {
+    server = { 'GET /api/greetie': () => ({ status: 200, body: drafts() }) };
+    renderRoute('/greetie/list', { session: signedIn() });
+    const sent = (await screen.findByRole('heading', { level: 2, name: 'Skickade' })).closest('section')!;
+    const rows = await within(sent).findAllByRole('listitem');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]!).getByTestId('greetie-thumb')).toBeInTheDocument();
+    expect(rows[0]).toHaveTextContent('Utkast · ändrat 3 maj 2026 14:15');
+    expect(rows[1]).toHaveTextContent('Mormor');
+    expect(rows[1]).toHaveTextContent('ändrat 2 maj 2026 11:05');
+    expect(rows[2]).toHaveTextContent('Grattis på födelsedagen, Kalle!');
+    expect(screen.queryByText('Ingen mottagare än')).not.toBeInTheDocument();
+    // No two rows read the same.
+    expect(new Set(rows.map((r) => r.textContent)).size).toBe(3);
+  });
+
+  it('a draft is deleted from the list after "Ta bort" is confirmed; "Behåll" keeps it', async () => {
+    let left = drafts();
+    server = {
+      'GET /api/greetie': () => ({ status: 200, body: left }),
+      [`DELETE /api/greetie/${DRAFT_B}`]: () => {
+        left = left.filter((g) => g.id !== DRAFT_B);
+        return { status: 204 };
+      },
+    };
+    const user = userEvent.setup();
+    renderRoute('/greetie/list', { session: signedIn() });
+    const remove = await screen.findByRole('button', { name: 'Ta bort utkastet: Mormor, ändrat 2 maj 2026 11:05' });
+    await user.click(remove);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Ta bort utkastet?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Behåll' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Ta bort utkastet: Mormor, ändrat 2 maj 2026 11:05' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Ta bort utkastet' }));
+    await waitFor(() => expect(screen.queryByText('Mormor')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/api/greetie/${DRAFT_B}`]);
+    expect(screen.getAllByRole('button', { name: /^Ta bort utkastet:/ })).toHaveLength(2);
+  });
+
+  it('a draft the server will not delete (sent meanwhile) stays, and the dialog says why', async () => {
+    server = {
+      'GET /api/greetie': () => ({ status: 200, body: drafts() }),
+      [`DELETE /api/greetie/${DRAFT_A}`]: () => ({ status: 409, body: { code: 'GREETIE_NOT_DRAFT', message: 'Greetien är redan skickad och kan inte tas bort.' } }),
+    };
+    const user = userEvent.setup();
+    renderRoute('/greetie/list', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: /^Ta bort utkastet: Utkast, ändrat 3 maj/ }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Ta bort utkastet' }));
+    expect(await within(screen.getByRole('alertdialog')).findByRole('alert')).toHaveTextContent('Greetien är redan skickad och kan inte tas bort.');
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Behåll' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(screen.getAllByRole('button', { name: /^Ta bort utkastet:/ })).toHaveLength(3);
+  });
 });
