@@ -161,6 +161,19 @@ describe('/greetie/details/{id}: the sender cancels, resends, corrects', () => {
     expect(screen.queryByRole('button', { name: 'Skicka länken igen' })).not.toBeInTheDocument();
   });
 
+  it('a delivered greetie says "Levererad" with when, not "Levereras"', async () => {
+    open(delivered());
+    const term = await screen.findByText('Levererad', { selector: 'dt' });
+    expect(term.nextElementSibling).toHaveTextContent('20 november 2026 09:00');
+    expect(screen.queryByText('Levereras', { selector: 'dt' })).not.toBeInTheDocument();
+  });
+
+  it('a greetie still to come says "Levereras" with the time chosen', async () => {
+    open(delivered({ status: 'scheduled', deliveredAt: null, deliverAt: '2030-12-24T15:00:00.000Z' }));
+    const term = await screen.findByText('Levereras', { selector: 'dt' });
+    expect(term.nextElementSibling).toHaveTextContent('24 december 2030 16:00');
+  });
+
   it('opened: the actions are gone and the page says why', async () => {
     open(delivered({ viewed: true, viewedAt: '2026-11-20T09:00:00.000Z' }));
     expect(await screen.findByText('Mottagaren har öppnat greetien, så den kan inte längre avbrytas eller skickas om.')).toBeInTheDocument();
