@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { MerchantPage, Product } from '../../../contract/merchant.ts';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
@@ -53,6 +53,12 @@ function serve(draft: Greetie) {
     [`GET /api/merchant/${MERCHANT_ID}/products`]: () => ({ status: 200, body: [voucher] }),
   };
 }
+
+// The greetie pages' chunk is loaded once before the tests: on a busy machine its first import
+// alone took the first test's whole time.
+beforeAll(async () => {
+  await import('../../../src/pages/greetie/routes.tsx');
+}, 30_000);
 
 beforeEach(() => {
   installDomStubs({ viewport: 'mobile' });
@@ -355,6 +361,22 @@ describe('/greetie/new: sold-out gifts (issue 13)', () => {
 
 describe('/greetie/new: the withdrawal consent at review (issue 25)', () => {
   const CONSENT = /^Jag vill att greetien levereras direkt och förstår att ångerrätten upphör när mottagaren öppnar den eller använder en gåva\. Tills dess kan jag avbryta och få tillbaka hela beloppet\.$/;
+
+  it('a delivery time that has passed since it was picked is refused at the review, said at the time, with the way back to change it', async () => {
+    serve(greetie({ media: photo, gifts: [gift], total: 14900, recipient: { name: 'Mormor', mobileNumber: '+46701234567' }, deliverAt: '2026-01-01T11:00:00.000Z' }));
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Granska din greetie');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Tiden har redan varit. Välj en tid framåt.');
+    await user.click(screen.getByRole('checkbox', { name: CONSENT }));
+    const pay = screen.getByRole('button', { name: 'Betala med Swish' });
+    expect(pay).toBeDisabled();
+    expect(pay).toHaveAccessibleDescription(/Tiden har redan varit/);
+    await user.click(screen.getByRole('button', { name: 'Ändra tiden' }));
+    expect(await stepHeading('Vem ska få den?')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Tiden har redan varit. Välj en tid framåt.');
+    expect(calls.filter((c) => c.path.endsWith('/startpayment'))).toEqual([]);
+  });
 
   it('pay is refused until the box is ticked: the error beside it, focus on it; ticked, startpayment carries the consent', async () => {
     serve(greetie({ media: photo, gifts: [gift], total: 14900, recipient: { name: 'Mormor', mobileNumber: '+46701234567' } }));

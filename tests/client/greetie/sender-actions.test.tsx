@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
@@ -39,6 +39,12 @@ const payment = (over: Partial<Payment> = {}): Payment => ({
   ...over,
 });
 const posts = () => calls.filter((c) => c.method === 'POST');
+
+// The greetie pages' chunk is loaded once before the tests: on a busy machine its first import
+// alone took the first test's whole time.
+beforeAll(async () => {
+  await import('../../../src/pages/greetie/routes.tsx');
+}, 30_000);
 
 beforeEach(() => {
   installDomStubs({ viewport: 'mobile' });
