@@ -175,6 +175,30 @@ describe('/greetie/new', () => {
     expect(screen.getByText(/^Summa:/).textContent).toBe('Summa: 450\u00a0kr');
   });
 
+  it('a typo in the number shows only the field\'s error, not "Ändringarna kunde inte sparas" (the server\'s refusal of the field is no save fault)', async () => {
+    serve(greetie({ media: photo, message: 'Hej' }));
+    server[`PATCH /api/greetie/${DRAFT_ID}`] = (body) =>
+      /^\+?46 ?7|^07/.test((body as { recipient?: { mobileNumber: string } | null }).recipient?.mobileNumber ?? '') &&
+      ((body as { recipient: { mobileNumber: string } }).recipient.mobileNumber.replace(/\D/g, '').length >= 10)
+        ? { status: 200, body: greetie({ media: photo, message: 'Hej', recipient: { name: null, mobileNumber: '+46701234567' } }) }
+        : { status: 400, body: { code: 'INVALID_MOBILE_NUMBER', message: 'Ogiltigt mobilnummer.' } };
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Vem ska få den?');
+    const number = screen.getByRole('textbox', { name: 'Mobilnummer' });
+    await user.type(number, '070-12');
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true), { timeout: 3000 });
+    await waitFor(() => expect(screen.getByText('Sparas när allt är rätt ifyllt')).toBeInTheDocument());
+    expect(screen.queryByText('Ändringarna kunde inte sparas')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Spara igen' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Nästa' }));
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((a) => a.textContent)).toEqual(['Skriv ett svenskt mobilnummer, t.ex. 070-123 45 67.']);
+    // Put right, it is saved.
+    await user.type(number, '3 45 67');
+    await waitFor(() => expect(screen.getByText('Sparat')).toBeInTheDocument(), { timeout: 3000 });
+  });
+
   it('asks for a Swedish mobile number, and a delivery time ahead, before the review', async () => {
     serve(greetie({ media: photo, message: 'Hej' }));
     const user = userEvent.setup();
