@@ -183,6 +183,19 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     expect(screen.queryByRole('button', { name: 'Försök igen' })).not.toBeInTheDocument();
   });
 
+  it('a link that leads nowhere carries the brand, how to tell a real Greetie SMS, and where to get help', async () => {
+    installDomStubs({ viewport: 'mobile', reducedMotion: true });
+    server['GET /api/seller'] = () => ({ status: 200, body: { name: 'Greetie AB', orgNumber: '559000-0000', email: 'hej@greetie.se' } });
+    renderRoute(`/greetie/view/${REF}`, { session: visitor });
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Vi hittar inte den här greetien' });
+    const box = heading.parentElement!;
+    expect(within(box).getByText('Greetie')).toBeInTheDocument();
+    expect(box).toHaveTextContent(`Äkta greetie-sms kommer från avsändaren ”Greetie” och länkar bara till ${window.location.host}.`);
+    expect(await within(box).findByRole('link', { name: 'hej@greetie.se' })).toHaveAttribute('href', 'mailto:hej@greetie.se');
+    expect(box).toHaveTextContent('Behöver du hjälp? Skriv till oss: hej@greetie.se');
+    expect(within(box).getByRole('link', { name: 'Till startsidan' })).toHaveAttribute('href', '/');
+  });
+
   it('a failure says what went wrong, and "Försök igen" reads it again', async () => {
     installDomStubs({ viewport: 'mobile', reducedMotion: true });
     let fail = true;

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { GreetieView } from '../../../../machines/greetieView.ts';
+import { useSeller } from '../../../components/seller.ts';
 import { useSession } from '../../../components/session.ts';
 import { useOpenGreetieVouchers } from '../../../components/vouchers.ts';
 import { usePageTitle } from '../../../components/usePageTitle.ts';
@@ -62,6 +63,33 @@ export function TrustNote({ senderName }: { senderName: string | null }) {
       <p className={css.hint}>{t('trust.real', { host })}</p>
       <p className={css.hint}>{t('trust.never', { host })}</p>
     </aside>
+  );
+}
+
+/**
+ * A link that leads nowhere, for someone who may doubt the SMS it came in: Greetie's brand, what a
+ * real Greetie SMS looks like, the way to the start page, and where to ask for help (the seller's
+ * e-mail, once known).
+ */
+function NotFoundHelp() {
+  const { t } = useTranslation('view');
+  const seller = useSeller().data;
+  return (
+    <>
+      <p className={css.trustBrand}>
+        <span className={css.wordmark}>Greetie</span>
+      </p>
+      <p>{t('notFound.text')}</p>
+      <p className={css.hint}>{t('trust.real', { host: window.location.host })}</p>
+      {seller && (
+        <p>
+          {t('notFound.help')} <a href={`mailto:${seller.email}`}>{seller.email}</a>
+        </p>
+      )}
+      <Link to="/" className={buttonSecondary}>
+        {t('notFound.home')}
+      </Link>
+    </>
   );
 }
 
@@ -146,12 +174,7 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
               </button>
             </>
           ) : (
-            <>
-              <p>{t('notFound.text')}</p>
-              <Link to="/" className={buttonSecondary}>
-                {t('notFound.home')}
-              </Link>
-            </>
+            <NotFoundHelp />
           )}
         </div>
       </section>
