@@ -145,5 +145,13 @@ journey('view', async (j) => {
   await page.goto(link);
   await main.getByRole('link', { name: 'Lös in' }).waitFor();
   const giftsMs = await page.evaluate(() => Math.round(performance.now()));
-  console.log(`view (${j.viewport}): link → gifts visible (signed in) ${giftsMs} ms`);
+  // What the time went on: the page's own API reads, as [start, end] ms from the navigation.
+  const reads = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => new URL(e.name).pathname.startsWith('/api/') && !e.name.includes('/api/media/'))
+      .map((e) => `${new URL(e.name).pathname.replace(/[0-9a-f-]{36}/, '{id}')} ${Math.round(e.startTime)}–${Math.round(e.responseEnd)}`),
+  );
+  const shown = await page.evaluate(() => Math.round(performance.getEntriesByType('navigation')[0]?.duration ?? 0));
+  console.log(`view (${j.viewport}): link → gifts visible (signed in) ${giftsMs} ms; document loaded ${shown} ms; reads: ${reads.join(', ')}`);
 }, { walkAtBothSizes: true });
