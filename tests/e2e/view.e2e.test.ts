@@ -149,6 +149,7 @@ journey('view', async (j) => {
   const reads = await page.evaluate(() =>
     performance
       .getEntriesByType('resource')
+      .map((e) => e as PerformanceResourceTiming)
       .filter((e) => new URL(e.name).pathname.startsWith('/api/') && !e.name.includes('/api/media/'))
       .map((e) => `${new URL(e.name).pathname.replace(/[0-9a-f-]{36}/, '{id}')} ${Math.round(e.startTime)}–${Math.round(e.responseEnd)}`),
   );
