@@ -77,8 +77,11 @@ export const GREETIE_VIEW_SCREENS = ['loading', 'notFound', 'error', 'revealing'
 export type GreetieViewScreen = (typeof GREETIE_VIEW_SCREENS)[number];
 export type GreetieViewTag = GreetieViewScreen | 'greetie';
 
-/** How long the media and its content play before the gifts are revealed. */
-export const REVEAL_DELAY_MS = 1200;
+/**
+ * How long the media and its content play before the gifts are revealed: a beat, short enough that
+ * the gifts follow the greetie within a second (decision 118); the recipient's vouchers load meanwhile.
+ */
+export const REVEAL_DELAY_MS = 500;
 
 /**
  * A link that leads nowhere: no such greetie, or not this person's (404 GREETIE_NOT_FOUND), or not

@@ -10,7 +10,10 @@ import { changesOf, type ComposeDraft } from './draft.ts';
  * a change waits for a pause (`saveDelay`), a step change saves at once (`draft.flush`), a change
  * made during a save is saved after it. A failed save keeps the changes and offers a retry; a save
  * refused because a chosen gift sold out (GIFT_CODE_POOL_EMPTY, which does not say which) reads
- * the gifts' products again to name it (`findSoldOut`).
+ * the gifts' products again to name it (`findSoldOut`). A save refused for a field the person is
+ * still filling in, which the step checks and marks itself (a mistyped number, a name against the
+ * name rule, an amount outside its limits: `FIELD_REFUSALS`), is no save fault: it is `invalid`,
+ * and the next change saves again.
  *
  * It tells compose by events: `save.saved` (with the server's answer and whether more changes
  * wait) after each save. Compose's review waits until a `save.saved` with nothing pending. The
@@ -40,7 +43,22 @@ export type AutosaveEvent =
 /** What the autosave tells compose. */
 export type AutosaveReport = { type: 'save.saved'; greetie: Greetie; pending: boolean };
 
-export type AutosaveTag = 'save:saved' | 'save:waiting' | 'save:saving' | 'save:failed' | 'save:soldOut';
+export type AutosaveTag = 'save:saved' | 'save:waiting' | 'save:saving' | 'save:failed' | 'save:soldOut' | 'save:invalid';
+
+/**
+ * The refusals of a field the step itself checks and marks beside the field as the person types:
+ * the recipient's number, a name (contract/name.ts), a gift's amount. Saving waits for the next change.
+ */
+export const FIELD_REFUSALS: readonly Failure['code'][] = [
+  'INVALID_MOBILE_NUMBER',
+  'NAME_EMPTY',
+  'NAME_TOO_LONG',
+  'NAME_INVALID_CHARACTERS',
+  'NAME_HAS_LINK',
+  'NAME_HAS_PHONE_NUMBER',
+  'GIFT_AMOUNT_REQUIRED',
+  'GIFT_AMOUNT_OUT_OF_RANGE',
+];
 
 export interface AutosaveContext {
   draftId: string | null;
@@ -85,6 +103,7 @@ export const autosaveMachine = setup({
   guards: {
     hasUnsavedChanges: ({ context }) => context.unsaved,
     isSoldOut: (_, p: { failure: Failure }) => p.failure.code === 'GIFT_CODE_POOL_EMPTY',
+    isFieldRefusal: (_, p: { failure: Failure }) => p.failure.status === 400 && FIELD_REFUSALS.includes(p.failure.code),
   },
   delays: {
     saveDelay: SAVE_DELAY_MS,
@@ -132,6 +151,12 @@ export const autosaveMachine = setup({
         ],
         onError: [
           {
+            guard: { type: 'isFieldRefusal', params: failed },
+            target: 'invalid',
+            actions: { type: 'storeError', params: failed },
+            description: 'Servern godtog inte ett fält som personen håller på att fylla i (ett felskrivet nummer): inget sparfel, fältet säger vad som är fel.',
+          },
+          {
             guard: { type: 'isSoldOut', params: failed },
             target: 'failed.soldOut',
             actions: { type: 'storeError', params: failed },
@@ -150,6 +175,10 @@ export const autosaveMachine = setup({
           description: 'Personen ändrade något under en sparning: behålls och sparas sedan.',
         },
       },
+    },
+    invalid: {
+      description: 'Ett fält är inte rätt ifyllt än: steget visar felet vid fältet; nästa ändring sparas igen.',
+      tags: ['save:invalid'],
     },
     failed: {
       description: 'Senaste sparningen misslyckades: felmeddelandet och Försök igen (ändringarna finns kvar här).',

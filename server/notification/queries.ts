@@ -62,6 +62,22 @@ export async function markRead(db: Executor, userId: string, ids: string[] | und
   await q.execute();
 }
 
+/**
+ * A payment for the greetie went through: the user's unread "the payment did not go through"
+ * notices of it are settled, so they no longer ask to try again. Answers how many.
+ */
+export async function resolvePaymentFailed(db: Executor, userId: string, greetieId: string, now: Date): Promise<number> {
+  const r = await db
+    .updateTable('notification')
+    .set({ read_at: now })
+    .where('user_id', '=', userId)
+    .where('greetie_id', '=', greetieId)
+    .where('type', '=', 'paymentFailed')
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** The push's claim: pending (or sending past its lease) → sending, committed before any send. */
 export async function claimPush(db: Executor, id: string, now: Date): Promise<NotificationRow | undefined> {
   return db

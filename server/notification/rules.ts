@@ -23,6 +23,7 @@ import {
   markRead,
   notificationPage,
   pendingPushes,
+  resolvePaymentFailed,
   saveExpoToken,
   saveTickets,
   saveWebpush,
@@ -123,6 +124,8 @@ export async function notifyPayment(tx: Tx, deps: NotifyDeps, p: { greetieId: st
   const g = await deliveredFacts(tx, p.greetieId);
   if (!g?.sender_id) return;
   const type = p.paid ? 'paymentSucceeded' : 'paymentFailed';
+  // Paid at last: an earlier "did not go through" of this greetie is settled in the same transaction.
+  if (p.paid) await resolvePaymentFailed(tx, g.sender_id, p.greetieId, deps.services.now());
   await notify(tx, deps, { userId: g.sender_id, type, greetieId: p.greetieId, params: { recipientName: g.recipient_name }, key: `${type}:${p.paymentId}` });
 }
 

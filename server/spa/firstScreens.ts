@@ -103,7 +103,7 @@ const FIRST_SCREEN_RULES = [
   '.bp-hero{background:linear-gradient(180deg,#FDE8F2 0%,#FFFFFF 100%);padding:40px 0 64px}',
   '.bp-hero-inner{display:grid;gap:40px;align-items:center}',
   '.bp-eyebrow{margin:0;color:#A51F66;font-weight:700;text-transform:uppercase;letter-spacing:.08em;font-size:.8125rem}',
-  '.bp-hero-title{margin:8px 0 16px;font-size:clamp(2rem,7vw,3.25rem);line-height:1.1;font-weight:700}',
+  '.bp-hero-title{margin:8px 0 16px;font-size:clamp(2rem,7vw,3.25rem);line-height:1.1;font-weight:700;text-wrap:balance}',
   '.bp-hero-lead{margin:0;font-size:1.125rem;color:#5C5566;max-width:40em}',
   '.bp-ctas{display:flex;flex-wrap:wrap;gap:8px;margin-top:24px}',
   '.bp-preview{justify-self:center;width:100%;max-width:300px;aspect-ratio:9/14;border-radius:16px;padding:16px;display:flex;flex-direction:column;justify-content:space-between;background:radial-gradient(circle at 30% 20%,#FFD6EA 0%,#ED5AA4 55%,#8E2A6A 100%);color:#FFFFFF;box-shadow:0 1px 2px rgba(31,26,36,.06),0 4px 16px rgba(31,26,36,.08)}',

@@ -91,13 +91,27 @@ export function useSelectedVoucher(id: string): SelectedVoucherView & { retry: (
   };
 }
 
-/** The vouchers of a received greetie (redeeming from it). */
-export function useGreetieVouchers(greetieId: string): Kept<Voucher[]> & { retry: () => void } {
+/**
+ * Opens a received greetie's vouchers in the store (loads them) once `greetieId` is known; null
+ * opens nothing. The greetie view opens them as soon as it knows the person is its recipient, so
+ * they load while the greetie plays, not after.
+ */
+export function useOpenGreetieVouchers(greetieId: string | null): void {
   const store = useVoucherStore();
   const userId = useSessionUser()?.id ?? null;
   useEffect(() => {
-    if (userId) store.send({ type: 'user.openGreetie', userId, greetieId });
+    if (userId && greetieId) store.send({ type: 'user.openGreetie', userId, greetieId });
   }, [store, userId, greetieId]);
+}
+
+/**
+ * The vouchers of a received greetie (redeeming from it). `open: false` only reads what the store
+ * keeps (a page that opened them already with useOpenGreetieVouchers); retry loads them again.
+ */
+export function useGreetieVouchers(greetieId: string, { open = true }: { open?: boolean } = {}): Kept<Voucher[]> & { retry: () => void } {
+  const store = useVoucherStore();
+  const userId = useSessionUser()?.id ?? null;
+  useOpenGreetieVouchers(open ? greetieId : null);
   const view = useSelector(
     store,
     (s) => {

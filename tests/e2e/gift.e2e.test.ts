@@ -154,7 +154,7 @@ test('gift: the sender pays on a desktop, the recipient watches, signs in and re
     await recipient.check('back on the greetie, signed in');
 
     // The gift in Mina gåvor, then the till.
-    await rMain.getByRole('link', { name: 'Mina gåvor' }).click();
+    await rMain.getByRole('link', { name: 'Visa gåvan' }).click();
     await expectPath(r, /^\/voucher\/[0-9a-f-]{36}$/);
     await rMain.getByRole('heading', { level: 1, name: gift.product }).waitFor();
     await recipient.check('the gift in Mina gåvor');

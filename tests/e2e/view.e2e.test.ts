@@ -135,6 +135,24 @@ journey('view', async (j) => {
   const redeem = main.getByRole('link', { name: 'Lös in' });
   await redeem.waitFor();
   expect(await redeem.getAttribute('href')).toMatch(new RegExp(`^/redeem/${draft.id}\\?voucher=[0-9a-f-]{36}$`));
-  expect(await main.getByRole('link', { name: 'Mina gåvor' }).getAttribute('href')).toMatch(/^\/voucher\/[0-9a-f-]{36}$/);
+  expect(await main.getByRole('link', { name: 'Visa gåvan' }).getAttribute('href')).toMatch(/^\/voucher\/[0-9a-f-]{36}$/);
+  expect(await main.getByRole('link', { name: 'Mina gåvor' }).getAttribute('href')).toBe('/voucher');
+  expect(await main.getByRole('link', { name: 'Skicka en egen greetie' }).getAttribute('href')).toBe('/greetie/new');
   await j.check('view: the recipient signed in');
+
+  // Link → gifts visible, signed in (the recipient opens the link again): from the navigation's
+  // start to the gifts' own 'Lös in' on the page, as the page's clock counts it.
+  await page.goto(link);
+  await main.getByRole('link', { name: 'Lös in' }).waitFor();
+  const giftsMs = await page.evaluate(() => Math.round(performance.now()));
+  // What the time went on: the page's own API reads, as [start, end] ms from the navigation.
+  const reads = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => e as PerformanceResourceTiming)
+      .filter((e) => new URL(e.name).pathname.startsWith('/api/') && !e.name.includes('/api/media/'))
+      .map((e) => `${new URL(e.name).pathname.replace(/[0-9a-f-]{36}/, '{id}')} ${Math.round(e.startTime)}–${Math.round(e.responseEnd)}`),
+  );
+  const shown = await page.evaluate(() => Math.round(performance.getEntriesByType('navigation')[0]?.duration ?? 0));
+  console.log(`view (${j.viewport}): link → gifts visible (signed in) ${giftsMs} ms; document loaded ${shown} ms; reads: ${reads.join(', ')}`);
 }, { walkAtBothSizes: true });

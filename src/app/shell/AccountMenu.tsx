@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useSession } from '../../components/session.ts';
 import { useUnreadCount } from '../../components/unread.ts';
+import { visuallyHidden } from '../../components/ui.css.ts';
 import * as css from './shell.css.ts';
 
 /** The first letter of the name, upper case; empty when there is no name. */
@@ -23,7 +24,7 @@ function PersonIcon() {
 /**
  * The signed-in user's menu (200 px wide), opened by the avatar button labelled 'Konto'. Shows the
  * name, or the mobile number when there is no name; 'Hem' goes to '/', 'Mina sidor' to
- * /my/profile, 'Logga ut' signs out. The name is also shown beside the avatar.
+ * /my/profile, 'Notiser' (with the unread count) to /my/notifications, 'Logga ut' signs out. The name is also shown beside the avatar.
  */
 export function AccountMenu() {
   const { t } = useTranslation();
@@ -66,6 +67,20 @@ export function AccountMenu() {
             </DropdownMenu.Item>
             <DropdownMenu.Item className={css.menuItem} asChild>
               <Link to="/my/profile">{t('menu.myPages', { ns: 'my' })}</Link>
+            </DropdownMenu.Item>
+            {/* The notifications with their unread count: what the avatar's badge counts, one tap away. */}
+            <DropdownMenu.Item className={css.menuItem} asChild>
+              <Link to="/my/notifications" data-testid="menu-notifications">
+                {t('title', { ns: 'notifications' })}
+                {unread > 0 && (
+                  <>
+                    <span className={css.menuCount} aria-hidden="true">
+                      {unread > 99 ? '99+' : unread}
+                    </span>
+                    <span className={visuallyHidden}>, {t('avatarUnread', { ns: 'notifications', count: unread })}</span>
+                  </>
+                )}
+              </Link>
             </DropdownMenu.Item>
             <DropdownMenu.Item
               className={css.menuItem}

@@ -248,6 +248,21 @@ export const menuItem = style({
   selectors: { '&[data-highlighted]': { background: vars.color.primarySoft, color: vars.color.primaryText } },
 });
 
+/** The unread count at the end of the menu's 'Notiser'. */
+export const menuCount = style({
+  marginLeft: 'auto',
+  minWidth: 20,
+  height: 20,
+  padding: '0 6px',
+  borderRadius: 999,
+  background: vars.color.primaryText,
+  color: vars.color.onPrimary,
+  fontSize: '0.75rem',
+  fontWeight: 700,
+  lineHeight: '20px',
+  textAlign: 'center',
+});
+
 export const menuSeparator = style({ height: 1, margin: `${vars.space.xs} 0`, background: vars.color.border });
 
 /* Minimal layout */

@@ -12,7 +12,7 @@ import { formatDateTime } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
 import { GreetieCard } from './GreetieCard.tsx';
 import { greetieLoader } from './loaders.ts';
-import { statusLabelOf } from './status.ts';
+import { deliveryFactOf, statusLabelOf } from './status.ts';
 import { PaymentPanel } from './payment/PaymentPanel.tsx';
 import { SenderActions } from './SenderActions.tsx';
 import { ThanksNote } from './ThanksNote.tsx';
@@ -90,6 +90,7 @@ function Loaded({ greetie, mine, back, reload }: { greetie: Greetie; mine: boole
   // The sender's actions keep the greetie as the server last answered it.
   const actions = useGreetieActions(greetie);
   const g = actions.greetie;
+  const delivery = deliveryFactOf(g);
   return (
     <article className={css.page} aria-labelledby="page-title">
       {back}
@@ -105,8 +106,8 @@ function Loaded({ greetie, mine, back, reload }: { greetie: Greetie; mine: boole
         <dd>{g.recipient ? (g.recipient.name ? `${g.recipient.name} (${g.recipient.mobileNumber})` : g.recipient.mobileNumber) : t('list.noRecipient')}</dd>
         <dt>{t('details.from')}</dt>
         <dd>{g.sender.id === null ? t('list.formerUser') : (g.sender.name ?? t('list.someone'))}</dd>
-        <dt>{t('review.when')}</dt>
-        <dd>{g.deliveredAt ? formatDateTime(g.deliveredAt, i18n.language) : g.deliverAt ? formatDateTime(g.deliverAt, i18n.language) : t('review.now')}</dd>
+        <dt>{t(delivery.label)}</dt>
+        <dd>{delivery.at ? formatDateTime(delivery.at, i18n.language) : t(delivery.when ?? 'review.now')}</dd>
       </dl>
       {g.thanks && <ThanksNote thanks={g.thanks} recipientName={g.recipient?.name ?? null} />}
       {mine && g.gifts.length > 0 && (

@@ -1,11 +1,15 @@
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import * as Dialog from '@radix-ui/react-dialog';
 import { useTranslation } from 'react-i18next';
 import type { Greetie } from '../../../contract/greetie.ts';
 import { useLoader } from '../../components/useLoader.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { useSessionUser } from '../../components/session.ts';
-import { button } from '../../components/ui.css.ts';
-import { formatDate } from '../../format/dates.ts';
+import { toFailure } from '../../api/errors.ts';
+import { deleteGreetie } from '../../api/greetie.ts';
+import { button, buttonSecondary } from '../../components/ui.css.ts';
+import { formatDate, formatDateTime } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
 import { greetieListLoader } from './loaders.ts';
 import { statusLabelOf } from './status.ts';
@@ -17,7 +21,10 @@ export function GreetieListPage() {
   usePageTitle(t('list.title'));
   const me = useSessionUser()?.id ?? null;
   const { status, data, error, retry } = useLoader(greetieListLoader, { cursor: null });
-  const items = data?.items ?? [];
+  // Drafts deleted here leave the list at once (the server has forgotten them).
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(() => new Set());
+  const items = (data?.items ?? []).filter((g) => !deleted.has(g.id));
+  const onDeleted = (id: string) => setDeleted((d) => new Set([...d, id]));
   const sent = items.filter((g) => g.sender.id === me);
   const received = items.filter((g) => g.sender.id !== me);
 
@@ -48,7 +55,14 @@ export function GreetieListPage() {
       )}
       {status === 'loaded' && (
         <>
-          <Group title={t('list.sent')} empty={t('list.noneSent')} items={sent} language={i18n.language} who={(g) => g.recipient?.name ?? g.recipient?.mobileNumber ?? t('list.noRecipient')} />
+          <Group
+            title={t('list.sent')}
+            empty={t('list.noneSent')}
+            items={sent}
+            language={i18n.language}
+            who={(g) => g.recipient?.name ?? g.recipient?.mobileNumber ?? (g.status === 'draft' ? t('status.draft') : t('list.noRecipient'))}
+            onDeleted={onDeleted}
+          />
           <Group title={t('list.received')} empty={t('list.noneReceived')} items={received} language={i18n.language} who={(g) => (g.sender.id === null ? t('list.formerUser') : (g.sender.name ?? t('list.someone')))} />
         </>
       )}
@@ -56,7 +70,21 @@ export function GreetieListPage() {
   );
 }
 
-function Group({ title, empty, items, language, who }: { title: string; empty: string; items: Greetie[]; language: string; who: (g: Greetie) => string }) {
+function Group({
+  title,
+  empty,
+  items,
+  language,
+  who,
+  onDeleted,
+}: {
+  title: string;
+  empty: string;
+  items: Greetie[];
+  language: string;
+  who: (g: Greetie) => string;
+  onDeleted?: (id: string) => void;
+}) {
   const { t } = useTranslation('greetie');
   return (
     <section>
@@ -66,22 +94,89 @@ function Group({ title, empty, items, language, who }: { title: string; empty: s
       ) : (
         <ul className={css.cards}>
           {items.map((g) => (
-            <li key={g.id}>
+            <li key={g.id} className={g.status === 'draft' && onDeleted ? css.draftRow : undefined}>
               <Link className={css.card} to={g.status === 'draft' ? `/greetie/new?draft=${g.id}` : `/greetie/details/${g.id}`}>
                 <Thumb media={g.media} />
                 <span>
                   <span className={css.rowTitle}>{who(g)}</span>
                   <span className={css.rowMeta} style={{ display: 'block' }}>
-                    <span className={css.status}>{t(`status.${statusLabelOf(g)}`)}</span> · {formatDate(g.createdAt, language)}
+                    <span className={css.status}>{t(`status.${statusLabelOf(g)}`)}</span> ·{' '}
+                    {/* A draft is told apart by when it was last changed; the rest by when it was made. */}
+                    {g.status === 'draft' ? t('list.edited', { when: formatDateTime(g.updatedAt, language) }) : formatDate(g.createdAt, language)}
                     {g.total > 0 && ` · ${formatKr(g.total)}`}
                   </span>
+                  {g.status === 'draft' && g.message.trim() && <span className={css.rowExcerpt}>{g.message.trim()}</span>}
                 </span>
               </Link>
+              {g.status === 'draft' && onDeleted && (
+                <DeleteDraft greetie={g} label={t('list.deleteDraftLabel', { name: who(g), when: formatDateTime(g.updatedAt, language) })} onDeleted={onDeleted} />
+              )}
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * 'Ta bort' beside a draft, confirmed in a dialog (Radix): DELETE /greetie/{id}, then the row goes.
+ * A refusal (it was sent meanwhile: 409) is said in the dialog, and the row stays.
+ */
+function DeleteDraft({ greetie, label, onDeleted }: { greetie: Greetie; label: string; onDeleted: (id: string) => void }) {
+  const { t } = useTranslation('greetie');
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const confirm = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await deleteGreetie(greetie.id);
+      setOpen(false);
+      onDeleted(greetie.id);
+    } catch (e) {
+      setFailure(toFailure(e).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) setFailure(null);
+      }}
+    >
+      <Dialog.Trigger asChild>
+        <button type="button" className={`${buttonSecondary} ${css.draftDelete}`} aria-label={label}>
+          {t('details.delete')}
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={css.dialogOverlay} />
+        <Dialog.Content className={css.dialog} role="alertdialog">
+          <Dialog.Title className={css.dialogTitle}>{t('list.deleteDraftTitle')}</Dialog.Title>
+          <Dialog.Description>{t('list.deleteDraftText')}</Dialog.Description>
+          {failure && (
+            <p role="alert" className={css.fieldError}>
+              {failure}
+            </p>
+          )}
+          <div className={css.actions}>
+            <Dialog.Close asChild>
+              <button type="button" className={buttonSecondary}>
+                {t('details.keep')}
+              </button>
+            </Dialog.Close>
+            <button type="button" className={`${button} ${css.danger}`} disabled={busy} aria-busy={busy || undefined} onClick={() => void confirm()}>
+              {t('list.deleteDraftConfirm')}
+            </button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }
 

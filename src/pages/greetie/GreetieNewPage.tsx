@@ -112,7 +112,8 @@ function SaveStatus({ compose }: { compose: ComposeView }) {
       </div>
     );
   }
-  const text = !compose.draftId ? '' : compose.save === 'saved' ? t('save.saved') : t('save.saving');
+  // A field not filled in right yet (its step says which): no fault, saved once it is.
+  const text = !compose.draftId ? '' : compose.save === 'saved' ? t('save.saved') : compose.save === 'invalid' ? t('save.invalid') : t('save.saving');
   return (
     <p role="status" className={css.saveStatus} data-save={compose.save}>
       {text}

@@ -5,6 +5,7 @@ import { button, buttonSecondary } from '../../components/ui.css.ts';
 import { PRIVACY_PATH, TERMS_PATH } from '../../components/seller.ts';
 import { formatDateTime } from '../../format/dates.ts';
 import { formatKr } from '../../format/money.ts';
+import { deliveryProblem } from './deliverAt.ts';
 import { GreetieCard } from './GreetieCard.tsx';
 import { WithdrawalConsent } from './WithdrawalConsent.tsx';
 import type { ComposeView } from './useCompose.ts';
@@ -19,7 +20,10 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
   const { t, i18n } = useTranslation('greetie');
   const { draft, save, busy, sendFailed, overlayUploading } = compose;
   const hasGifts = draft.gifts.length > 0;
-  const ready = save === 'saved' && !overlayUploading && !busy;
+  // A delivery time that has passed since it was picked (a draft resumed later), or that the server
+  // refused as past: said at the time, with the way back to change it; nothing is sent meanwhile.
+  const past = (draft.deliverAt !== null && deliveryProblem(draft.deliverAt, new Date()) === 'past') || (sendFailed && compose.failure?.code === 'DELIVER_AT_PAST');
+  const ready = save === 'saved' && !overlayUploading && !busy && !past;
   const consentBox = useRef<HTMLInputElement>(null);
   const submit = () => {
     compose.submit();
@@ -33,7 +37,17 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
         <dt>{t('review.to')}</dt>
         <dd>{draft.recipient.name.trim() ? `${draft.recipient.name.trim()} (${draft.recipient.mobileNumber})` : draft.recipient.mobileNumber}</dd>
         <dt>{t('review.when')}</dt>
-        <dd>{draft.deliverAt ? formatDateTime(draft.deliverAt, i18n.language) : t('review.now')}</dd>
+        <dd>
+          {draft.deliverAt ? formatDateTime(draft.deliverAt, i18n.language) : t('review.now')}
+          {past && (
+            <span id="review-past" role="alert" className={css.fieldError} style={{ display: 'block' }}>
+              {t('recipient.problem.past')}{' '}
+              <button type="button" className={css.linkButton} onClick={compose.back}>
+                {t('review.changeTime')}
+              </button>
+            </span>
+          )}
+        </dd>
       </dl>
       <h3>{t('review.gifts')}</h3>
       {hasGifts ? (
@@ -58,7 +72,7 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
         </p>
       )}
       {hasGifts && <WithdrawalConsent ref={consentBox} checked={compose.consent} missing={compose.consentMissing} onChange={compose.consentTo} />}
-      {sendFailed && (
+      {sendFailed && !past && (
         <div role="alert" className={css.alert}>
           <p className={css.alertTitle}>{t('review.sendFailed')}</p>
           <p>{compose.failure?.message}</p>
@@ -71,14 +85,14 @@ export function ReviewStep({ compose, title }: { compose: ComposeView; title: Re
         <button
           type="button"
           className={button}
-          disabled={!ready && !sendFailed}
-          aria-describedby={!ready && !sendFailed ? 'review-wait' : undefined}
+          disabled={past || (!ready && !sendFailed)}
+          aria-describedby={past ? 'review-past' : !ready && !sendFailed ? 'review-wait' : undefined}
           onClick={sendFailed ? compose.retry : submit}
         >
           {busy ? t('review.sending') : sendFailed ? t('new.retry') : hasGifts ? t('review.toPayment') : t('review.send')}
         </button>
       </div>
-      {!ready && !busy && !sendFailed && (
+      {!ready && !busy && !sendFailed && !past && (
         <p id="review-wait" className={css.hint}>
           {t('review.waitForSave')}
         </p>

@@ -195,6 +195,20 @@ export const thumbEmpty = style([
   thumb,
   { display: 'grid', placeItems: 'center', background: `linear-gradient(160deg, ${vars.color.primarySoft}, ${vars.color.primary})`, color: '#fff' },
 ]);
+/** A draft's row: the card, and 'Ta bort' beside it (under it on a narrow screen). */
+export const draftRow = style({ display: 'grid', gridTemplateColumns: '1fr auto', gap: vars.space.sm, alignItems: 'center' });
+export const draftDelete = style({ minHeight: 44 });
+/** A draft's message, one line, to tell drafts apart. */
+export const rowExcerpt = style({
+  display: 'block',
+  marginTop: vars.space.xs,
+  color: vars.color.textMuted,
+  fontSize: '0.9375rem',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+});
+
 export const status = style({
   display: 'inline-block',
   padding: `2px ${vars.space.sm}`,

@@ -24,8 +24,8 @@ export type { ComposeScreen };
 
 export type UploadView = 'idle' | 'refused' | 'creating' | 'uploading' | 'failed' | 'cancelled';
 const UPLOADS: readonly UploadView[] = ['refused', 'creating', 'uploading', 'failed', 'cancelled'];
-export type SaveView = 'saved' | 'waiting' | 'saving' | 'failed';
-const SAVES: readonly SaveView[] = ['saved', 'waiting', 'saving', 'failed'];
+export type SaveView = 'saved' | 'waiting' | 'saving' | 'failed' | 'invalid';
+const SAVES: readonly SaveView[] = ['saved', 'waiting', 'saving', 'failed', 'invalid'];
 
 /** A save refused because a chosen gift sold out: which gifts, once the products were read again. */
 export interface SoldOutView {

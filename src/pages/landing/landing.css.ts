@@ -31,6 +31,9 @@ export const title = style({
   margin: `${vars.space.sm} 0 ${vars.space.md}`,
   fontSize: 'clamp(2rem, 7vw, 3.25rem)',
   lineHeight: 1.1,
+  // Lines of even length: never a last word alone (the title's last two words are also joined by a
+  // no-break space in the strings, for browsers without balance).
+  textWrap: 'balance',
   fontWeight: 700,
   outline: 'none',
 });

@@ -21,6 +21,19 @@ export const notificationsLoader = createLoader<{ cursor: string | null }, Notif
 });
 
 
+/**
+ * Opening an unread notification marks it read on the server (the page goes on to its greetie or
+ * voucher meanwhile); the header's count is read again once it is. A failed mark leaves it unread,
+ * to be marked the next time.
+ */
+function openNotification(item: Notification): void {
+  if (item.read) return;
+  markNotificationsRead([item.id]).then(
+    () => window.dispatchEvent(new Event(UNREAD_CHANGED)),
+    () => undefined,
+  );
+}
+
 /** /my/notifications: what happened to the user, newest first; unread marked; mark all read. */
 export function NotificationsPage() {
   const { t } = useTranslation('notifications');
@@ -103,7 +116,7 @@ function NotificationList() {
       <ul className={n.list} aria-label={t('title')}>
         {items.map((item) => (
           <li key={item.id}>
-            <Link to={notificationHref(item)} className={item.read ? n.item : `${n.item} ${n.unread}`} data-read={item.read}>
+            <Link to={notificationHref(item)} className={item.read ? n.item : `${n.item} ${n.unread}`} data-read={item.read} onClick={() => openNotification(item)}>
               <p className={n.itemTitle}>
                 {!item.read && <span className={n.badge}>{t('unreadMark')}</span>}
                 <span>{item.title}</span>

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { MerchantPage, Product } from '../../../contract/merchant.ts';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
@@ -53,6 +53,12 @@ function serve(draft: Greetie) {
     [`GET /api/merchant/${MERCHANT_ID}/products`]: () => ({ status: 200, body: [voucher] }),
   };
 }
+
+// The greetie pages' chunk is loaded once before the tests: on a busy machine its first import
+// alone took the first test's whole time.
+beforeAll(async () => {
+  await import('../../../src/pages/greetie/routes.tsx');
+}, 30_000);
 
 beforeEach(() => {
   installDomStubs({ viewport: 'mobile' });
@@ -167,6 +173,30 @@ describe('/greetie/new', () => {
     await user.clear(amount);
     await user.type(amount, '450');
     expect(screen.getByText(/^Summa:/).textContent).toBe('Summa: 450\u00a0kr');
+  });
+
+  it('a typo in the number shows only the field\'s error, not "Ändringarna kunde inte sparas" (the server\'s refusal of the field is no save fault)', async () => {
+    serve(greetie({ media: photo, message: 'Hej' }));
+    server[`PATCH /api/greetie/${DRAFT_ID}`] = (body) =>
+      /^\+?46 ?7|^07/.test((body as { recipient?: { mobileNumber: string } | null }).recipient?.mobileNumber ?? '') &&
+      ((body as { recipient: { mobileNumber: string } }).recipient.mobileNumber.replace(/\D/g, '').length >= 10)
+        ? { status: 200, body: greetie({ media: photo, message: 'Hej', recipient: { name: null, mobileNumber: '+46701234567' } }) }
+        : { status: 400, body: { code: 'INVALID_MOBILE_NUMBER', message: 'Ogiltigt mobilnummer.' } };
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Vem ska få den?');
+    const number = screen.getByRole('textbox', { name: 'Mobilnummer' });
+    await user.type(number, '070-12');
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true), { timeout: 3000 });
+    await waitFor(() => expect(screen.getByText('Sparas när allt är rätt ifyllt')).toBeInTheDocument());
+    expect(screen.queryByText('Ändringarna kunde inte sparas')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Spara igen' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Nästa' }));
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((a) => a.textContent)).toEqual(['Skriv ett svenskt mobilnummer, t.ex. 070-123 45 67.']);
+    // Put right, it is saved.
+    await user.type(number, '3 45 67');
+    await waitFor(() => expect(screen.getByText('Sparat')).toBeInTheDocument(), { timeout: 3000 });
   });
 
   it('asks for a Swedish mobile number, and a delivery time ahead, before the review', async () => {
@@ -356,6 +386,22 @@ describe('/greetie/new: sold-out gifts (issue 13)', () => {
 describe('/greetie/new: the withdrawal consent at review (issue 25)', () => {
   const CONSENT = /^Jag vill att greetien levereras direkt och förstår att ångerrätten upphör när mottagaren öppnar den eller använder en gåva\. Tills dess kan jag avbryta och få tillbaka hela beloppet\.$/;
 
+  it('a delivery time that has passed since it was picked is refused at the review, said at the time, with the way back to change it', async () => {
+    serve(greetie({ media: photo, gifts: [gift], total: 14900, recipient: { name: 'Mormor', mobileNumber: '+46701234567' }, deliverAt: '2026-01-01T11:00:00.000Z' }));
+    const user = userEvent.setup();
+    renderRoute(`/greetie/new?draft=${DRAFT_ID}`, { session: signedIn() });
+    await stepHeading('Granska din greetie');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Tiden har redan varit. Välj en tid framåt.');
+    await user.click(screen.getByRole('checkbox', { name: CONSENT }));
+    const pay = screen.getByRole('button', { name: 'Betala med Swish' });
+    expect(pay).toBeDisabled();
+    expect(pay).toHaveAccessibleDescription(/Tiden har redan varit/);
+    await user.click(screen.getByRole('button', { name: 'Ändra tiden' }));
+    expect(await stepHeading('Vem ska få den?')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Tiden har redan varit. Välj en tid framåt.');
+    expect(calls.filter((c) => c.path.endsWith('/startpayment'))).toEqual([]);
+  });
+
   it('pay is refused until the box is ticked: the error beside it, focus on it; ticked, startpayment carries the consent', async () => {
     serve(greetie({ media: photo, gifts: [gift], total: 14900, recipient: { name: 'Mormor', mobileNumber: '+46701234567' } }));
     server[`POST /api/greetie/${DRAFT_ID}/startpayment`] = () => ({
@@ -446,5 +492,70 @@ describe('/greetie/list', () => {
     expect([...photoThumb!.querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual([withPhoto.media!.thumbnailUrl, withPhoto.media!.overlayUrl]);
     expect(screen.getAllByTestId('greetie-thumb')).toHaveLength(1);
     expect(screen.getByTestId('greetie-thumb-empty').querySelector('svg')).not.toBeNull();
+  });
+
+  const DRAFT_A = '5d1c0c3e-0000-4000-8000-0000000000b1';
+  const DRAFT_B = '5d1c0c3e-0000-4000-8000-0000000000b2';
+  const DRAFT_C = '5d1c0c3e-0000-4000-8000-0000000000b3';
+  const drafts = () => [
+    greetie({ id: DRAFT_A, media: { ...photo, thumbnailUrl: '/api/media/TTTTTTTTTTTTTTTTTTTTTT.webp' }, updatedAt: '2026-05-03T12:15:00.000Z' }),
+    greetie({ id: DRAFT_B, recipient: { name: 'Mormor', mobileNumber: '+46701112233' }, updatedAt: '2026-05-02T09:05:00.000Z' }),
+    greetie({ id: DRAFT_C, message: 'Grattis på födelsedagen, Kalle!', updatedAt: '2026-05-01T08:00:00.000Z' }),
+  ];
+
+  it('each draft says what it is: its picture, its recipient or "Utkast", when it was changed, and its message', async () => {
+    server = { 'GET /api/greetie': () => ({ status: 200, body: drafts() }) };
+    renderRoute('/greetie/list', { session: signedIn() });
+    const sent = (await screen.findByRole('heading', { level: 2, name: 'Skickade' })).closest('section')!;
+    const rows = await within(sent).findAllByRole('listitem');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]!).getByTestId('greetie-thumb')).toBeInTheDocument();
+    expect(rows[0]).toHaveTextContent('Utkast · ändrat 3 maj 2026 14:15');
+    expect(rows[1]).toHaveTextContent('Mormor');
+    expect(rows[1]).toHaveTextContent('ändrat 2 maj 2026 11:05');
+    expect(rows[2]).toHaveTextContent('Grattis på födelsedagen, Kalle!');
+    expect(screen.queryByText('Ingen mottagare än')).not.toBeInTheDocument();
+    // No two rows read the same.
+    expect(new Set(rows.map((r) => r.textContent)).size).toBe(3);
+  });
+
+  it('a draft is deleted from the list after "Ta bort" is confirmed; "Behåll" keeps it', async () => {
+    let left = drafts();
+    server = {
+      'GET /api/greetie': () => ({ status: 200, body: left }),
+      [`DELETE /api/greetie/${DRAFT_B}`]: () => {
+        left = left.filter((g) => g.id !== DRAFT_B);
+        return { status: 204 };
+      },
+    };
+    const user = userEvent.setup();
+    renderRoute('/greetie/list', { session: signedIn() });
+    const remove = await screen.findByRole('button', { name: 'Ta bort utkastet: Mormor, ändrat 2 maj 2026 11:05' });
+    await user.click(remove);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Ta bort utkastet?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Behåll' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Ta bort utkastet: Mormor, ändrat 2 maj 2026 11:05' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Ta bort utkastet' }));
+    await waitFor(() => expect(screen.queryByText('Mormor')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/api/greetie/${DRAFT_B}`]);
+    expect(screen.getAllByRole('button', { name: /^Ta bort utkastet:/ })).toHaveLength(2);
+  });
+
+  it('a draft the server will not delete (sent meanwhile) stays, and the dialog says why', async () => {
+    server = {
+      'GET /api/greetie': () => ({ status: 200, body: drafts() }),
+      [`DELETE /api/greetie/${DRAFT_A}`]: () => ({ status: 409, body: { code: 'GREETIE_NOT_DRAFT', message: 'Greetien är redan skickad och kan inte tas bort.' } }),
+    };
+    const user = userEvent.setup();
+    renderRoute('/greetie/list', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: /^Ta bort utkastet: Utkast, ändrat 3 maj/ }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Ta bort utkastet' }));
+    expect(await within(screen.getByRole('alertdialog')).findByRole('alert')).toHaveTextContent('Greetien är redan skickad och kan inte tas bort.');
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Behåll' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(screen.getAllByRole('button', { name: /^Ta bort utkastet:/ })).toHaveLength(3);
   });
 });

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Greetie } from '../../../contract/greetie.ts';
 import type { Payment } from '../../../contract/payment.ts';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
@@ -39,6 +39,12 @@ const payment = (over: Partial<Payment> = {}): Payment => ({
   ...over,
 });
 const posts = () => calls.filter((c) => c.method === 'POST');
+
+// The greetie pages' chunk is loaded once before the tests: on a busy machine its first import
+// alone took the first test's whole time.
+beforeAll(async () => {
+  await import('../../../src/pages/greetie/routes.tsx');
+}, 30_000);
 
 beforeEach(() => {
   installDomStubs({ viewport: 'mobile' });
@@ -159,6 +165,19 @@ describe('/greetie/details/{id}: the sender cancels, resends, corrects', () => {
     expect(await screen.findByRole('button', { name: 'Rätta numret' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Avbryt och få pengarna tillbaka' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Skicka länken igen' })).not.toBeInTheDocument();
+  });
+
+  it('a delivered greetie says "Levererad" with when, not "Levereras"', async () => {
+    open(delivered());
+    const term = await screen.findByText('Levererad', { selector: 'dt' });
+    expect(term.nextElementSibling).toHaveTextContent('20 november 2026 09:00');
+    expect(screen.queryByText('Levereras', { selector: 'dt' })).not.toBeInTheDocument();
+  });
+
+  it('a greetie still to come says "Levereras" with the time chosen', async () => {
+    open(delivered({ status: 'scheduled', deliveredAt: null, deliverAt: '2030-12-24T15:00:00.000Z' }));
+    const term = await screen.findByText('Levereras', { selector: 'dt' });
+    expect(term.nextElementSibling).toHaveTextContent('24 december 2030 16:00');
   });
 
   it('opened: the actions are gone and the page says why', async () => {

@@ -134,6 +134,8 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     );
     expect(screen.queryByRole('link', { name: 'Lös in' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Mina gåvor' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Visa gåvan' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Skicka en egen greetie' })).toHaveAttribute('href', '/greetie/new');
     noPhoneNumberOrCode();
     // One read, by the reference, without a token: the server marks it viewed.
     expect(calls.map((c) => `${c.method} ${c.path}${c.query}`)).toEqual([`GET /api/greetie/byRef?refId=${REF}`]);
@@ -181,6 +183,19 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     expect(screen.queryByRole('button', { name: 'Försök igen' })).not.toBeInTheDocument();
   });
 
+  it('a link that leads nowhere carries the brand, how to tell a real Greetie SMS, and where to get help', async () => {
+    installDomStubs({ viewport: 'mobile', reducedMotion: true });
+    server['GET /api/seller'] = () => ({ status: 200, body: { name: 'Greetie AB', orgNumber: '559000-0000', email: 'hej@greetie.se' } });
+    renderRoute(`/greetie/view/${REF}`, { session: visitor });
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Vi hittar inte den här greetien' });
+    const box = heading.parentElement!;
+    expect(within(box).getByText('Greetie')).toBeInTheDocument();
+    expect(box).toHaveTextContent(`Äkta greetie-sms kommer från avsändaren ”Greetie” och länkar bara till ${window.location.host}.`);
+    expect(await within(box).findByRole('link', { name: 'hej@greetie.se' })).toHaveAttribute('href', 'mailto:hej@greetie.se');
+    expect(box).toHaveTextContent('Behöver du hjälp? Skriv till oss: hej@greetie.se');
+    expect(within(box).getByRole('link', { name: 'Till startsidan' })).toHaveAttribute('href', '/');
+  });
+
   it('a failure says what went wrong, and "Försök igen" reads it again', async () => {
     installDomStubs({ viewport: 'mobile', reducedMotion: true });
     let fail = true;
@@ -195,7 +210,7 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'En greetie från Anna' })).toBeInTheDocument();
   });
 
-  it('its recipient, signed in, gets each gift with Mina gåvor and Lös in; a redeemed one shows when, without Lös in', async () => {
+  it('its recipient, signed in, gets each gift with Visa gåvan and Lös in, and Mina gåvor (the list); a redeemed one shows when, without Lös in', async () => {
     installDomStubs({ viewport: 'mobile', reducedMotion: true });
     server[`GET /api/greetie/byRef`] = () => ({ status: 200, body: publicGreetie() });
     server[`GET /api/greetie/${ID}`] = () => ({ status: 200, body: greetie() });
@@ -213,18 +228,21 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     await within(section).findAllByRole('link', { name: 'Lös in' });
     const [fika, card, code] = within(section).getAllByRole('listitem');
     expect(fika).toHaveTextContent('Fika för två');
-    expect(within(fika!).getByRole('link', { name: 'Mina gåvor' })).toHaveAttribute('href', `/voucher/${V1}`);
+    expect(within(fika!).getByRole('link', { name: 'Visa gåvan' })).toHaveAttribute('href', `/voucher/${V1}`);
     const redeem = within(fika!).getByRole('link', { name: 'Lös in' });
     expect(redeem).toHaveAttribute('href', `/redeem/${ID}?voucher=${V1}`);
     expect(redeem).toHaveAccessibleDescription('Fika för två');
     expect(within(card!).getByText('Inlöst 23 november 2026 10:30')).toBeInTheDocument();
     expect(within(card!).queryByRole('link', { name: 'Lös in' })).not.toBeInTheDocument();
-    expect(within(card!).getByRole('link', { name: 'Mina gåvor' })).toHaveAttribute('href', `/voucher/${V2}`);
+    expect(within(card!).getByRole('link', { name: 'Visa gåvan' })).toHaveAttribute('href', `/voucher/${V2}`);
     expect(screen.queryByRole('link', { name: 'Logga in för att ta emot' })).not.toBeInTheDocument();
     // An online code is used on the voucher's own page (Mina gåvor), not at a till, and never shown on the greetie.
-    expect(within(code!).getByRole('link', { name: 'Mina gåvor' })).toHaveAttribute('href', `/voucher/${V3}`);
+    expect(within(code!).getByRole('link', { name: 'Visa gåvan' })).toHaveAttribute('href', `/voucher/${V3}`);
     expect(within(code!).queryByRole('link', { name: 'Lös in' })).not.toBeInTheDocument();
     expect(document.body.textContent).not.toContain('KOD-4711-HEMLIG');
+    // One way to the whole list, and to send one of their own.
+    expect(screen.getByRole('link', { name: 'Mina gåvor' })).toHaveAttribute('href', '/voucher');
+    expect(screen.getByRole('link', { name: 'Skicka en egen greetie' })).toHaveAttribute('href', '/greetie/new');
     // The public read marks it viewed; the second read (to learn whose it is) does not.
     expect(calls.map((c) => `${c.method} ${c.path}${c.query}`)).toEqual([
       `GET /api/greetie/byRef?refId=${REF}`,
@@ -242,6 +260,34 @@ describe('/greetie/view/{refId} (the SMS link)', () => {
     expect(await within(fika!).findByText('Inlöst 23 november 2026 12:00')).toBeInTheDocument();
     expect(within(fika!).queryByRole('link', { name: 'Lös in' })).not.toBeInTheDocument();
     expect(calls).toHaveLength(3);
+  });
+
+  it('its recipient’s vouchers are asked for while the greetie plays, not after the gifts are revealed', async () => {
+    installDomStubs({ viewport: 'mobile' });
+    server[`GET /api/greetie/byRef`] = () => ({ status: 200, body: publicGreetie() });
+    server[`GET /api/greetie/${ID}`] = () => ({ status: 200, body: greetie() });
+    server[`GET /api/greetie/${ID}/vouchers`] = () => ({ status: 200, body: [voucher(V1, 'Fika för två'), voucher(V2, 'Presentkort', { amount: 20000 })] });
+    renderRoute(`/greetie/view/${REF}`, { session: signedIn({ mobileNumber: RECIPIENT_NUMBER }) });
+    await screen.findByRole('heading', { level: 1, name: 'En greetie från Anna' });
+    await waitFor(() => expect(calls.map((c) => c.path)).toContain(`/api/greetie/${ID}/vouchers`));
+    // Still playing: the gifts are not revealed yet, and their vouchers are already on their way.
+    expect(screen.queryByRole('heading', { level: 2, name: 'Dina gåvor' })).not.toBeInTheDocument();
+    const section = (await giftsHeading('Dina gåvor')).closest('section')!;
+    expect(await within(section).findAllByRole('link', { name: 'Lös in' })).toHaveLength(2);
+    expect(calls.filter((c) => c.path === `/api/greetie/${ID}/vouchers`)).toHaveLength(1);
+  });
+
+  it('someone signed in with another number gets "Logga in med ett annat nummer": signed out, to sign-in, back to this greetie', async () => {
+    installDomStubs({ viewport: 'mobile', reducedMotion: true });
+    server[`GET /api/greetie/byRef`] = () => ({ status: 200, body: publicGreetie() });
+    const signOut = vi.fn();
+    const { user, router } = renderRoute(`/greetie/view/${REF}`, { session: signedIn({ id: 'ffffffff-0000-4000-8000-000000000009', mobileNumber: '+46731112233' }, signOut) });
+    await giftsHeading('2 gåvor följer med');
+    expect(screen.getByText(/skickades till ett annat nummer än det du är inloggad med/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Logga in med ett annat nummer' }));
+    expect(signOut).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(`/auth/jwt/login?returnTo=${encodeURIComponent(`/greetie/view/${REF}`)}`));
+    expect(await screen.findByLabelText('Mobilnummer')).toBeInTheDocument();
   });
 
   it('someone else signed in sees the gift names and is told the gifts are the recipient’s', async () => {

@@ -53,7 +53,8 @@ beforeEach(() => {
       return json(200, items, { 'x-unread-count': String(items.filter((n) => !n.read).length) });
     }
     if (path === '/api/mobileuser/notifications/read' && call.method === 'POST') {
-      items = items.map((n) => ({ ...n, read: true }));
+      const ids = (call.body as { ids?: string[] }).ids;
+      items = items.map((n) => (!ids || ids.includes(n.id) ? { ...n, read: true } : n));
       return new Response(null, { status: 204 });
     }
     if (path === `/api/mobileuser/${me.id}`) return json(200, me);
@@ -102,6 +103,41 @@ describe('/my/notifications', () => {
     await user.click(await screen.findByRole('button', { name: 'Markera alla som lästa' }));
     await waitFor(() => expect(within(banner).getByRole('button', { name: 'Konto' })).toBeInTheDocument());
     expect(within(banner).queryByTestId('unread-badge')).not.toBeInTheDocument();
+  });
+
+  it('opening an unread notification marks it read (that one only), and the count goes down', async () => {
+    const { user, router } = renderRoute('/my/notifications', { session: signedIn(me) });
+    const banner = await screen.findByRole('banner');
+    await within(banner).findByRole('button', { name: 'Konto, 2 olästa notiser' });
+    const links = within(await screen.findByRole('list', { name: 'Notiser' })).getAllByRole('link');
+    await user.click(links[0]!);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/voucher/00000000-0000-4000-8000-0000000000b1'));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'POST')).toEqual([
+        { method: 'POST', url: '/api/mobileuser/notifications/read', body: { ids: ['00000000-0000-4000-8000-000000000003'] } },
+      ]),
+    );
+    expect(items.filter((x) => !x.read).map((x) => x.id)).toEqual(['00000000-0000-4000-8000-000000000001']);
+    await waitFor(() => expect(within(screen.getByRole('banner')).getByTestId('unread-badge')).toHaveTextContent('1'));
+  });
+
+  it("opening one already read asks nothing of the server", async () => {
+    const { user } = renderRoute('/my/notifications', { session: signedIn(me) });
+    const links = within(await screen.findByRole('list', { name: 'Notiser' })).getAllByRole('link');
+    await user.click(links[1]!);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it("the account menu has 'Notiser' with the unread count, leading to the list", async () => {
+    const { user, router } = renderRoute('/', { session: signedIn(me) });
+    const banner = await screen.findByRole('banner');
+    await user.click(await within(banner).findByRole('button', { name: 'Konto, 2 olästa notiser' }));
+    const item = await screen.findByRole('menuitem', { name: 'Notiser, 2 olästa notiser' });
+    expect(item).toHaveAttribute('href', '/my/notifications');
+    expect(item).toHaveTextContent(/^Notiser2/);
+    await user.click(item);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/my/notifications'));
   });
 
   it('says so when there are none', async () => {

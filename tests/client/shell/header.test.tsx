@@ -162,7 +162,7 @@ describe('account menu', () => {
     await user.click(avatar);
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('åsa Öberg')).toBeInTheDocument();
-    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Hem', 'Mina sidor', 'Logga ut']);
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Hem', 'Mina sidor', 'Notiser', 'Logga ut']);
   });
 
   it('shows the mobile number when the user has no name', async () => {

@@ -9,9 +9,15 @@ describe('landing page (/)', () => {
 
   it('says what Greetie is', async () => {
     renderRoute('/');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Skicka en hälsning med en riktig present i' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Skicka en hälsning med en riktig present\u00a0i' })).toBeInTheDocument();
     expect(screen.getByText(/foto eller en kort video/)).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Skicka en hälsning med en riktig present i · Greetie'));
+  });
+
+  it('never breaks its headline before the last word ("…present" / "i")', async () => {
+    renderRoute('/');
+    const h1 = await screen.findByRole('heading', { level: 1 });
+    expect(h1.textContent).toMatch(/present\u00a0i$/);
   });
 
   it('explains how it works in three steps', async () => {
@@ -37,7 +43,7 @@ describe('landing page (/)', () => {
 
   it('is there in English too', async () => {
     renderRoute('/', { language: 'en' });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Send a greeting with a real gift inside' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Send a greeting with a real gift\u00a0inside' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Send a greetie' })).toHaveAttribute('href', '/greetie/new');
     expect(screen.getByRole('region', { name: 'How it works' })).toBeInTheDocument();
   });

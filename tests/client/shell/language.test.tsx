@@ -16,10 +16,10 @@ describe('languages', () => {
 
   it("switches to English from the header's language switch ('Språk'), keeps it in localStorage and sets <html lang>", async () => {
     const { user } = renderRoute('/');
-    await screen.findByRole('heading', { level: 1, name: 'Skicka en hälsning med en riktig present i' });
+    await screen.findByRole('heading', { level: 1, name: 'Skicka en hälsning med en riktig present\u00a0i' });
     const banner = screen.getByRole('banner');
     await user.selectOptions(within(banner).getByLabelText('Språk'), 'en');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Send a greeting with a real gift inside' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Send a greeting with a real gift\u00a0inside' })).toBeInTheDocument();
     expect(within(banner).getByLabelText('Language')).toHaveValue('en');
     expect(localStorage.getItem(storageKey)).toBe('en');
     expect(storageKey).toBe('i18nextLng');
@@ -39,7 +39,7 @@ describe('languages', () => {
   it('switches back to Swedish from the drawer on a small screen', async () => {
     installDomStubs({ viewport: 'mobile' });
     const { user } = renderRoute('/', { language: 'en' });
-    await screen.findByRole('heading', { level: 1, name: 'Send a greeting with a real gift inside' });
+    await screen.findByRole('heading', { level: 1, name: 'Send a greeting with a real gift\u00a0inside' });
     await user.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Open menu' }));
     const drawer = await screen.findByRole('dialog');
     await user.selectOptions(within(drawer).getByLabelText('Language'), 'sv');

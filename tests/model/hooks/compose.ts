@@ -93,6 +93,7 @@ const failure = (status: number, message: string, code: Failure['code']): Failur
 export const serverError = failure(500, 'Något gick fel hos oss. Försök igen om en stund.', 'INTERNAL_ERROR');
 export const notFound = failure(404, 'Greetien finns inte.', 'GREETIE_NOT_FOUND');
 export const refusedMedia = failure(415, 'Filen är varken en bild eller en video vi kan visa.', 'MEDIA_TYPE_NOT_ALLOWED');
+export const invalidNumber = failure(400, 'Skriv ett svenskt mobilnummer.', 'INVALID_MOBILE_NUMBER');
 export const soldOut = failure(409, 'En av gåvorna är slut just nu. Välj en annan gåva.', 'GIFT_CODE_POOL_EMPTY');
 
 const ctx = (s: AnyMachineSnapshot) => s.context as ComposeContext;

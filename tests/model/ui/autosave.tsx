@@ -78,6 +78,12 @@ export default defineUi({
     saving: async () => {
       await waitFor(() => expect(saveStatus()).toHaveTextContent('Sparar…'));
     },
+    // A field refused (a mistyped number): no alert, no "Spara igen"; the status says it waits for it.
+    invalid: async () => {
+      await waitFor(() => expect(saveStatus()).toHaveTextContent('Sparas när allt är rätt ifyllt'));
+      expect(screen.queryByText('Ändringarna kunde inte sparas')).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Spara igen' })).not.toBeInTheDocument();
+    },
     'failed.refused': async () => {
       const alert = await screen.findByRole('alert');
       expect(alert).toHaveTextContent('Ändringarna kunde inte sparas');

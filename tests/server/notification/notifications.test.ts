@@ -85,6 +85,33 @@ describe('notifications made by what happens', () => {
     expect(rows.map((n) => [n.type, n.greetie_id])).toEqual([['paymentFailed', greetie.id]]);
   });
 
+  it('a payment that goes through after a declined one settles the "did not go through" notice (read, not asking to try again)', async () => {
+    const p = await pair();
+    const created = await call(t.app, p.sender, 'POST', '/api/greetie/createv2', { recipient: { mobileNumber: p.recipient.mobileNumber }, gifts: [{ productId: shop.inStore }] });
+    const greetie = created.json() as Greetie;
+    const first = (await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, { withdrawalConsent: true })).json() as Payment;
+    const declined = await t.app.inject({ method: 'POST', url: `/api/sandbox/payments/${first.id}`, payload: { outcome: 'declined' } });
+    expect(declined.statusCode, declined.body).toBe(200);
+    // Another greetie's failed notice stays as it is.
+    const other = (await call(t.app, p.sender, 'POST', '/api/greetie/createv2', { recipient: { mobileNumber: p.recipient.mobileNumber }, gifts: [{ productId: shop.inStore }] })).json() as Greetie;
+    const otherPayment = (await call(t.app, p.sender, 'POST', `/api/greetie/${other.id}/startpayment`, { withdrawalConsent: true })).json() as Payment;
+    await t.app.inject({ method: 'POST', url: `/api/sandbox/payments/${otherPayment.id}`, payload: { outcome: 'declined' } });
+    const before = await call(t.app, p.sender, 'GET', '/api/mobileuser/notifications');
+    expect(before.headers['x-unread-count']).toBe('2');
+
+    t.clock.advance(1000);
+    const second = (await call(t.app, p.sender, 'POST', `/api/greetie/${greetie.id}/startpayment`, { withdrawalConsent: true })).json() as Payment;
+    const paid = await t.app.inject({ method: 'POST', url: `/api/sandbox/payments/${second.id}`, payload: { outcome: 'paid' } });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const rows = await notificationsOf(t.db.db, p.senderId);
+    const state = rows.map((n) => [n.type, n.greetie_id, n.read_at !== null]);
+    expect(state).toContainEqual(['paymentFailed', greetie.id, true]);
+    expect(state).toContainEqual(['paymentFailed', other.id, false]);
+    expect(state).toContainEqual(['paymentSucceeded', greetie.id, false]);
+    const after = await call(t.app, p.sender, 'GET', '/api/mobileuser/notifications');
+    expect(after.headers['x-unread-count']).toBe('2');
+  });
+
   it('a greetie to a number nobody has signed in with notifies only the sender; one to oneself notifies once', async () => {
     const p = await pair();
     const g = await paidGreetie(t.app, p.sender, '+46709999001', [shop.charity]);

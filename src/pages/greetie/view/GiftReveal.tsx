@@ -49,7 +49,8 @@ export function GiftReveal({ view, returnTo }: { view: GreetieView; returnTo: st
  * came with.
  */
 function OwnGifts({ view }: { view: GreetieView }) {
-  const own = useGreetieVouchers(view.id);
+  // Opened by the page as soon as it knew whose greetie it is (GreetieViewPage): read here.
+  const own = useGreetieVouchers(view.id, { open: false });
   if (!own.data) return <GiftList gifts={view.gifts} greetieId={view.id} />;
   // 'Lös in' is for the till: an InStore voucher, not redeemed and not expired.
   const now = new Date();

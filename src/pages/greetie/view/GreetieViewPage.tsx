@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
-import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { GreetieView } from '../../../../machines/greetieView.ts';
+import { useSeller } from '../../../components/seller.ts';
 import { useSession } from '../../../components/session.ts';
+import { useOpenGreetieVouchers } from '../../../components/vouchers.ts';
 import { usePageTitle } from '../../../components/usePageTitle.ts';
 import { button, buttonSecondary } from '../../../components/ui.css.ts';
 import { formatDateTime } from '../../../format/dates.ts';
@@ -64,11 +66,81 @@ export function TrustNote({ senderName }: { senderName: string | null }) {
   );
 }
 
+/**
+ * A link that leads nowhere, for someone who may doubt the SMS it came in: Greetie's brand, what a
+ * real Greetie SMS looks like, the way to the start page, and where to ask for help (the seller's
+ * e-mail, once known).
+ */
+function NotFoundHelp() {
+  const { t } = useTranslation('view');
+  const seller = useSeller().data;
+  return (
+    <>
+      <p className={css.trustBrand}>
+        <span className={css.wordmark}>Greetie</span>
+      </p>
+      <p>{t('notFound.text')}</p>
+      <p className={css.hint}>{t('trust.real', { host: window.location.host })}</p>
+      {seller && (
+        <p>
+          {t('notFound.help')} <a href={`mailto:${seller.email}`}>{seller.email}</a>
+        </p>
+      )}
+      <Link to="/" className={buttonSecondary}>
+        {t('notFound.home')}
+      </Link>
+    </>
+  );
+}
+
+/**
+ * What to do next on an opened greetie: someone signed in with another number than the one it was
+ * sent to signs in again with the right one (signed out first; the sign-in comes back here); its
+ * recipient finds the gifts in Mina gåvor (the list); anyone but its sender can send one of their own.
+ */
+function NextSteps({ view, returnTo }: { view: GreetieView; returnTo: string }) {
+  const { t } = useTranslation('view');
+  const navigate = useNavigate();
+  const { signOut } = useSession();
+  const login = `/auth/jwt/login?returnTo=${encodeURIComponent(returnTo)}`;
+  return (
+    <div className={css.nextSteps}>
+      {view.role === 'other' && (
+        <div className={css.signIn}>
+          <p className={css.hint}>{t('other.wrongNumber')}</p>
+          <button
+            type="button"
+            className={button}
+            onClick={() => {
+              signOut();
+              void navigate(login);
+            }}
+          >
+            {t('other.switch')}
+          </button>
+        </div>
+      )}
+      {view.role === 'recipient' && view.gifts.length > 0 && (
+        <Link to="/voucher" className={button}>
+          {t('next.myGifts')}
+        </Link>
+      )}
+      {view.role !== 'sender' && (
+        <Link to="/greetie/new" className={buttonSecondary}>
+          {t('next.sendOwn')}
+        </Link>
+      )}
+    </div>
+  );
+}
+
 function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewer: Viewer | null; returnTo: string }) {
   const { t, i18n } = useTranslation('view');
   const reducedMotion = useReducedMotion();
   const { screen, view, failure, retry } = useGreetieView({ key: id, byId, reducedMotion }, viewer);
   const title = titleOf(t, view);
+  // The recipient's own vouchers load while the greetie plays, not once the gifts are revealed.
+  useOpenGreetieVouchers(view?.role === 'recipient' ? view.id : null);
   // The document's title is the page's heading, whatever the state.
   const nothing = screen === 'notFound' || screen === 'error';
   usePageTitle(nothing ? t(`${screen}.title`) : title);
@@ -102,12 +174,7 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
               </button>
             </>
           ) : (
-            <>
-              <p>{t('notFound.text')}</p>
-              <Link to="/" className={buttonSecondary}>
-                {t('notFound.home')}
-              </Link>
-            </>
+            <NotFoundHelp />
           )}
         </div>
       </section>
@@ -131,6 +198,7 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
         <div aria-live="polite">{screen === 'revealed' && <GiftReveal view={view} returnTo={returnTo} />}</div>
         {/* Once opened, its recipient can thank the sender (once). */}
         {screen === 'revealed' && <Thanks view={view} />}
+        {screen === 'revealed' && <NextSteps view={view} returnTo={returnTo} />}
         {view.role !== 'sender' && <TrustNote senderName={view.senderName} />}
       </div>
     </article>

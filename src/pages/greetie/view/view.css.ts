@@ -140,6 +140,8 @@ export const seen = style({
 export const notSeen = style([seen, { background: vars.color.surface, color: vars.color.textMuted }]);
 
 export const signIn = style({ marginTop: vars.space.md, display: 'grid', gap: vars.space.sm, justifyItems: 'start' });
+/** What to do next, under the gifts: sign in with another number, Mina gåvor, send one's own. */
+export const nextSteps = style({ marginTop: vars.space.lg, display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, alignItems: 'center' });
 export const hint = style({ margin: 0, color: vars.color.textMuted });
 
 export const box = style({ padding: vars.space.lg, borderRadius: vars.radius.large, background: vars.color.surface, display: 'grid', gap: vars.space.sm, justifyItems: 'start' });
