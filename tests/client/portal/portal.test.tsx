@@ -5,7 +5,7 @@ import { api } from '../../../src/api/client.ts';
 import { settlementFileName, slugOf } from '../../../src/pages/portal/download.ts';
 import { periodsAt } from '../../../src/pages/portal/period.ts';
 import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
-import { KANELBULLEN, bookshop, installPortalServer, json, owner, page, staff, type PortalServer } from './fakePortal.ts';
+import { KANELBULLEN, bookshop, installPortalServer, owner, page, staff, type PortalServer } from './fakePortal.ts';
 
 const r = (n: number, extra: Partial<PortalRedemption> = {}): PortalRedemption => ({
   id: `7a1b2c3d-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`,
