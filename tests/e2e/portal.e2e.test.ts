@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import { journey, connectBrowser, type Journey } from './harness/journey.ts';
 import { api, call, expectPath, expectSignedIn, header, mobileNumberFor, readCodeFromOutbox, signInByApi, signInOnLoginPage } from './harness/app.ts';
@@ -130,7 +132,10 @@ journey('portal', async (j) => {
   // The settlement file: downloaded with the sign-in, the row there.
   const [download] = await Promise.all([page.waitForEvent('download'), main.getByRole('button', { name: 'Ladda ner (CSV)' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^greetie-[a-z0-9-]+-start-till-idag\.csv$/);
-  const csv = await readFile((await download.path())!, 'utf8');
+  // The browser is remote: the file comes over the connection, saved here to read.
+  const saved = join(await mkdtemp(join(tmpdir(), 'greetie-portal-')), download.suggestedFilename());
+  await download.saveAs(saved);
+  const csv = await readFile(saved, 'utf8');
   expect(csv.charCodeAt(0)).toBe(0xfeff);
   expect(csv).toContain('Inlöst (svensk tid);Inlösen-id;Presentkort-id;Produkt;Belopp;Sätt;Ångrad');
   const line = csv.split('\r\n').find((l) => l.includes(gift.voucherId));
