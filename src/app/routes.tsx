@@ -52,7 +52,7 @@ export const groups = {
   sandbox: group(() => import('../pages/sandbox/routes.tsx'), ['sandbox', 'merchant', 'payment']),
   flows: group(() => import('../pages/flows/routes.tsx'), ['flows']),
   // The merchant portal: the people who work for a merchant (src/pages/portal/).
-  portal: group(() => import('../pages/portal/routes.tsx'), ['portal']),
+  portal: group(() => import('../pages/portal/routes.tsx'), ['portal', 'voucher']),
   errors: group(() => import('../pages/errors/routes.tsx')),
   legal: group(() => import('../pages/legal/routes.tsx')),
 };
