@@ -26,6 +26,8 @@ export interface AuthUser {
   id: string;
   mobileNumber: string;
   name: string | null;
+  /** The merchants this person works for (MobileUser.merchants): the account menu offers the portal when there are any. */
+  merchants?: readonly { id: string; name: string; role: 'owner' | 'staff' }[];
 }
 
 /** A signed-in session as the actors hand it over. `expiresAt`: the access token's exp, in ms. */
@@ -177,7 +179,7 @@ export const authMachine = setup({
     /** The saved profile replaces the session's user, when it is the same person. */
     assignSavedProfile: assign(({ context, event }) =>
       event.type === 'user.profileSaved' && context.user && event.user.id === context.user.id
-        ? { user: { id: event.user.id, mobileNumber: event.user.mobileNumber, name: event.user.name } }
+        ? { user: { ...context.user, id: event.user.id, mobileNumber: event.user.mobileNumber, name: event.user.name } }
         : {},
     ),
   },

@@ -54,7 +54,7 @@ export function expiryOf(token: string): number | null {
   }
 }
 
-const toUser = (u: MobileUser): AuthUser => ({ id: u.id, mobileNumber: u.mobileNumber, name: u.name });
+const toUser = (u: MobileUser): AuthUser => ({ id: u.id, mobileNumber: u.mobileNumber, name: u.name, merchants: u.merchants });
 
 export interface AuthDeps {
   client?: ApiClient;

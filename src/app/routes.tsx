@@ -53,10 +53,12 @@ export const groups = {
   'portal/till': group(() => import('../pages/portal/till/routes.tsx'), ['redeem', 'till']),
   sandbox: group(() => import('../pages/sandbox/routes.tsx'), ['sandbox', 'merchant', 'payment']),
   flows: group(() => import('../pages/flows/routes.tsx'), ['flows']),
+  // The merchant portal: the people who work for a merchant (src/pages/portal/).
+  portal: group(() => import('../pages/portal/routes.tsx'), ['portal', 'voucher']),
   errors: group(() => import('../pages/errors/routes.tsx')),
   legal: group(() => import('../pages/legal/routes.tsx')),
 };
-const { landing, auth, my, redeem, voucher, greetie, 'greetie/view': view, merchant, sandbox, flows, errors, legal } = groups;
+const { landing, auth, my, redeem, voucher, greetie, 'greetie/view': view, merchant, sandbox, flows, portal, errors, legal } = groups;
 const tillMode = groups['portal/till'];
 
 export const routes: RouteObject[] = [
@@ -83,6 +85,8 @@ export const routes: RouteObject[] = [
           { path: 'greetie/list', lazy: page(greetie, 'GreetieListPage') },
           { path: 'greetie/new', lazy: page(greetie, 'GreetieNewPage') },
           { path: 'greetie/details/:id', lazy: page(greetie, 'GreetieDetailsPage') },
+          { path: 'portal', lazy: page(portal, 'PortalIndexPage') },
+          { path: 'portal/:merchantId', lazy: page(portal, 'PortalMerchantPage') },
           { path: 'portal/:merchantId/kassa', lazy: page(tillMode, 'TillModePage') },
         ],
       },

@@ -17,6 +17,8 @@ export interface SessionUser {
   id: string;
   mobileNumber: string;
   name: string | null;
+  /** The merchants this person works for (MobileUser.merchants); absent or empty for most. */
+  merchants?: readonly { id: string; name: string; role: 'owner' | 'staff' }[];
 }
 
 export interface Session {

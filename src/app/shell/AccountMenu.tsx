@@ -24,7 +24,7 @@ function PersonIcon() {
 /**
  * The signed-in user's menu (200 px wide), opened by the avatar button labelled 'Konto'. Shows the
  * name, or the mobile number when there is no name; 'Hem' goes to '/', 'Mina sidor' to
- * /my/profile, 'Notiser' (with the unread count) to /my/notifications, 'Logga ut' signs out. The name is also shown beside the avatar.
+ * /my/profile, 'Notiser' (with the unread count) to /my/notifications, 'För handlare' (for a person who works for a merchant) to /portal, 'Logga ut' signs out. The name is also shown beside the avatar.
  */
 export function AccountMenu() {
   const { t } = useTranslation();
@@ -82,6 +82,11 @@ export function AccountMenu() {
                 )}
               </Link>
             </DropdownMenu.Item>
+            {(user.merchants?.length ?? 0) > 0 && (
+              <DropdownMenu.Item className={css.menuItem} asChild>
+                <Link to="/portal">{t('account.merchants')}</Link>
+              </DropdownMenu.Item>
+            )}
             <DropdownMenu.Item
               className={css.menuItem}
               onSelect={() => {

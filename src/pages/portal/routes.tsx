@@ -1,0 +1,2 @@
+export { PortalIndexPage } from './PortalIndexPage.tsx';
+export { PortalMerchantPage } from './PortalMerchantPage.tsx';
