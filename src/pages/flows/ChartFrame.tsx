@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Chart } from '../../../charts/chart.ts';
 import { Diagram, type DiagramMarks, type Selection } from './Diagram.tsx';
 import { download, standaloneSvg, svgToPng } from './exportChart.ts';
-import { cachedLayout, type ChartLayout, type Direction } from './layout.ts';
+import { cachedLayouts, type ChartLayout, type Direction } from './layout.ts';
+import { useChartLabels } from './labels.ts';
 import {
   chooseDirection,
   clampView,
@@ -51,16 +52,18 @@ function useFrameSize(): [(el: HTMLDivElement | null) => void, Size | null] {
 /** Both layouts of a chart (left to right, top to bottom), so the frame can take the one that suits it. */
 function useLayouts(chart: Chart): Record<Direction, ChartLayout> | 'failed' | null {
   const [layouts, setLayouts] = useState<{ id: string; value: Record<Direction, ChartLayout> | 'failed' } | null>(null);
+  const labels = useChartLabels();
+  const texts = labels.texts;
   useEffect(() => {
     let live = true;
-    Promise.all([cachedLayout(chart, 'RIGHT'), cachedLayout(chart, 'DOWN')]).then(
-      ([RIGHT, DOWN]) => live && setLayouts({ id: chart.id, value: { RIGHT, DOWN } }),
+    cachedLayouts(chart, texts(chart)).then(
+      ({ RIGHT, DOWN }) => live && setLayouts({ id: chart.id, value: { RIGHT, DOWN } }),
       () => live && setLayouts({ id: chart.id, value: 'failed' }),
     );
     return () => {
       live = false;
     };
-  }, [chart]);
+  }, [chart, texts]);
   return layouts?.id === chart.id ? layouts.value : null;
 }
 

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { charts, coverage } from '../../../src/pages/flows/machines.ts';
-import { cachedLayout, type ChartLayout } from '../../../src/pages/flows/layout.ts';
+import { cachedLayouts, type ChartLayout } from '../../../src/pages/flows/layout.ts';
 import { chooseDirection, fitView, openView, visibleBox, type Box } from '../../../src/pages/flows/view.ts';
 import { diagram, renderFlows, stubResizeObserver } from './render.tsx';
 
@@ -15,7 +15,8 @@ import { diagram, renderFlows, stubResizeObserver } from './render.tsx';
 const auth = charts.find((c) => c.id === 'auth')!;
 
 async function layoutFor(frame: { width: number; height: number }): Promise<ChartLayout> {
-  const both = { RIGHT: await cachedLayout(auth, 'RIGHT'), DOWN: await cachedLayout(auth, 'DOWN') };
+  const { RIGHT, DOWN } = await cachedLayouts(auth);
+  const both = { RIGHT, DOWN };
   return both[chooseDirection(both, frame)];
 }
 
