@@ -20,14 +20,20 @@ export function statePath(chart: Pick<Chart, 'root'>, stateId: string): string {
   return stateId === chart.root ? '' : stateId.startsWith(`${chart.root}.`) ? stateId.slice(chart.root.length + 1) : stateId;
 }
 
+/** A code name as words, only the first capitalised: `handingOver` → "Handing over". */
+export function readable(code: string): string {
+  const words = humanize(code);
+  return words.charAt(0) + words.slice(1).toLowerCase();
+}
+
 /** The machine's title; without one, a readable form of its id ("Sms outbox"). */
-export function chartTitle(labels: ChartLabels | undefined, chart: Pick<Chart, 'id' | 'title'>): string {
-  return labels?.[chart.id]?.title ?? chart.title;
+export function chartTitle(labels: ChartLabels | undefined, chart: Pick<Chart, 'id'>): string {
+  return labels?.[chart.id]?.title ?? readable(chart.id);
 }
 
 /** The state's short label; without one, a readable form of its code name ("Handing over"). */
 export function stateLabel(labels: ChartLabels | undefined, chart: Pick<Chart, 'id' | 'root'>, state: Pick<ChartState, 'id' | 'key'>): string {
-  return labels?.[chart.id]?.states?.[statePath(chart, state.id)] ?? humanize(state.key);
+  return labels?.[chart.id]?.states?.[statePath(chart, state.id)] ?? readable(state.key);
 }
 
 /** What a language lacks: `<machine>` for a missing title, `<machine>: <state path>` for a state. */

@@ -15,7 +15,7 @@ export function useChartLabels() {
     const bundle = (i18n.getResourceBundle(language, 'flows') ?? i18n.getResourceBundle('sv', 'flows')) as { charts?: ChartLabels } | undefined;
     const labels = bundle?.charts;
     return {
-      title: (chart: Pick<Chart, 'id' | 'title'>) => chartTitle(labels, chart),
+      title: (chart: Pick<Chart, 'id'>) => chartTitle(labels, chart),
       state: (chart: Pick<Chart, 'id' | 'root'>, state: Pick<ChartState, 'id' | 'key'>) => stateLabel(labels, chart, state),
       texts: (chart: Pick<Chart, 'id' | 'root'>) => labelTexts(chart, labels),
     };
