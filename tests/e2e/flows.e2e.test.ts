@@ -67,12 +67,12 @@ journey('flow viewer', async (j) => {
     const overview = await page.getByTestId('overview').count();
     opening.push(`${title} ${await group.getAttribute('data-chart-width')}×${await group.getAttribute('data-chart-height')} at ${Math.round(scale * 100)} %${overview ? ' + overview' : ''}`);
     // The largest of the charts that came with the payment, view and redeem flows.
-    if (title === 'Payment') await j.check('payment as it opens');
+    if (title === 'Betalning') await j.check('payment as it opens');
     await page.getByRole('button', { name: 'Anpassa' }).click();
     const { outside, count } = await outsideFrame(page);
     expect(count, title).toBeGreaterThan(0);
     expect(outside, `${title}: parts of the chart outside the frame`).toEqual([]);
-    if (title === 'Compose' || title === 'Auth') await j.check(`${title} fitted`);
+    if (title === 'Skapa greetie' || title === 'Inloggning') await j.check(`${title} fitted`);
   }
   console.log(`flows (${j.viewport}), each chart as it opens: ${opening.join('; ')}`);
 
@@ -85,10 +85,10 @@ journey('flow viewer: drag, export and a link to a state', async (j) => {
   const frame = page.getByRole('region', { name: /^Diagramyta/ });
   // compose opens readable; dragging the chart moves it.
   await page.goto('/flows?machine=compose');
-  await page.getByRole('group', { name: 'Diagram över Compose' }).waitFor({ timeout: 30_000 }); // the largest chart: ELK lays it out in the page
+  await page.getByRole('group', { name: 'Diagram över Skapa greetie' }).waitFor({ timeout: 30_000 }); // the largest chart: ELK lays it out in the page
   await expect.poll(() => frame.getAttribute('data-scale')).toBe('1');
   await j.check('compose as it opens');
-  const viewBox = () => page.getByRole('group', { name: 'Diagram över Compose' }).getAttribute('viewBox');
+  const viewBox = () => page.getByRole('group', { name: 'Diagram över Skapa greetie' }).getAttribute('viewBox');
   const before = await viewBox();
   await frame.scrollIntoViewIfNeeded();
   const box = (await frame.boundingBox())!;
@@ -99,8 +99,8 @@ journey('flow viewer: drag, export and a link to a state', async (j) => {
   await expect.poll(viewBox).not.toBe(before);
 
   // Exported as a PNG of the chart's own size.
-  const width = Number(await page.getByRole('group', { name: 'Diagram över Compose' }).getAttribute('data-chart-width'));
-  const height = Number(await page.getByRole('group', { name: 'Diagram över Compose' }).getAttribute('data-chart-height'));
+  const width = Number(await page.getByRole('group', { name: 'Diagram över Skapa greetie' }).getAttribute('data-chart-width'));
+  const height = Number(await page.getByRole('group', { name: 'Diagram över Skapa greetie' }).getAttribute('data-chart-height'));
   const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Ladda ner PNG' }).click()]);
   expect(png.suggestedFilename()).toBe('greetie-compose.png');
   const pngFile = path.join(inject('resultsDir'), `flow-viewer-${j.viewport}-export-compose.png`);
@@ -115,7 +115,9 @@ journey('flow viewer: drag, export and a link to a state', async (j) => {
   const gifts = page.locator(`[data-state-id="${stateId}"]`);
   await gifts.waitFor();
   await expect.poll(() => gifts.getAttribute('class')).toContain('selected');
-  await page.getByRole('heading', { level: 3, name: `Tillstånd ${stateId}` }).waitFor();
+  const panel = page.getByRole('region', { name: 'Valt tillstånd' });
+  await panel.getByRole('heading', { level: 3, name: 'Tillstånd Gåvor' }).waitFor();
+  await panel.getByText(stateId).waitFor();
   const f = (await frame.boundingBox())!;
   const g = (await gifts.boundingBox())!;
   expect(g.x).toBeGreaterThanOrEqual(f.x);
@@ -128,7 +130,32 @@ journey('flow viewer: drag, export and a link to a state', async (j) => {
   await page.locator('[data-state-id="compose.editing.steps.recipient"]').focus();
   await page.keyboard.press('Enter');
   await expect.poll(() => new URL(page.url()).searchParams.get('state')).toBe('compose.editing.steps.recipient');
+  await expect.poll(() => page.locator('[data-state-id="compose.editing.steps.recipient"]').getAttribute('aria-pressed')).toBe('true');
+  await panel.getByRole('heading', { level: 3, name: 'Tillstånd Mottagare' }).waitFor();
+  await panel.getByRole('heading', { level: 4, name: 'Vägar ut' }).waitFor();
+  await panel.getByText('Ingen bild än').waitFor();
+  await j.check('a state selected by keyboard, its panel');
 });
+
+// The chart first: opening a machine by its address shows its chart frame in the top half of a
+// 1400 × 900 screen, at least 400 px high; on a phone, within the first screen.
+journey('flow viewer: the chart first', async (j) => {
+  const { page } = j;
+  if (j.viewport === 'desktop') await page.setViewportSize({ width: 1400, height: 900 });
+  const started = Date.now();
+  await page.goto('/flows?machine=payment');
+  await page.getByRole('group', { name: 'Diagram över Betalning' }).waitFor();
+  console.log(`flows (${j.viewport}): /flows?machine=payment drawn ${Date.now() - started} ms after navigation`);
+  const frame = (await page.getByRole('region', { name: /^Diagramyta/ }).boundingBox())!;
+  const viewport = page.viewportSize()!;
+  console.log(`flows (${j.viewport}): chart frame at y=${Math.round(frame.y)}, ${Math.round(frame.height)} px high`);
+  expect(frame.y).toBeLessThan(viewport.height / 2);
+  if (j.viewport === 'desktop') expect(frame.height).toBeGreaterThanOrEqual(400);
+  else expect(frame.y + 100).toBeLessThanOrEqual(viewport.height);
+  await page.getByRole('button', { name: 'Helskärm' }).click();
+  await page.getByRole('button', { name: 'Stäng helskärm' }).click();
+  await j.check('the chart first');
+}, { walkAtBothSizes: true });
 
 journey('flow viewer: a journey across tabs', async (j) => {
   const { page } = j;
@@ -136,7 +163,7 @@ journey('flow viewer: a journey across tabs', async (j) => {
   // The app in a second tab of the same browser signs in; its steps appear on the timeline of the
   // /flows tab, which was open first.
   await page.goto('/flows?machine=auth');
-  await page.getByRole('group', { name: 'Diagram över Auth' }).waitFor();
+  await page.getByRole('group', { name: 'Diagram över Inloggning' }).waitFor();
   const journeyView = page.getByRole('region', { name: 'Resan genom appen' });
   await journeyView.getByText('Ingen flik med appen hörs av än.').waitFor();
   const app = await j.context.newPage();

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Chart } from '../../../charts/chart.ts';
 import { Diagram, type DiagramMarks, type Selection } from './Diagram.tsx';
 import { download, standaloneSvg, svgToPng } from './exportChart.ts';
-import { cachedLayout, type ChartLayout, type Direction } from './layout.ts';
+import { cachedLayouts, type ChartLayout, type Direction } from './layout.ts';
+import { useChartLabels } from './labels.ts';
 import {
   chooseDirection,
   clampView,
@@ -51,16 +52,18 @@ function useFrameSize(): [(el: HTMLDivElement | null) => void, Size | null] {
 /** Both layouts of a chart (left to right, top to bottom), so the frame can take the one that suits it. */
 function useLayouts(chart: Chart): Record<Direction, ChartLayout> | 'failed' | null {
   const [layouts, setLayouts] = useState<{ id: string; value: Record<Direction, ChartLayout> | 'failed' } | null>(null);
+  const labels = useChartLabels();
+  const texts = labels.texts;
   useEffect(() => {
     let live = true;
-    Promise.all([cachedLayout(chart, 'RIGHT'), cachedLayout(chart, 'DOWN')]).then(
-      ([RIGHT, DOWN]) => live && setLayouts({ id: chart.id, value: { RIGHT, DOWN } }),
+    cachedLayouts(chart, texts(chart)).then(
+      ({ RIGHT, DOWN }) => live && setLayouts({ id: chart.id, value: { RIGHT, DOWN } }),
       () => live && setLayouts({ id: chart.id, value: 'failed' }),
     );
     return () => {
       live = false;
     };
-  }, [chart]);
+  }, [chart, texts]);
   return layouts?.id === chart.id ? layouts.value : null;
 }
 
@@ -107,6 +110,27 @@ export function ChartFrame({
     [frameRef],
   );
   const layouts = useLayouts(chart);
+  const labels = useChartLabels();
+  const [full, setFull] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // Leaving the browser's full screen (Esc, the browser's own control) leaves ours too.
+  useEffect(() => {
+    const left = () => {
+      if (!document.fullscreenElement) setFull(false);
+    };
+    document.addEventListener('fullscreenchange', left);
+    return () => document.removeEventListener('fullscreenchange', left);
+  }, []);
+  const toggleFull = async () => {
+    if (full) {
+      if (document.fullscreenElement) await document.exitFullscreen().catch(() => undefined);
+      setFull(false);
+      return;
+    }
+    // The Fullscreen API where there is one; elsewhere (an iPhone's Safari) the frame covers the window.
+    if (document.fullscreenEnabled && box.current?.requestFullscreen) await box.current.requestFullscreen().catch(() => undefined);
+    setFull(true);
+  };
   const svg = useRef<SVGSVGElement>(null);
   const [view, setView] = useState<{ layout: ChartLayout; view: View } | null>(null);
   const [exportFailed, setExportFailed] = useState(false);
@@ -211,8 +235,14 @@ export function ChartFrame({
   const visible = current && usable ? visibleBox(current, usable) : null;
 
   return (
-    <div>
-      <div className={css.toolbar}>
+    <div
+      ref={box}
+      className={full ? `${css.chartBox} ${css.chartBoxFull}` : css.chartBox}
+      onKeyDown={(e) => {
+        if (full && e.key === 'Escape' && !document.fullscreenElement) setFull(false);
+      }}
+    >
+      <div className={css.chartToolbar}>
         <div className={css.buttonGroup} role="group" aria-label={t('zoomGroup')}>
           <button type="button" className={css.smallButton} onClick={() => change((_v, c, f) => fitView(c, f))} disabled={!current}>
             {t('fit')}
@@ -238,6 +268,9 @@ export function ChartFrame({
             {t('exportPng')}
           </button>
         </div>
+        <button type="button" className={css.smallButton} aria-pressed={full} onClick={() => void toggleFull()}>
+          {full ? t('exitFullscreen') : t('fullscreen')}
+        </button>
       </div>
       {exportFailed && <p role="alert">{t('exportFailed')}</p>}
       <div className={css.frameWrap}>
@@ -246,7 +279,7 @@ export function ChartFrame({
           className={css.frame}
           tabIndex={0}
           role="region"
-          aria-label={t('frameLabel', { title: chart.title })}
+          aria-label={t('frameLabel', { title: labels.title(chart) })}
           onKeyDown={onKeyDown}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}

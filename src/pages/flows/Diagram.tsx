@@ -2,6 +2,7 @@ import type { KeyboardEvent, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chart, ChartState, ChartTransition } from '../../../charts/chart.ts';
 import type { Box, ChartLayout } from './layout.ts';
+import { useChartLabels } from './labels.ts';
 import * as css from './flows.css.ts';
 
 export type Selection = { kind: 'state'; id: string } | { kind: 'transition'; key: string } | null;
@@ -57,11 +58,19 @@ export function Diagram({
   svgRef?: Ref<SVGSVGElement>;
 }) {
   const { t } = useTranslation('flows');
+  const labels = useChartLabels();
+  const nameOf = (s: Pick<ChartState, 'id' | 'key'>) => labels.state(chart, s);
+  const byId = new Map(chart.states.map((s) => [s.id, s]));
+  const targetName = (id: string) => {
+    const s = byId.get(id);
+    return s ? nameOf(s) : id;
+  };
+  const title = labels.title(chart);
   const byKey = new Map(chart.transitions.map((tr) => [tr.key, tr]));
   const stateLabel = (s: ChartState) =>
-    `${t('state')} ${s.key}${s.type === 'final' ? ` (${t('final')})` : ''}: ${s.description ?? t('noDescription')}`;
+    `${t('state')} ${nameOf(s)}${s.type === 'final' ? ` (${t('final')})` : ''}: ${s.description ?? t('noDescription')}`;
   const transitionLabel = (tr: ChartTransition) =>
-    `${t('transition')} ${tr.label}, ${tr.source.split('.').pop()} → ${tr.targets.map((x) => x.split('.').pop()).join(', ') || t('stays')}: ${tr.description ?? t('noDescription')}`;
+    `${t('transition')} ${tr.label}, ${targetName(tr.source)} → ${tr.targets.map(targetName).join(', ') || t('stays')}: ${tr.description ?? t('noDescription')}`;
 
   return (
     <svg
@@ -73,7 +82,7 @@ export function Diagram({
       data-chart-width={l.width}
       data-chart-height={l.height}
       role="group"
-      aria-label={t('diagramLabel', { title: chart.title })}
+      aria-label={t('diagramLabel', { title })}
     >
       <defs>
         <marker id="flows-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -84,6 +93,8 @@ export function Diagram({
         .sort((a, b) => a.depth - b.depth)
         .map((s) => {
           const st = s.state;
+          const select = () => onSelect({ kind: 'state', id: st.id });
+          const selected = selection?.kind === 'state' && selection.id === st.id;
           const cls = [
             'state',
             s.compound ? 'compound' : '',
@@ -91,13 +102,12 @@ export function Diagram({
             marks.coverage?.uncoveredStates.has(st.id) ? 'uncovered' : '',
             marks.active.has(st.id) ? 'active' : '',
             marks.step.has(st.id) ? 'step' : '',
-            selection?.kind === 'state' && selection.id === st.id ? 'selected' : '',
+            selected ? 'selected' : '',
           ].join(' ');
-          const select = () => onSelect({ kind: 'state', id: st.id });
           if (st.type === 'history') {
             return (
-              <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
-                <title>{st.description ?? st.key}</title>
+              <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-pressed={selected} aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
+                <title>{`${nameOf(st)} (${st.id})${st.description ? `: ${st.description}` : ''}`}</title>
                 <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={s.width / 2} />
                 <text x={s.x + s.width / 2} y={s.y + s.height / 2 + 4} textAnchor="middle">
                   H
@@ -106,12 +116,12 @@ export function Diagram({
             );
           }
           return (
-            <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
-              <title>{st.description ?? st.key}</title>
+            <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-pressed={selected} aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
+              <title>{`${nameOf(st)} (${st.id})${st.description ? `: ${st.description}` : ''}`}</title>
               <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={10} />
               {st.type === 'final' && <rect className="inner" x={s.x + 4} y={s.y + 4} width={s.width - 8} height={s.height - 8} rx={7} />}
               <text x={s.compound ? s.x + 12 : s.x + s.width / 2} y={s.compound ? s.y + 22 : s.y + s.height / 2 + 4} textAnchor={s.compound ? 'start' : 'middle'}>
-                {st.key}
+                {nameOf(st)}
                 {marks.coverage?.uncoveredStates.has(st.id) ? ' ⚠' : ''}
               </text>
             </g>
@@ -145,6 +155,7 @@ export function Diagram({
             className={cls}
             tabIndex={0}
             role="button"
+            aria-pressed={selection?.kind === 'transition' && selection.key === e.key}
             aria-label={transitionLabel(tr)}
             onClick={select}
             onKeyDown={activate(select)}

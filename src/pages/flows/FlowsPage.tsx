@@ -12,6 +12,8 @@ import { liveActors, useJourney, type LiveActor } from './useLive.ts';
 import { Journey } from './Journey.tsx';
 import type { JourneyStep } from './journey.ts';
 import { useSandboxOn } from '../../components/useSandboxOn.ts';
+import { useChartLabels } from './labels.ts';
+import { StatePanel } from './StatePanel.tsx';
 import * as css from './flows.css.ts';
 
 /**
@@ -69,11 +71,23 @@ export function FlowViewer() {
     if (stepChart && stepChart.id !== chart?.id) setParams({ machine: stepChart.id }, { replace: true });
   };
 
+  const labels = useChartLabels();
+
+  // In the source the chart comes first, then the machines and the journey: a phone opening a
+  // machine's link sees its chart at once; a wider screen puts the list beside it.
   return (
     <section className={`${container} ${css.page}`} aria-labelledby="page-title">
-      <h1 id="page-title">{t('title')}</h1>
-      <p>{t('intro')}</p>
+      <h1 id="page-title" className={css.pageTitle}>
+        {t('title')}
+      </h1>
       <div className={css.layout}>
+        <div className={css.mainArea}>
+          {chart ? (
+            <MachineView key={chart.id} chart={chart} live={live} pinned={pinned?.machineId === chart.root ? pinned : undefined} />
+          ) : (
+            <p>{t('none')}</p>
+          )}
+        </div>
         <nav aria-label={t('machines')} className={css.navArea}>
           <ul className={css.machineList}>
             {charts.map((c) => {
@@ -84,7 +98,7 @@ export function FlowViewer() {
                 <li key={c.id}>
                   <Link to={`?machine=${encodeURIComponent(c.id)}`} className={css.machineLink} aria-current={c.id === chart?.id ? 'page' : undefined}>
                     <span>
-                      {c.title}
+                      {labels.title(c)}
                       {running > 0 && (
                         <span className={css.liveDot}>
                           {' '}● <span className={visuallyHidden}>{t('running', { count: running })}</span>
@@ -100,15 +114,9 @@ export function FlowViewer() {
             })}
           </ul>
         </nav>
-        <div className={css.mainArea}>
-          {chart ? (
-            <MachineView key={chart.id} chart={chart} live={live} pinned={pinned?.machineId === chart.root ? pinned : undefined} />
-          ) : (
-            <p>{t('none')}</p>
-          )}
-        </div>
         <div className={css.journeyArea}>
           <Journey journey={journey} charts={charts} selected={pinned ? pinned.seq : null} onSelect={selectStep} />
+          <p className={css.intro}>{t('intro')}</p>
         </div>
       </div>
     </section>
@@ -151,6 +159,7 @@ function pathsByTransition(paths: { steps: { transitions: string[] }[] }[]): Map
 
 function MachineView({ chart, live, pinned }: { chart: Chart; live: LiveActor[]; pinned: JourneyStep | undefined }) {
   const { t } = useTranslation('flows');
+  const labels = useChartLabels();
   const cov = coverageOf(chart.id);
   const [params, setParams] = useSearchParams();
   const location = useLocation();
@@ -206,7 +215,6 @@ function MachineView({ chart, live, pinned }: { chart: Chart; live: LiveActor[];
     };
   }, [chart, mine, pinned, current, path, showCoverage, cov]);
 
-  const selectedState = selection?.kind === 'state' ? chart.states.find((s) => s.id === selection.id) : undefined;
   const selectedTransition = selection?.kind === 'transition' ? chart.transitions.find((tr) => tr.key === selection.key) : undefined;
   const rootTransitions = chart.transitions.filter((tr) => tr.source === chart.root);
   const covering = cov ? coveringPaths(cov.paths, selection) : [];
@@ -239,111 +247,110 @@ function MachineView({ chart, live, pinned }: { chart: Chart; live: LiveActor[];
     </>
   );
 
+  const title = labels.title(chart);
   return (
     <div>
-      <h2>{chart.title}</h2>
-      {chart.description && <p>{chart.description}</p>}
-      {cov ? (
-        <p>
-          {t('coverageLine', {
-            states: `${cov.states.covered}/${cov.states.total}`,
-            transitions: `${cov.transitions.covered}/${cov.transitions.total}`,
-            paths: cov.paths.length,
-          })}
-        </p>
-      ) : (
-        <p role="alert">{t('noReportLong')}</p>
-      )}
-      <div className={css.toolbar}>
-        <label>
-          <input type="checkbox" checked={showCoverage} onChange={(e) => setShowCoverage(e.target.checked)} /> {t('showCoverage')}
-        </label>
-        {cov && cov.paths.length > 0 && (
-          <label className={css.pathLabel}>
-            {t('path')}
-            <select className={css.select} value={pathIndex} onChange={(e) => setLink({ pathIndex: Number(e.target.value), step: 0 })}>
-              <option value={-1}>{t('noPath')}</option>
-              {cov.paths.map((p, i) => (
-                <option key={i} value={i} title={p.description}>
-                  {i + 1}. {p.description.length > 90 ? `${p.description.slice(0, 89)}…` : p.description}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        {path && (
-          <>
-            <button type="button" className={css.smallButton} onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
-              {t('previous')}
-            </button>
-            <span>{t('stepOf', { step: step + 1, count: path.steps.length })}</span>
-            <button
-              type="button"
-              className={css.smallButton}
-              onClick={() => setStep((s) => Math.min(path.steps.length - 1, s + 1))}
-              disabled={step >= path.steps.length - 1}
-            >
-              {t('next')}
-            </button>
-          </>
+      <div className={css.machineHead}>
+        <h2 className={css.machineTitle}>{title}</h2>
+        {cov && (
+          <span className={css.badge}>
+            {t('coverageShort', { transitions: `${cov.transitions.covered}/${cov.transitions.total}` })}
+          </span>
         )}
       </div>
+      <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} />
       {path && (
         <p className={css.stepText} aria-live="polite">
           {step + 1}. {current?.text}
         </p>
       )}
-      <ul className={css.legend} aria-label={t('legend')}>
-        <li>● {pinned ? t('legendPinned') : t('legendActive')}</li>
-        <li>▬ {t('legendStep')}</li>
-        {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
-      </ul>
-      <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} />
-      <div className={css.toolbar}>
-        <button type="button" className={css.smallButton} onClick={() => void copyLink()}>
-          {t('copyLink')}
-        </button>
-        <span className={css.linkStatus} role="status">
-          {copied === 'copied' && t('linkCopied')}
-        </span>
-        {copied === 'failed' && (
-          <label className={css.pathLabel}>
-            {t('linkManual')}
-            <input className={css.select} readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
-          </label>
-        )}
-      </div>
-      <div className={css.details} aria-live="polite">
-        {selectedState && (
-          <>
-            <h3>
-              {t('state')} <code>{selectedState.id}</code>
-            </h3>
-            <p>{selectedState.description ?? t('noDescription')}</p>
-            {selectedState.invokes.length > 0 && <p>{t('runs', { actors: selectedState.invokes.map((i) => i.src).join(', ') })}</p>}
-            {marks.coverage?.uncoveredStates.has(selectedState.id) && <p role="alert">{t('stateUncovered')}</p>}
-            {coveringList}
-          </>
-        )}
-        {selectedTransition && (
-          <>
-            <h3>
-              {t('transition')} <code>{selectedTransition.label}</code>
-            </h3>
-            <p>{selectedTransition.description ?? t('noDescription')}</p>
+      <div className={css.belowChart}>
+        <StatePanel chart={chart} selection={selection} onSelect={setSelection} uncovered={marks.coverage} covering={coveringList} />
+        <div>
+          {chart.description && <p>{chart.description}</p>}
+          {cov ? (
             <p>
-              <code>{selectedTransition.source}</code> → <code>{selectedTransition.targets.join(', ') || t('stays')}</code>
-              {selectedTransition.guard && <> ({t('guard', { guard: selectedTransition.guard })})</>}
+              {t('coverageLine', {
+                states: `${cov.states.covered}/${cov.states.total}`,
+                transitions: `${cov.transitions.covered}/${cov.transitions.total}`,
+                paths: cov.paths.length,
+              })}
             </p>
-            {cov && (
-              <p role={cov.transitions.uncovered.includes(selectedTransition.key) ? 'alert' : undefined}>
-                {cov.transitions.uncovered.includes(selectedTransition.key) ? t('transitionUncovered') : t('transitionCovered')}
-              </p>
+          ) : (
+            <p role="alert">{t('noReportLong')}</p>
+          )}
+          <div className={css.toolbar}>
+            <label>
+              <input type="checkbox" checked={showCoverage} onChange={(e) => setShowCoverage(e.target.checked)} /> {t('showCoverage')}
+            </label>
+            {cov && cov.paths.length > 0 && (
+              <label className={css.pathLabel}>
+                {t('path')}
+                <select className={css.select} value={pathIndex} onChange={(e) => setLink({ pathIndex: Number(e.target.value), step: 0 })}>
+                  <option value={-1}>{t('noPath')}</option>
+                  {cov.paths.map((p, i) => (
+                    <option key={i} value={i} title={p.description}>
+                      {i + 1}. {p.description.length > 90 ? `${p.description.slice(0, 89)}…` : p.description}
+                    </option>
+                  ))}
+                </select>
+              </label>
             )}
-            {coveringList}
-          </>
-        )}
-        {!selection && <p>{t('selectHint')}</p>}
+            {path && (
+              <>
+                <button type="button" className={css.smallButton} onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
+                  {t('previous')}
+                </button>
+                <span>{t('stepOf', { step: step + 1, count: path.steps.length })}</span>
+                <button
+                  type="button"
+                  className={css.smallButton}
+                  onClick={() => setStep((s) => Math.min(path.steps.length - 1, s + 1))}
+                  disabled={step >= path.steps.length - 1}
+                >
+                  {t('next')}
+                </button>
+              </>
+            )}
+          </div>
+          <ul className={css.legend} aria-label={t('legend')}>
+            <li>● {pinned ? t('legendPinned') : t('legendActive')}</li>
+            <li>▬ {t('legendStep')}</li>
+            {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
+          </ul>
+          <div className={css.toolbar}>
+            <button type="button" className={css.smallButton} onClick={() => void copyLink()}>
+              {t('copyLink')}
+            </button>
+            <span className={css.linkStatus} role="status">
+              {copied === 'copied' && t('linkCopied')}
+            </span>
+            {copied === 'failed' && (
+              <label className={css.pathLabel}>
+                {t('linkManual')}
+                <input className={css.select} readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+              </label>
+            )}
+          </div>
+          {selectedTransition && (
+            <div className={css.details} aria-live="polite">
+              <h3>
+                {t('transition')} <code>{selectedTransition.label}</code>
+              </h3>
+              <p>{selectedTransition.description ?? t('noDescription')}</p>
+              <p>
+                <code>{selectedTransition.source}</code> → <code>{selectedTransition.targets.join(', ') || t('stays')}</code>
+                {selectedTransition.guard && <> ({t('guard', { guard: selectedTransition.guard })})</>}
+              </p>
+              {cov && (
+                <p role={cov.transitions.uncovered.includes(selectedTransition.key) ? 'alert' : undefined}>
+                  {cov.transitions.uncovered.includes(selectedTransition.key) ? t('transitionUncovered') : t('transitionCovered')}
+                </p>
+              )}
+              {coveringList}
+            </div>
+          )}
+        </div>
       </div>
       {rootTransitions.length > 0 && (
         <section>

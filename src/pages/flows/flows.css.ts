@@ -77,10 +77,16 @@ export const zoomValue = style({ minWidth: '3.5em', textAlign: 'center', fontVar
 
 export const frameWrap = style({ position: 'relative' });
 
+// The chart with its zoom row; in full screen (the Fullscreen API, or fixed over the window where
+// there is none) the frame takes all the height the row leaves.
+export const chartBox = style({ display: 'flex', flexDirection: 'column', background: vars.color.background });
+export const chartBoxFull = style({ position: 'fixed', inset: 0, zIndex: 1000, padding: vars.space.sm });
+export const chartToolbar = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm, marginBottom: vars.space.sm });
+
 // The chart's frame: a fixed window onto the chart, which the frame's view moves and scales
 // (decision 043). Dragging pans it, so the browser's own touch panning is off inside it.
 export const frame = style({
-  height: 'clamp(320px, 65vh, 760px)',
+  height: 'clamp(400px, 62vh, 760px)',
   overflow: 'hidden',
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.large,
@@ -92,6 +98,9 @@ export const frame = style({
     '&:active': { cursor: 'grabbing' },
   },
 });
+
+globalStyle(`${chartBoxFull} ${frameWrap}`, { flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' });
+globalStyle(`${chartBoxFull} ${frame}`, { flex: '1 1 auto', height: 'auto' });
 
 export const overview = style({
   position: 'absolute',
@@ -186,3 +195,40 @@ export const stepMeta = style({ color: vars.color.textMuted, fontSize: '0.85em' 
 
 export const coveringTitle = style({ fontSize: '1rem', margin: `${vars.space.md} 0 ${vars.space.xs}` });
 export const coveringList = style({ margin: 0, paddingInlineStart: vars.space.lg, display: 'grid', gap: vars.space.xs });
+
+// The chart first (decision 122): a short title row, then the chart; the rest below it.
+export const pageTitle = style({ margin: `0 0 ${vars.space.sm}` });
+export const intro = style({ fontSize: '0.9em', color: vars.color.textMuted });
+export const machineHead = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', gap: vars.space.md, marginBottom: vars.space.xs });
+export const machineTitle = style({ margin: 0, fontSize: '1.375rem' });
+export const belowChart = style({
+  display: 'grid',
+  gap: vars.space.md,
+  '@media': { [media.tablet]: { gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', alignItems: 'start' } },
+});
+export const panelTitle = style({ margin: `0 0 ${vars.space.xs}` });
+export const codeName = style({ fontSize: '0.9em', color: vars.color.textMuted, overflowWrap: 'anywhere' });
+export const linkButton = style({
+  minHeight: 32,
+  padding: 0,
+  border: 'none',
+  background: 'none',
+  color: vars.color.primaryText,
+  font: 'inherit',
+  textDecoration: 'underline',
+  cursor: 'pointer',
+  selectors: { '&:focus-visible': { outline: `3px solid ${vars.color.focus}`, outlineOffset: 2 } },
+});
+// The slot for the page's picture at phone size (the pictures come with a later command).
+export const picture = style({
+  margin: `${vars.space.md} 0 0`,
+  display: 'grid',
+  placeItems: 'center',
+  width: 180,
+  aspectRatio: '390 / 844',
+  border: `1px dashed ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  color: vars.color.textMuted,
+  textAlign: 'center',
+  padding: vars.space.sm,
+});

@@ -1,17 +1,15 @@
-import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import type { Chart, ChartState } from '../../../charts/chart.ts';
+import type { Box, Direction, StateTexts, StoredLayout, StoredLayouts } from '../../../charts/layout.ts';
+import { fitsChart } from '../../../charts/layoutFit.ts';
 
 /**
- * Lays a chart out with ELK (layered, nested states inside their parents) and returns absolute
- * geometry for an SVG. elkjs is imported here only, so it stays in the /flows chunk.
+ * A chart's layouts for the page: the ones `npm run flows` computed (docs/flows/layouts/<machine>.json,
+ * one small lazy chunk each), drawn as they are. Only for a machine without one, or whose layout
+ * no longer matches it (added or changed since the docs were generated), does the page load ELK
+ * (charts/layout.ts, a chunk of its own) and lay it out itself (decision 121).
  */
 
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { Box, Direction };
 
 export interface LaidOutState extends Box {
   state: ChartState;
@@ -32,116 +30,46 @@ export interface ChartLayout {
   edges: LaidOutEdge[];
 }
 
-const CHAR = 7.2;
-const LABEL_CHAR = 6.4;
+const stored = import.meta.glob<{ default: StoredLayouts }>('../../../docs/flows/layouts/*.json');
 
-export const nodeId = (stateId: string) => `n:${stateId}`;
-
-/** ELK's layer direction: left to right for a wide frame, top to bottom for a narrow or tall one. */
-export type Direction = 'RIGHT' | 'DOWN';
-
-export async function layoutChart(chart: Chart, direction: Direction = 'RIGHT'): Promise<ChartLayout> {
-  const { default: ELK } = await import('elkjs/lib/elk.bundled.js');
-  const elk = new ELK();
+/** A stored layout with each state's chart entry in place of its id. */
+export function hydrate(layout: StoredLayout, chart: Chart): ChartLayout {
   const byId = new Map(chart.states.map((s) => [s.id, s]));
-
-  const toNode = (s: ChartState): ElkNode => {
-    const kids = s.children.map((c) => byId.get(c)!);
-    const labelWidth = s.key.length * CHAR + 32;
-    if (s.type === 'history') return { id: nodeId(s.id), width: 32, height: 32 };
-    if (!kids.length) return { id: nodeId(s.id), width: Math.max(90, labelWidth), height: 40 };
-    return {
-      id: nodeId(s.id),
-      layoutOptions: {
-        'elk.direction': direction,
-        'elk.padding': '[top=36,left=16,bottom=16,right=16]',
-        'elk.nodeSize.minimum': `(${Math.max(120, labelWidth)}, 60)`,
-        'elk.nodeSize.constraints': 'MINIMUM_SIZE',
-      },
-      children: kids.map(toNode),
-    };
+  return {
+    width: layout.width,
+    height: layout.height,
+    states: layout.states.flatMap(({ id, ...box }) => {
+      const state = byId.get(id);
+      return state ? [{ ...box, state }] : [];
+    }),
+    edges: layout.edges,
   };
-
-  const root = byId.get(chart.root)!;
-  const edges: ElkExtendedEdge[] = chart.transitions
-    .filter((t) => t.source !== chart.root)
-    .flatMap((t) =>
-      (t.targets.length ? t.targets : [t.source]).map((target, i) => ({
-        id: `${t.key}@@${i}`,
-        sources: [nodeId(t.source)],
-        targets: [nodeId(target)],
-        labels: [{ text: t.label, width: t.label.length * LABEL_CHAR + 10, height: 18 }],
-      })),
-    );
-
-  const graph: ElkNode = {
-    id: 'root',
-    layoutOptions: {
-      'elk.algorithm': 'layered',
-      'elk.direction': direction,
-      'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '70',
-      'elk.spacing.nodeNode': '36',
-      'elk.spacing.edgeLabel': '4',
-      'elk.edgeLabels.placement': 'CENTER',
-      'elk.layered.edgeLabels.sideSelection': 'ALWAYS_UP',
-      'elk.padding': '[top=24,left=24,bottom=24,right=24]',
-    },
-    children: root.children.map((c) => byId.get(c)!).map(toNode),
-    edges,
-  };
-  const out = await elk.layout(graph);
-
-  const states: LaidOutState[] = [];
-  const offsets = new Map<string, { x: number; y: number }>([['root', { x: 0, y: 0 }]]);
-  const walk = (n: ElkNode, ox: number, oy: number, depth: number) => {
-    for (const c of n.children ?? []) {
-      const x = ox + (c.x ?? 0);
-      const y = oy + (c.y ?? 0);
-      offsets.set(c.id, { x, y });
-      const state = byId.get(c.id.slice(2))!;
-      states.push({ state, x, y, width: c.width ?? 0, height: c.height ?? 0, compound: !!c.children?.length, depth });
-      walk(c, x, y, depth + 1);
-    }
-  };
-  walk(out, 0, 0, 0);
-
-  const laidEdges: LaidOutEdge[] = [];
-  const collect = (n: ElkNode) => {
-    for (const e of (n.edges ?? []) as ElkExtendedEdge[]) {
-      const container = offsets.get(e.container ?? n.id) ?? { x: 0, y: 0 };
-      const section = e.sections?.[0];
-      if (!section) continue;
-      const pts = [section.startPoint, ...(section.bendPoints ?? []), section.endPoint].map((p) => ({ x: p.x + container.x, y: p.y + container.y }));
-      const l = e.labels?.[0];
-      laidEdges.push({
-        key: e.id.split('@@')[0]!,
-        points: pts,
-        label: {
-          text: l?.text ?? '',
-          x: (l?.x ?? 0) + container.x,
-          y: (l?.y ?? 0) + container.y,
-          width: l?.width ?? 0,
-          height: l?.height ?? 0,
-        },
-      });
-    }
-    for (const c of n.children ?? []) collect(c);
-  };
-  collect(out);
-  return { width: out.width ?? 0, height: out.height ?? 0, states, edges: laidEdges };
 }
 
-const cache = new Map<string, Promise<ChartLayout>>();
+export type Layouts = Record<Direction, ChartLayout> & { source: 'generated' | 'browser' };
 
-/** The layout of a chart in one direction, computed once per page load (compose takes ~0.5 s). */
-export function cachedLayout(chart: Chart, direction: Direction): Promise<ChartLayout> {
-  const key = `${chart.id}:${direction}`;
-  let p = cache.get(key);
+async function load(chart: Chart, texts?: StateTexts): Promise<Layouts> {
+  const file = stored[`../../../docs/flows/layouts/${chart.id}.json`];
+  if (file) {
+    const data = (await file()).default;
+    if (fitsChart(data.RIGHT, chart) && fitsChart(data.DOWN, chart)) {
+      return { RIGHT: hydrate(data.RIGHT, chart), DOWN: hydrate(data.DOWN, chart), source: 'generated' };
+    }
+  }
+  const { layoutChart } = await import('../../../charts/layout.ts');
+  const [RIGHT, DOWN] = await Promise.all([layoutChart(chart, 'RIGHT', texts), layoutChart(chart, 'DOWN', texts)]);
+  return { RIGHT: hydrate(RIGHT, chart), DOWN: hydrate(DOWN, chart), source: 'browser' };
+}
+
+const cache = new Map<string, Promise<Layouts>>();
+
+/** Both layouts of a chart, loaded (or, failing that, computed) once per page load. */
+export function cachedLayouts(chart: Chart, texts?: StateTexts): Promise<Layouts> {
+  let p = cache.get(chart.id);
   if (!p) {
-    p = layoutChart(chart, direction);
-    p.catch(() => cache.delete(key));
-    cache.set(key, p);
+    p = load(chart, texts);
+    p.catch(() => cache.delete(chart.id));
+    cache.set(chart.id, p);
   }
   return p;
 }

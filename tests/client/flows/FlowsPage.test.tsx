@@ -5,6 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FLOWS_CHANNEL, type FlowsMessage } from '../../../src/inspect.ts';
 import { charts, coverage } from '../../../src/pages/flows/machines.ts';
 import { diagram, renderFlows, stubResizeObserver } from './render.tsx';
+import svFlows from '../../../locales/sv/flows.json';
+import { chartTitle, stateLabel, type ChartLabels } from '../../../charts/labels.ts';
+
+const sv = svFlows.charts as ChartLabels;
 
 describe('/flows', () => {
   beforeEach(() => {
@@ -28,8 +32,8 @@ describe('/flows', () => {
     expect(links).toHaveLength(charts.length);
     for (const c of charts) {
       const cov = coverage.machines.find((m) => m.id === c.id);
-      // Anchored: one title may be inside another ("Refund", "Sandbox Refunds").
-      const link = within(nav).getByRole('link', { name: new RegExp(`^${c.title}`) });
+      // Anchored: one title may be inside another; the title is the Swedish one.
+      const link = within(nav).getByRole('link', { name: new RegExp(`^${chartTitle(sv, c)}`) });
       if (cov) expect(link).toHaveTextContent(`${cov.transitions.covered}/${cov.transitions.total}`);
     }
   });
@@ -37,11 +41,40 @@ describe('/flows', () => {
   it('draws the machine with its states and labelled transitions; a state describes itself on Enter', async () => {
     renderFlows('/flows?machine=auth');
     const svg = await diagram();
-    const loggingIn = within(svg).getByRole('button', { name: /^Tillstånd loggingIn: Koden kontrolleras/ });
+    const loggingIn = within(svg).getByRole('button', { name: /^Tillstånd Loggar in: Koden kontrolleras/ });
     expect(within(svg).getByRole('button', { name: /^Övergång user\.submitCode \[isSixDigitCode\]/ })).toBeInTheDocument();
     loggingIn.focus();
     await userEvent.keyboard('{Enter}');
-    expect(screen.getByRole('heading', { level: 3, name: /Tillstånd auth\.unauthenticated\.loggingIn/ })).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: 'Valt tillstånd' });
+    expect(within(panel).getByRole('heading', { level: 3, name: 'Tillstånd Loggar in' })).toBeInTheDocument();
+    expect(within(panel).getByText('auth.unauthenticated.loggingIn')).toBeInTheDocument();
+  }, 20_000);
+
+  it('selects a state by keyboard: pressed on the chart, its panel announced with the ways in and out, test paths and picture slot', async () => {
+    const user = userEvent.setup();
+    renderFlows('/flows?machine=auth');
+    const svg = await diagram();
+    const enteringCode = within(svg).getByRole('button', { name: /^Tillstånd Skriver kod:/ });
+    expect(enteringCode).toHaveAttribute('aria-pressed', 'false');
+    enteringCode.focus();
+    await user.keyboard('{Enter}');
+    expect(enteringCode).toHaveAttribute('aria-pressed', 'true');
+    const panel = screen.getByRole('region', { name: 'Valt tillstånd' });
+    expect(panel).toHaveAttribute('aria-live', 'polite');
+    expect(within(panel).getByRole('heading', { level: 3, name: 'Tillstånd Skriver kod' })).toBeInTheDocument();
+    expect(within(panel).getByText(/Personen skriver den sexsiffriga koden/)).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { level: 4, name: 'Vägar in' })).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { level: 4, name: 'Vägar ut' })).toBeInTheDocument();
+    expect(within(panel).getAllByRole('link', { name: /^Testväg \d+, steg \d+$/ }).length).toBeGreaterThan(0);
+    expect(within(panel).getByText('Ingen bild än')).toBeInTheDocument();
+    // A way out names its target by label; choosing it selects that state.
+    await user.click(within(panel).getAllByRole('button', { name: 'Loggar in' })[0]!);
+    expect(within(svg).getByRole('button', { name: /^Tillstånd Loggar in:/ })).toHaveAttribute('aria-pressed', 'true');
+    expect(enteringCode).toHaveAttribute('aria-pressed', 'false');
+    // A background state says that no page shows it.
+    within(svg).getByRole('button', { name: /^Tillstånd Tidigare läge/ }).focus();
+    await user.keyboard(' ');
+    expect(within(screen.getByRole('region', { name: 'Valt tillstånd' })).getByText('Visas inte på någon sida')).toBeInTheDocument();
   }, 20_000);
 
   it('has no accessibility violations axe can find (jsdom: no colour contrast)', async () => {
@@ -62,7 +95,9 @@ describe('/flows', () => {
     await user.click(screen.getByRole('button', { name: 'Nästa steg' }));
     const step = auth.paths[index]!.steps[1]!;
     expect(screen.getByText(`2. ${step.text}`)).toBeInTheDocument();
-    const leaf = step.states[step.states.length - 1]!.split('.').pop()!;
+    const leafId = step.states[step.states.length - 1]!;
+    const chart = charts.find((c) => c.id === 'auth')!;
+    const leaf = stateLabel(sv, chart, chart.states.find((s) => s.id === leafId)!);
     expect(within(svg).getByRole('button', { name: new RegExp(`^Tillstånd ${leaf}`) })).toHaveClass('step');
   }, 20_000);
 
@@ -86,8 +121,8 @@ describe('/flows', () => {
         at: Date.now(),
       } satisfies FlowsMessage);
     });
-    await waitFor(() => expect(within(svg).getByRole('button', { name: /^Tillstånd active/ })).toHaveClass('active'));
-    expect(within(svg).getByRole('button', { name: /^Övergång toast\.show, active → stannar kvar: Någon bad om att visa ett meddelande/ })).toHaveClass('taken');
+    await waitFor(() => expect(within(svg).getByRole('button', { name: /^Tillstånd Tar emot/ })).toHaveClass('active'));
+    expect(within(svg).getByRole('button', { name: /^Övergång toast\.show, Tar emot → stannar kvar: Någon bad om att visa ett meddelande/ })).toHaveClass('taken');
     expect(screen.getByText(/senast: toast\.show/)).toHaveTextContent('/merchant');
     app.close();
   }, 20_000);

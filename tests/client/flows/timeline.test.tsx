@@ -101,7 +101,7 @@ describe('/flows journey', () => {
     await user.click(within(journey).getByRole('button', { name: 'Ett steg bakåt' }));
     // The newest step, on the auth chart.
     await waitFor(() => expect(router.state.location.search).toBe('?machine=auth'));
-    let svg = await screen.findByRole('group', { name: 'Diagram över Auth' }, { timeout: 10_000 });
+    let svg = await screen.findByRole('group', { name: 'Diagram över Inloggning' }, { timeout: 10_000 });
     await waitFor(() => expect(stateBox(svg, leafOf(signIn.steps[n - 1]!.states))).toHaveClass('active'));
     expect(within(journey).getByRole('status')).toHaveTextContent(`Visar steg ${n} av ${n}: Flik 1 · /auth/jwt/login, auth: login klar → authenticated`);
 
@@ -121,7 +121,7 @@ describe('/flows journey', () => {
     await user.keyboard('{ArrowUp}');
     const third = signIn.steps[n - 3]!;
     expect(within(timeline).getByRole('button', { current: 'step' })).toHaveFocus();
-    svg = screen.getByRole('group', { name: 'Diagram över Auth' });
+    svg = screen.getByRole('group', { name: 'Diagram över Inloggning' });
     await waitFor(() => expect(stateBox(svg, leafOf(third.states))).toHaveClass('active'));
     await user.keyboard('{Home}');
     expect(within(journey).getByRole('status')).toHaveTextContent(`Visar steg 1 av ${n}`);
@@ -155,7 +155,7 @@ describe('/flows journey', () => {
       name: expected.length === 1 ? 'Testvägen som tar den här övergången' : `De ${expected.length} testvägar som tar den här övergången`,
     });
     // The same, on hover: the transition's tooltip names them.
-    const edge = screen.getByRole('group', { name: 'Diagram över Auth' }).querySelector(`[data-transition-key="${CSS.escape(key)}"]`)!;
+    const edge = screen.getByRole('group', { name: 'Diagram över Inloggning' }).querySelector(`[data-transition-key="${CSS.escape(key)}"]`)!;
     expect(edge.querySelector('title')!.textContent).toContain(`Testvägar som tar den: ${expected.map((e) => e.path).join(', ')}`);
     const list = heading.nextElementSibling as HTMLElement;
     const links = within(list).getAllByRole('link');
@@ -168,7 +168,7 @@ describe('/flows journey', () => {
     const step = authCoverage.paths[first.path - 1]!.steps[first.step - 1]!;
     expect(screen.getByText(`${first.step}. ${step.text}`)).toBeInTheDocument();
     // The transition stays selected, and is the one the step takes.
-    const svg = screen.getByRole('group', { name: 'Diagram över Auth' });
+    const svg = screen.getByRole('group', { name: 'Diagram över Inloggning' });
     expect(svg.querySelector(`[data-transition-key="${CSS.escape(key)}"]`)).toHaveClass('selected', 'taken');
     expect(within(list).getByRole('link', { current: true })).toHaveTextContent(`Testväg ${first.path}`);
   }, 20_000);

@@ -2,9 +2,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { charts, coverage } from '../../../src/pages/flows/machines.ts';
-import { cachedLayout, type ChartLayout } from '../../../src/pages/flows/layout.ts';
+import { cachedLayouts, type ChartLayout } from '../../../src/pages/flows/layout.ts';
 import { chooseDirection, fitView, openView, visibleBox, type Box } from '../../../src/pages/flows/view.ts';
 import { diagram, renderFlows, stubResizeObserver } from './render.tsx';
+import svFlows from '../../../locales/sv/flows.json';
+import { stateLabel, type ChartLabels } from '../../../charts/labels.ts';
+
+const sv = svFlows.charts as ChartLabels;
 
 /**
  * The chart frame of /flows: fit, zoom and pan, export, and links to a state. jsdom lays nothing
@@ -15,7 +19,8 @@ import { diagram, renderFlows, stubResizeObserver } from './render.tsx';
 const auth = charts.find((c) => c.id === 'auth')!;
 
 async function layoutFor(frame: { width: number; height: number }): Promise<ChartLayout> {
-  const both = { RIGHT: await cachedLayout(auth, 'RIGHT'), DOWN: await cachedLayout(auth, 'DOWN') };
+  const { RIGHT, DOWN } = await cachedLayouts(auth);
+  const both = { RIGHT, DOWN };
   return both[chooseDirection(both, frame)];
 }
 
@@ -82,7 +87,7 @@ describe('/flows chart frame', () => {
     await user.click(screen.getByRole('button', { name: 'Förminska diagrammet' }));
     expect(screen.getByText('100 %', { selector: 'span' })).toBeInTheDocument();
 
-    const frame = screen.getByRole('region', { name: /Diagramyta för Auth/ });
+    const frame = screen.getByRole('region', { name: /Diagramyta för Inloggning/ });
     frame.focus();
     const before = viewBoxOf(svg);
     await user.keyboard('{ArrowRight}');
@@ -116,7 +121,9 @@ describe('/flows chart frame', () => {
     expect(root.getAttribute('width')).toBe(String(Math.ceil(layout.width)));
     for (const s of auth.states) {
       if (s.id === auth.root || s.type === 'history') continue;
-      expect(root.querySelector(`[data-state-id="${s.id}"] text`)?.textContent, s.id).toContain(s.key);
+      // The label for the product owner, the code name (in the state's title) for developers.
+      expect(root.querySelector(`[data-state-id="${s.id}"] text`)?.textContent, s.id).toContain(stateLabel(sv, auth, s));
+      expect(root.querySelector(`[data-state-id="${s.id}"] title`)?.textContent, s.id).toContain(`(${s.id})`);
     }
     // Styles inline (no class means anything outside the page), the path's first step marked.
     expect(root.querySelector('[class]')).toBeNull();
@@ -165,9 +172,9 @@ describe('/flows chart frame', () => {
     const id = 'auth.unauthenticated.loggingIn';
     renderFlows(`/flows?machine=auth&state=${encodeURIComponent(id)}`);
     const svg = await diagram();
-    const state = within(svg).getByRole('button', { name: /^Tillstånd loggingIn/ });
+    const state = within(svg).getByRole('button', { name: /^Tillstånd Loggar in/ });
     expect(state).toHaveClass('selected');
-    expect(screen.getByRole('heading', { level: 3, name: /Tillstånd auth\.unauthenticated\.loggingIn/ })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 3, name: 'Tillstånd Loggar in' })).toBeInTheDocument();
     const layout = await layoutFor({ width: 1000, height: 600 });
     const box = layout.states.find((s) => s.state.id === id)!;
     await waitFor(() => expect(contains(viewBoxOf(svg), box)).toBe(true));
@@ -180,7 +187,7 @@ describe('/flows chart frame', () => {
     const svg = await diagram();
     expect(screen.getByRole('heading', { level: 3, name: new RegExp(`Övergång ${tr.label.replace(/[[\]().]/g, '\\$&')}`) })).toBeInTheDocument();
 
-    await user.click(within(svg).getByRole('button', { name: /^Tillstånd loggingIn/ }));
+    await user.click(within(svg).getByRole('button', { name: /^Tillstånd Loggar in/ }));
     const params = new URLSearchParams(router.state.location.search);
     expect(Object.fromEntries(params)).toEqual({ machine: 'auth', state: 'auth.unauthenticated.loggingIn' });
     expect(router.state.historyAction).toBe('REPLACE');
