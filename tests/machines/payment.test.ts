@@ -30,6 +30,7 @@ export const payment = (over: Partial<Payment> = {}): Payment => ({
   updatedAt: '2026-11-23T08:00:00.000Z',
   refund: null,
   consentedAt: '2026-11-23T07:59:00.000Z',
+  orderNumber: 'G-100123',
   ...over,
 });
 

@@ -37,6 +37,7 @@ const payment = (over: Partial<Payment> = {}): Payment => ({
   updatedAt: '2026-11-23T08:00:30.000Z',
   refund: null,
   consentedAt: '2026-11-23T07:59:00.000Z',
+  orderNumber: 'G-100123',
   ...over,
 });
 const recipient = { name: 'Mormor', mobileNumber: '+46701234567' };
