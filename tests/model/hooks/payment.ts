@@ -62,6 +62,15 @@ export default defineHooks({
       { output: settled('expired', 'TM01') },
       { output: settled('error', 'FF08') },
     ],
+    // The server's stream (GET …/payment/events): an open payment (nothing changes) and each final one.
+    'stream.payment': [
+      { payment: settled('pending') },
+      { payment: settled('paid') },
+      { payment: settled('declined', 'RF07') },
+      { payment: settled('cancelled', 'BANKIDCL') },
+      { payment: settled('expired', 'TM01') },
+      { payment: settled('error', 'FF08') },
+    ],
     'xstate.error.actor.pollPayment': [failure(503, 'SERVICE_UNAVAILABLE', 'Tjänsten är inte tillgänglig just nu. Försök igen om en stund.')],
   },
   // The number of reads only sets the next wait; the payment counts by what the page shows of it.
