@@ -80,9 +80,13 @@ describe('/greetie/details/{id}: where Swish returns the payer', () => {
     // The payer approves in Swish; the next read finds it paid.
     status = 'paid';
     current = paidGreetie({ deliverAt: '2030-12-24T15:00:00.000Z' });
-    await vi.advanceTimersByTimeAsync(1000);
+    // Reading is the stream's fallback (the stream is not answered here): the first read after 2 s.
+    await vi.advanceTimersByTimeAsync(2000);
     expect(await screen.findByRole('heading', { name: 'Tack! Betalningen är klar' })).toBeInTheDocument();
     const receipt = await screen.findByRole('article', { name: 'Kvitto' });
+    // The payment's order number, for people (never the greetie's refId), and the PDF to keep.
+    expect(receipt).toHaveTextContent(/Ordernummer\s*G-100123/);
+    expect(within(receipt).getByRole('button', { name: 'Spara kvitto' })).toBeEnabled();
     expect(within(receipt).getByText('Fika för två')).toBeInTheDocument();
     expect(within(receipt).getByText('Café Kanelbullen')).toBeInTheDocument();
     expect(receipt).toHaveTextContent(/Totalt\s*149\skr/);
