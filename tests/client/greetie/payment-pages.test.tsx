@@ -128,7 +128,7 @@ describe('/greetie/details/{id}: where Swish returns the payer', () => {
     expect(document.querySelector('main svg script, main script')).toBeNull();
     expect((window as { hacked?: boolean }).hacked).toBeUndefined();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ withdrawalConsent: true });
-    await userEvent.click(screen.getByRole('button', { name: 'Betala med Swish på den här enheten' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Betala på ett annat sätt' }));
     expect(screen.getByRole('link', { name: 'Öppna Swish' })).toHaveAttribute('href', payment().appUrl);
   });
 

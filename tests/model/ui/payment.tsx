@@ -116,10 +116,10 @@ export default defineUi({
       await act(() => router!.navigate(`/pay/${mode}`));
     },
     'user.showQr': async () => {
-      await user().click(screen.getByRole('button', { name: 'Betala på en annan enhet' }));
+      await user().click(screen.getByRole('button', { name: 'Betala på ett annat sätt' }));
     },
     'user.showAppButton': async () => {
-      await user().click(screen.getByRole('button', { name: 'Betala med Swish på den här enheten' }));
+      await user().click(screen.getByRole('button', { name: 'Betala på ett annat sätt' }));
     },
     'user.openedSwish': async () => {
       const link = screen.getByRole('link', { name: 'Öppna Swish' });
@@ -215,6 +215,18 @@ export default defineUi({
         }
       }
       if (c.readFailed) expect(await screen.findByText(/tappat kontakten/)).toBeInTheDocument();
+      // The Swish screen: 'Avbryt' always there, one label for the other way to pay; on a phone
+      // 'Öppna Swish' (with Swish's mark) comes first.
+      expect(screen.getByRole('button', { name: 'Avbryt' })).toBeEnabled();
+      expect(screen.getAllByRole('button', { name: 'Betala på ett annat sätt' })).toHaveLength(1);
+      if (c.device === 'phone') {
+        const open = screen.getByRole('link', { name: 'Öppna Swish' });
+        expect(open.querySelector('svg[aria-hidden="true"]')).not.toBeNull();
+        expect(open.compareDocumentPosition(screen.getByRole('button', { name: 'Betala på ett annat sätt' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      } else if (!c.payerAlias && !c.payerInvalid) {
+        // The signed-in number, prefilled (the model's session has +46701234567 unless told otherwise).
+        expect(screen.getByRole('textbox', { name: 'Ditt Swish-nummer' })).not.toHaveValue('');
+      }
     },
     'open.view.readingResult': async (_env, s) => {
       const c = ctx(s);
@@ -222,6 +234,7 @@ export default defineUi({
       if (c.payment?.payerAlias) expect(screen.getByText(/Öppna Swish på telefonen med nummer \+46701234567/)).toBeInTheDocument();
       else expect(screen.getByText(/Godkänn betalningen i Swish/)).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Betala på ett annat sätt' })).toBeEnabled();
+      expect(screen.getByRole('button', { name: 'Avbryt' })).toBeEnabled();
       if (c.readFailed) expect(await screen.findByText(/tappat kontakten/)).toBeInTheDocument();
     },
     'open.poll': () => {},
