@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -144,6 +145,11 @@ journey('payment', async (j) => {
   await receipt.getByText('Totalt').waitFor();
   await receipt.getByRole('link', { name: 'Köpvillkor', exact: true }).waitFor();
   await receipt.getByRole('link', { name: 'Integritetspolicy' }).waitFor();
+  // The payment's order number, for people; 'Spara kvitto' downloads the receipt as a PDF.
+  await receipt.getByText(/^G-\d{6,}$/).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), receipt.getByRole('button', { name: 'Spara kvitto' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^greetie-kvitto-G-\d{6,}\.pdf$/);
+  expect((await readFile(await download.path())).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   await j.check('payment: receipt');
 
   // Swish returns the payer to the details page, often in a new tab: the session and the receipt are there.
