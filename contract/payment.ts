@@ -48,6 +48,10 @@ export const Payment = Type.Object(
     refund: Type.Union([Refund, Type.Null()], {
       description: "The money given back when the greetie was cancelled (the whole amount; one per payment), or null",
     }),
+    orderNumber: Type.String({
+      pattern: '^G-[0-9]{6,12}$',
+      description: 'A short number for people, e.g. "G-100123", unique: on the receipt and in the Swish message (never the greetie\'s refId)',
+    }),
     consentedAt: Type.Union([DateTime, Type.Null()], {
       description:
         'When the buyer agreed that delivery starts at once and that the right of withdrawal ends when the recipient opens ' +

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import type { Failure } from '../contract/errors.ts';
 import type { Payment } from '../contract/payment.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
@@ -13,9 +13,11 @@ import { looksLikeSwedishMobile } from './auth.ts';
  *   QR code and a field for the payer's Swish number; a number starts the payment again as
  *   e-commerce (the request pops up in that person's Swish app). Which one is shown starts from
  *   the device (`input.device`, the page asks a media query) and the person can switch.
- * - open (awaiting the payer, then reading the result): the payment is read again and again
- *   (GET …/payment, `pollDelay` growing from 1 s to 5 s, and at once when the person comes back
- *   to the page) until it is final. A read that fails keeps the last answer and tries again.
+ * - open (awaiting the payer, then reading the result): the server tells the page as soon as the
+ *   payment changes (`paymentEvents`: GET …/payment/events, server-sent events, decision 116) and a
+ *   final status there settles it at once. Reading it (GET …/payment) goes on as the fallback,
+ *   slower (`pollDelay` from 2 s to 5 s), at once when the person comes back to the page and
+ *   when the stream is back after a break. A read that fails keeps the last answer and tries again.
  * - paid | declined | cancelled | expired | failed (Swish's error): each is its own page; all but
  *   paid offer to try again (a new m-commerce request). Going back to the review is the page's.
  * - The withdrawal consent (decision 097): every startpayment carries the buyer's consent. Compose
@@ -77,7 +79,14 @@ export type PaymentEvent =
   | { type: 'user.returned' }
   | { type: 'user.retry' }
   /** The withdrawal consent's box, ticked or not (asked before a new payment on the details page). */
-  | { type: 'user.consented'; consented: boolean };
+  | { type: 'user.consented'; consented: boolean }
+  /** The server's stream (GET …/payment/events) told of the payment as it is now. */
+  | { type: 'stream.payment'; payment: Payment }
+  /** The stream is open again after a break: anything may have happened meanwhile. */
+  | { type: 'stream.reconnected' };
+
+/** What the `paymentEvents` actor sends to the machine. */
+export type PaymentStreamEvent = Extract<PaymentEvent, { type: 'stream.payment' | 'stream.reconnected' }>;
 
 /**
  * What the page shows: every state the page shows carries exactly one of these tags (read with
@@ -89,11 +98,14 @@ export type PaymentScreen = (typeof PAYMENT_SCREENS)[number];
 
 export type PaymentTag = PaymentScreen | 'busy';
 
-/** The first wait before reading the payment again, and the longest. */
-export const POLL_FIRST_MS = 1000;
+/**
+ * The first wait before reading the payment again, and the longest: reading is the fallback of
+ * the server's stream, which tells of a change as it happens.
+ */
+export const POLL_FIRST_MS = 2000;
 export const POLL_MAX_MS = 5000;
 
-/** The wait before the next read: 1 s, 1.5 s, 2.25 s … up to 5 s. */
+/** The wait before the next read: 2 s, 3 s, 4.5 s, then 5 s. */
 export function pollDelayMs(polls: number): number {
   return Math.min(Math.round(POLL_FIRST_MS * 1.5 ** polls), POLL_MAX_MS);
 }
@@ -106,12 +118,15 @@ const answered = ({ event }: { event: { output: Payment } }) => ({ payment: even
 /** The failure an implementation rejected with (contract/errors.ts), as the params of the guards and actions that read it. */
 const failed = ({ event }: { event: { error: unknown } }) => ({ failure: event.error as Failure });
 
-/** Where each final answer leads (checking the payment, or reading it again while open). */
-function settledBy(why: string) {
+/** The payment the server's stream told of. */
+const streamed = ({ event }: { event: PaymentEvent }) => ({ payment: (event as Extract<PaymentEvent, { type: 'stream.payment' }>).payment });
+
+/** Where each final answer leads (checking the payment, reading it again while open, or the stream's word). */
+function settledBy<E>(why: string, params: (a: { event: E }) => { payment: Payment }) {
   const to = (guard: 'isPaid' | 'isDeclined' | 'isCancelled' | 'isExpired' | 'isError', target: string, what: string) => ({
-    guard: { type: guard, params: answered },
+    guard: { type: guard, params },
     target,
-    actions: { type: 'storePayment' as const, params: answered },
+    actions: { type: 'storePayment' as const, params },
     description: `${why}: ${what}`,
   });
   return [
@@ -147,6 +162,12 @@ export const paymentMachine = setup({
     readPayment: fromPromise<Payment, { greetieId: string }>(async () => {
       throw new Error('readPayment is given by the page with paymentMachine.provide()');
     }),
+    /**
+     * GET /greetie/{id}/payment/events: sends `stream.payment` for each payment the server tells
+     * of, and `stream.reconnected` when it is back after a break. The page gives it; without it the
+     * machine only reads.
+     */
+    paymentEvents: fromCallback<EventObject, { greetieId: string }>(() => undefined),
   },
   actions: {
     storePayment: assign((_, p: { payment: Payment }) => ({ payment: p.payment, error: null, readFailed: false })),
@@ -257,7 +278,7 @@ export const paymentMachine = setup({
         src: 'readPayment',
         input: ({ context }) => ({ greetieId: context.greetieId }),
         onDone: [
-          ...settledBy('Betalningen som den står'),
+          ...settledBy('Betalningen som den står', answered),
           {
             target: '#payment.open.view.readingResult',
             actions: { type: 'storePayment', params: answered },
@@ -335,7 +356,10 @@ export const paymentMachine = setup({
             waiting: {
               description: 'Tills nästa läsning (väntan växer från 1 s till 5 s).',
               after: { pollDelay: { target: 'reading', description: 'Dags att läsa betalningen igen.' } },
-              on: { 'user.returned': { target: 'reading', description: 'Personen kom tillbaka till sidan (från Swish): läs den nu.' } },
+              on: {
+                'user.returned': { target: 'reading', description: 'Personen kom tillbaka till sidan (från Swish): läs den nu.' },
+                'stream.reconnected': { target: 'reading', description: 'Serverns ström är tillbaka efter ett avbrott: läs betalningen nu.' },
+              },
             },
             reading: {
               description: 'Betalningen läses (servern frågar Swish om den fortfarande är öppen).',
@@ -350,12 +374,18 @@ export const paymentMachine = setup({
                     actions: { type: 'storeRead', params: ({ event }) => ({ payment: event.output }) },
                     description: 'Fortfarande öppen: vänta och läs igen.',
                   },
-                  ...settledBy('Swish har svarat'),
+                  ...settledBy('Swish har svarat', answered),
                 ],
                 onError: { target: 'waiting', actions: 'markReadFailed', description: 'Läsningen misslyckades: det senaste svaret står kvar; läs igen senare.' },
               },
             },
           },
+        },
+        listen: {
+          description: 'Servern säger till så fort betalningen ändras (server-sent events); läsningarna är reserven.',
+          invoke: { id: 'paymentEvents', src: 'paymentEvents', input: ({ context }) => ({ greetieId: context.greetieId }) },
+          // An open payment told of changes nothing: the page already waits for it.
+          on: { 'stream.payment': settledBy('Servern berättade', streamed) },
         },
       },
     },

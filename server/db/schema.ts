@@ -192,6 +192,8 @@ export interface PaymentTable {
   consented_at: Timestamp | null;
   /** 021: the /villkor version agreed to (null exactly when consented_at is). */
   terms_version: string | null;
+  /** 025: "G-100123", for people (receipt, Swish message); from payment_order_number_seq. */
+  order_number: Generated<string>;
 }
 
 /** 005_payment: the sandbox provider's payment requests, kept in Swish's terms. */

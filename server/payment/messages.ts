@@ -23,6 +23,10 @@ export const messages = {
     sv: 'Betalningen ändrades samtidigt från ett annat ställe. Försök igen.',
     en: 'The payment was changed from somewhere else at the same time. Please try again.',
   },
+  PAYMENT_STREAMS_LIMIT: {
+    sv: 'Betalningen följs redan i för många flikar. Stäng någon av dem och försök igen.',
+    en: 'The payment is already being followed in too many tabs. Close one of them and try again.',
+  },
   PAYMENT_NOT_PENDING: {
     sv: 'Betalningen väntar inte längre på svar.',
     en: 'The payment is no longer waiting for an answer.',

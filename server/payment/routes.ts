@@ -8,6 +8,7 @@ import { HttpError } from '../errors.ts';
 import { schemaProblems } from '../validation.ts';
 import { paymentCallback, paymentOf, startPayment } from './rules.ts';
 import { cancelGreetie, refundCallback } from './refunds.ts';
+import { paymentStream } from './stream.ts';
 
 /**
  * startpayment's body as the rules take it. The schema's only complaint being `withdrawalConsent`
@@ -80,6 +81,31 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => paymentOf(deps, req.userId, req.params.id, req.log),
+  );
+
+  app.get(
+    '/greetie/:id/payment/events',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...senders,
+        operationId: 'streamGreetiePayment',
+        tags: ['Payment'],
+        summary: "The greetie's latest payment as it changes (server-sent events)",
+        description:
+          'A `text/event-stream`: `event: payment` with the Payment at once, then each time its status (or the latest ' +
+          'payment) changes, whichever process heard the callback; the stream ends after a final status (paid, declined, ' +
+          'error, cancelled, expired), so one opened after that answers at once and ends. The Payment leaves out `token`, ' +
+          '`appUrl` and `qrCode` (null). A `: hb` comment every 15 s; the stream ends after 5 minutes (open another). ' +
+          '404 GREETIE_NOT_FOUND, PAYMENT_NOT_FOUND before any; 429 PAYMENT_STREAMS_LIMIT past 4 open streams per user.',
+        params: IdParams,
+        response: {
+          200: { description: 'Server-sent events, each `data` a Payment', content: { 'text/event-stream': { schema: Type.String() } } },
+          ...errorResponses(400, 401, 404, 429),
+        },
+      },
+    },
+    async (req, reply) => paymentStream(deps, app.paymentEvents, req.params.id, req, reply),
   );
 
   app.post(

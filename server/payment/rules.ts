@@ -91,6 +91,7 @@ export async function toPayment(config: Deps['config'], row: PaymentRow, refund?
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     refund: refund ? toRefund(refund) : null,
+    orderNumber: row.order_number,
     consentedAt: row.consented_at ? row.consented_at.toISOString() : null,
   };
 }
@@ -293,12 +294,20 @@ export async function startPayment(deps: PaymentDeps, userId: string, greetieId:
 }
 
 /**
+ * The Swish message (payee message) the payer sees in the app: the order number first, so it is
+ * never cut, then who it is for (Swish's characters, at most 50).
+ */
+export function paymentMessage(orderNumber: string, recipientName: string | null): string {
+  return swishMessage(`Greetie ${orderNumber} till ${recipientName ?? 'en vän'}`) || `Greetie ${orderNumber}`;
+}
+
+/**
  * Asks the provider to create the request of a `created` payment (again, after a timeout: the same
  * instruction id is the same request). A refusal ends the payment (error, the greetie a draft
  * again); no answer leaves it created, to be retried by the next startpayment.
  */
 async function createAtProvider(deps: PaymentDeps, payment: PaymentRow, recipientName: string | null): Promise<PaymentRow> {
-  const message = swishMessage(`Greetie till ${recipientName ?? 'en van'}`) || 'Greetie';
+  const message = paymentMessage(payment.order_number, recipientName);
   let pending: PaymentRow | undefined;
   try {
     const created = await deps.services.payments.create({

@@ -12,6 +12,7 @@ import { createPushProvider } from '../providers/push/index.ts';
 import { createWebPushSender, resolveVapidKeys, type WebPushSenderOptions } from '../providers/push/webpush.ts';
 import { createNotificationQueue } from '../notification/queue.ts';
 import { CatalogueCache } from '../merchant/cache.ts';
+import { PaymentEvents } from '../payment/events.ts';
 import { startRateEventPurge, type RateEventPurge } from '../auth/retention.ts';
 
 export interface LifecycleOptions {
@@ -82,6 +83,20 @@ const lifecycle: FastifyPluginAsync<LifecycleOptions> = async (app, deps) => {
   });
   app.addHook('onClose', async () => {
     await catalogueCache.close();
+  });
+
+  // Who waits to hear of a payment: PostgreSQL notifications across processes (decision 116).
+  const paymentEvents = new PaymentEvents({ listenUrl: deps.databaseUrl, log: app.log });
+  app.decorate('paymentEvents', paymentEvents);
+  app.addHook('onReady', async () => {
+    await paymentEvents.start();
+  });
+  // Open streams end before the server waits for its connections to close.
+  app.addHook('preClose', async () => {
+    paymentEvents.endStreams();
+  });
+  app.addHook('onClose', async () => {
+    await paymentEvents.close();
   });
 
   // Shutting down (decision 002): an answer still being made when close begins goes out with

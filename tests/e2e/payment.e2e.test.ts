@@ -1,3 +1,5 @@
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import type { Page } from 'playwright-core';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -144,6 +146,15 @@ journey('payment', async (j) => {
   await receipt.getByText('Totalt').waitFor();
   await receipt.getByRole('link', { name: 'Köpvillkor', exact: true }).waitFor();
   await receipt.getByRole('link', { name: 'Integritetspolicy' }).waitFor();
+  // The payment's order number, for people; 'Spara kvitto' downloads the receipt as a PDF.
+  await receipt.getByText(/^G-\d{6,}$/).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), receipt.getByRole('button', { name: 'Spara kvitto' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^greetie-kvitto-G-\d{6,}\.pdf$/);
+  // The browser runs elsewhere (a remote connection): the file is saved here to be read.
+  const saved = path.join(tmpdir(), `${download.suggestedFilename()}-${j.viewport}-${process.pid}`);
+  await download.saveAs(saved);
+  expect((await readFile(saved)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  await rm(saved, { force: true });
   await j.check('payment: receipt');
 
   // Swish returns the payer to the details page, often in a new tab: the session and the receipt are there.

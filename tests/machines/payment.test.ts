@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromCallback, fromPromise, type AnyEventObject, type EventObject } from 'xstate';
 import type { Failure } from '../../contract/errors.ts';
 import type { Payment } from '../../contract/payment.ts';
 import { POLL_MAX_MS, paymentMachine, pollDelayMs, type PaymentDevice, type StartPaymentInput } from '../../machines/payment.ts';
@@ -30,6 +30,7 @@ export const payment = (over: Partial<Payment> = {}): Payment => ({
   updatedAt: '2026-11-23T08:00:00.000Z',
   refund: null,
   consentedAt: '2026-11-23T07:59:00.000Z',
+  orderNumber: 'G-100123',
   ...over,
 });
 
@@ -40,13 +41,23 @@ const failure = (status: number, code: Failure['code'], message: string): Failur
 function start(mode: 'start' | 'resume', device: PaymentDevice = 'desktop', consented = mode === 'start') {
   const starts = manual<StartPaymentInput>();
   const reads = manual<{ greetieId: string }>();
-  const actor = createActor(paymentMachine.provide({ actors: { startPayment: starts.logic, readPayment: reads.logic } }), {
+  // The server's stream: the test says what it tells (`stream.send`); `open` counts the streams running.
+  const stream = { send: (_e: AnyEventObject) => {}, open: 0, inputs: [] as unknown[] };
+  const paymentEvents = fromCallback<EventObject, { greetieId: string }>(({ input, sendBack }) => {
+    stream.open += 1;
+    stream.inputs.push(input);
+    stream.send = sendBack;
+    return () => {
+      stream.open -= 1;
+    };
+  });
+  const actor = createActor(paymentMachine.provide({ actors: { startPayment: starts.logic, readPayment: reads.logic, paymentEvents } }), {
     input: { greetieId: GREETIE, device, consented },
   }).start();
   actor.send({ type: 'user.opened', mode });
   const tags = () => [...actor.getSnapshot().tags].sort();
   const has = (screen: string) => tags().includes(screen);
-  return { actor, starts: starts.calls, reads: reads.calls, tags, has, ctx: () => actor.getSnapshot().context };
+  return { actor, starts: starts.calls, reads: reads.calls, stream, tags, has, ctx: () => actor.getSnapshot().context };
 }
 
 const settle = () => vi.advanceTimersByTimeAsync(0);
@@ -84,12 +95,59 @@ describe('payment machine', () => {
       t.reads[i]!.resolve(payment());
       await settle();
     }
-    expect(waits).toEqual([1000, 1500, 2250, 3375, POLL_MAX_MS, POLL_MAX_MS]);
+    expect(waits).toEqual([2000, 3000, 4500, POLL_MAX_MS, POLL_MAX_MS, POLL_MAX_MS]);
     await vi.advanceTimersByTimeAsync(POLL_MAX_MS);
     t.reads[6]!.resolve(payment({ status: 'paid', appUrl: null, qrCode: null, token: null }));
     await settle();
     expect(t.tags()).toEqual(['paid']);
     expect(t.actor.getSnapshot().status).toBe('done');
+  });
+
+  it('the server\'s stream settles the payment as it happens, without waiting for the next read', async () => {
+    const t = start('start');
+    t.starts[0]!.resolve(payment());
+    await settle();
+    expect(t.stream.open).toBe(1);
+    expect(t.stream.inputs).toEqual([{ greetieId: GREETIE }]);
+    // An open payment told of changes nothing: the page waits as before.
+    t.stream.send({ type: 'stream.payment', payment: payment({ token: null, appUrl: null, qrCode: null }) });
+    await settle();
+    expect(t.has('awaitingPayer')).toBe(true);
+    expect(t.ctx().payment?.qrCode).toContain('<svg');
+    expect(t.reads).toHaveLength(0);
+    t.stream.send({ type: 'stream.payment', payment: payment({ status: 'paid', token: null, appUrl: null, qrCode: null }) });
+    await settle();
+    expect(t.tags()).toEqual(['paid']);
+    expect(t.reads).toHaveLength(0);
+    // The stream is stopped with the wait.
+    expect(t.stream.open).toBe(0);
+  });
+
+  it.each([
+    ['declined', 'RF07', 'declined'],
+    ['cancelled', 'BANKIDCL', 'cancelled'],
+    ['expired', 'TM01', 'expired'],
+    ['error', 'FF08', 'failed'],
+  ] as const)('a %s payment told by the stream has its own page at once', async (status, errorCode, tag) => {
+    const t = start('start');
+    t.starts[0]!.resolve(payment());
+    await settle();
+    t.stream.send({ type: 'stream.payment', payment: payment({ status, errorCode, token: null, appUrl: null, qrCode: null }) });
+    await settle();
+    expect(t.tags()).toEqual([tag]);
+    expect(t.ctx().payment?.errorCode).toBe(errorCode);
+  });
+
+  it('the stream back after a break reads the payment at once (anything may have happened meanwhile)', async () => {
+    const t = start('start');
+    t.starts[0]!.resolve(payment());
+    await settle();
+    t.stream.send({ type: 'stream.reconnected' });
+    await settle();
+    expect(t.reads).toHaveLength(1);
+    t.reads[0]!.resolve(payment({ status: 'paid', appUrl: null, qrCode: null, token: null }));
+    await settle();
+    expect(t.tags()).toEqual(['paid']);
   });
 
   it.each([

@@ -30,6 +30,7 @@ const payment = (r: Refund | null): Payment => ({
   updatedAt: '2026-11-20T07:01:00.000Z',
   refund: r,
   consentedAt: '2026-11-20T06:59:00.000Z',
+  orderNumber: 'G-100123',
 });
 const failure = (status: number, code: Failure['code']): Failure => ({ status, code, message: 'Nej.', retryAt: null });
 

@@ -332,6 +332,12 @@ export const FIXTURES: Record<string, Fixture> = {
     url: `/api/greetie/${(await ownersPendingPayment(ctx)).greetieId}/payment`,
     remoteAddress: freshIp(),
   }),
+  // A paid payment: the owner's stream answers it at once and ends (an open one would stay open).
+  'GET /api/greetie/{id}/payment/events': async (ctx) => ({
+    method: 'GET',
+    url: `/api/greetie/${(await paidGreetie(ctx, ctx.owner, ctx.other)).id}/payment/events`,
+    remoteAddress: freshIp(),
+  }),
   'POST /api/sandbox/payments/{paymentId}': async (ctx) => jsonPost(`/api/sandbox/payments/${(await ownersPendingPayment(ctx)).paymentId}`, { outcome: 'paid' }),
 
   // Uploads to a fresh draft of the owner's; the other caller names it and gets 404.

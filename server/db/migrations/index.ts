@@ -23,6 +23,7 @@ import * as m021 from './021_payment_consent.ts';
 import * as m022 from './022_merchant_staff.ts';
 import * as m023 from './023_portal_rollups.ts';
 import * as m024 from './024_voucher_qr_token.ts';
+import * as m025 from './025_payment_order_number.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '022_merchant_staff': m022,
   '023_portal_rollups': m023,
   '024_voucher_qr_token': m024,
+  '025_payment_order_number': m025,
 };

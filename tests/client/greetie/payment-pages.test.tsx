@@ -37,6 +37,7 @@ const payment = (over: Partial<Payment> = {}): Payment => ({
   updatedAt: '2026-11-23T08:00:30.000Z',
   refund: null,
   consentedAt: '2026-11-23T07:59:00.000Z',
+  orderNumber: 'G-100123',
   ...over,
 });
 const recipient = { name: 'Mormor', mobileNumber: '+46701234567' };
@@ -79,9 +80,13 @@ describe('/greetie/details/{id}: where Swish returns the payer', () => {
     // The payer approves in Swish; the next read finds it paid.
     status = 'paid';
     current = paidGreetie({ deliverAt: '2030-12-24T15:00:00.000Z' });
-    await vi.advanceTimersByTimeAsync(1000);
+    // Reading is the stream's fallback (the stream is not answered here): the first read after 2 s.
+    await vi.advanceTimersByTimeAsync(2000);
     expect(await screen.findByRole('heading', { name: 'Tack! Betalningen är klar' })).toBeInTheDocument();
     const receipt = await screen.findByRole('article', { name: 'Kvitto' });
+    // The payment's order number, for people (never the greetie's refId), and the PDF to keep.
+    expect(receipt).toHaveTextContent(/Ordernummer\s*G-100123/);
+    expect(within(receipt).getByRole('button', { name: 'Spara kvitto' })).toBeEnabled();
     expect(within(receipt).getByText('Fika för två')).toBeInTheDocument();
     expect(within(receipt).getByText('Café Kanelbullen')).toBeInTheDocument();
     expect(receipt).toHaveTextContent(/Totalt\s*149\skr/);
@@ -123,7 +128,7 @@ describe('/greetie/details/{id}: where Swish returns the payer', () => {
     expect(document.querySelector('main svg script, main script')).toBeNull();
     expect((window as { hacked?: boolean }).hacked).toBeUndefined();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ withdrawalConsent: true });
-    await userEvent.click(screen.getByRole('button', { name: 'Betala med Swish på den här enheten' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Betala på ett annat sätt' }));
     expect(screen.getByRole('link', { name: 'Öppna Swish' })).toHaveAttribute('href', payment().appUrl);
   });
 

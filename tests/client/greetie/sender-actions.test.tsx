@@ -36,6 +36,7 @@ const payment = (over: Partial<Payment> = {}): Payment => ({
   updatedAt: '2026-11-20T07:01:00.000Z',
   refund: null,
   consentedAt: '2026-11-23T07:59:00.000Z',
+  orderNumber: 'G-100123',
   ...over,
 });
 const posts = () => calls.filter((c) => c.method === 'POST');

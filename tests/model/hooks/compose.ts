@@ -81,6 +81,7 @@ export const paidPayment: Payment = {
   errorCode: null,
   refund: null,
   consentedAt: '2026-11-23T07:59:00.000Z',
+  orderNumber: 'G-100123',
   createdAt: '2026-11-23T08:00:00.000Z',
   updatedAt: '2026-11-23T08:01:00.000Z',
 };

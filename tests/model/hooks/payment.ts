@@ -23,6 +23,7 @@ export const payment = (over: Partial<Payment> = {}): Payment => ({
   updatedAt: '2026-11-23T08:00:00.000Z',
   refund: null,
   consentedAt: '2026-11-23T07:59:00.000Z',
+  orderNumber: 'G-100123',
   ...over,
 });
 
@@ -60,6 +61,15 @@ export default defineHooks({
       { output: settled('cancelled', 'BANKIDCL') },
       { output: settled('expired', 'TM01') },
       { output: settled('error', 'FF08') },
+    ],
+    // The server's stream (GET …/payment/events): an open payment (nothing changes) and each final one.
+    'stream.payment': [
+      { payment: settled('pending') },
+      { payment: settled('paid') },
+      { payment: settled('declined', 'RF07') },
+      { payment: settled('cancelled', 'BANKIDCL') },
+      { payment: settled('expired', 'TM01') },
+      { payment: settled('error', 'FF08') },
     ],
     'xstate.error.actor.pollPayment': [failure(503, 'SERVICE_UNAVAILABLE', 'Tjänsten är inte tillgänglig just nu. Försök igen om en stund.')],
   },

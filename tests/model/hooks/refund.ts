@@ -40,6 +40,7 @@ export const payment = (status: Refund['status'] | null): Payment => ({
   updatedAt: '2026-11-20T07:01:00.000Z',
   refund: status === null ? null : refund(status),
   consentedAt: '2026-11-20T06:59:00.000Z',
+  orderNumber: 'G-100123',
 });
 
 const failure = (status: number, code: Failure['code'], message: string) => ({ error: { status, code, message, retryAt: null } satisfies Failure });

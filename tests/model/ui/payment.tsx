@@ -5,6 +5,7 @@ import { expect, vi } from 'vitest';
 import { useParams, type RouteObject } from 'react-router-dom';
 import { POLL_MAX_MS, type PaymentContext } from '../../../machines/payment.ts';
 import { PaymentPanel } from '../../../src/pages/greetie/payment/PaymentPanel.tsx';
+import { STREAM_RETRY_MS } from '../../../src/pages/greetie/payment/implementations.ts';
 import { installDomStubs, renderRoute, signedIn } from '../../client/shell/render.tsx';
 import { defineUi } from '../harness/types.ts';
 import { GREETIE_ID } from '../hooks/payment.ts';
@@ -25,6 +26,22 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 type Matcher = { method: string; url: RegExp };
 const START: Matcher = { method: 'POST', url: /\/api\/greetie\/[^/]+\/startpayment$/ };
 const READ: Matcher = { method: 'GET', url: /\/api\/greetie\/[^/]+\/payment$/ };
+const EVENTS: Matcher = { method: 'GET', url: /\/api\/greetie\/[^/]+\/payment\/events$/ };
+
+/** The server's side of the page's payment stream: opened when the path first says something on it. */
+let stream: ReadableStreamDefaultController<Uint8Array> | null = null;
+const sse = (text: string) => stream!.enqueue(new TextEncoder().encode(text));
+const openStream = async () => {
+  if (stream) return;
+  await answer(EVENTS, () => {
+    const body = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        stream = c;
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  });
+};
 
 const answer = async (m: Matcher, make: () => Response) => {
   const open = () => [...pending].reverse().find((p) => !p.done && p.method === m.method && m.url.test(p.url));
@@ -84,6 +101,7 @@ const outcome = (title: string, text: string) => async (_env: unknown, s: AnyMac
 export default defineUi({
   render() {
     pending = [];
+    stream = null;
     backs.mockReset();
     installDomStubs({ viewport: 'desktop' });
     vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -98,10 +116,10 @@ export default defineUi({
       await act(() => router!.navigate(`/pay/${mode}`));
     },
     'user.showQr': async () => {
-      await user().click(screen.getByRole('button', { name: 'Betala på en annan enhet' }));
+      await user().click(screen.getByRole('button', { name: 'Betala på ett annat sätt' }));
     },
     'user.showAppButton': async () => {
-      await user().click(screen.getByRole('button', { name: 'Betala med Swish på den här enheten' }));
+      await user().click(screen.getByRole('button', { name: 'Betala på ett annat sätt' }));
     },
     'user.openedSwish': async () => {
       const link = screen.getByRole('link', { name: 'Öppna Swish' });
@@ -133,6 +151,25 @@ export default defineUi({
       const consented = (event as EventObject & { consented: boolean }).consented;
       const box = await screen.findByRole('checkbox', { name: CONSENT });
       if ((box as HTMLInputElement).checked !== consented) await user().click(box);
+    },
+    // The server tells of the payment on the page's stream (opened when the payment opened).
+    'stream.payment': async (_env, event) => {
+      await openStream();
+      const p = (event as EventObject & { payment: unknown }).payment;
+      await act(async () => {
+        sse(`event: payment\ndata: ${JSON.stringify(p)}\n\n`);
+        await Promise.resolve();
+      });
+    },
+    // The stream breaks; the page opens it again after a moment and reads the payment at once.
+    'stream.reconnected': async () => {
+      await openStream();
+      act(() => stream!.close());
+      stream = null;
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(STREAM_RETRY_MS);
+      });
+      await waitFor(() => expect(pending.filter((p) => !p.done && EVENTS.url.test(p.url))).toHaveLength(1));
     },
     'xstate.after.pollDelay.payment.open.poll.waiting': () => {
       act(() => {
@@ -178,6 +215,18 @@ export default defineUi({
         }
       }
       if (c.readFailed) expect(await screen.findByText(/tappat kontakten/)).toBeInTheDocument();
+      // The Swish screen: 'Avbryt' always there, one label for the other way to pay; on a phone
+      // 'Öppna Swish' (with Swish's mark) comes first.
+      expect(screen.getByRole('button', { name: 'Avbryt' })).toBeEnabled();
+      expect(screen.getAllByRole('button', { name: 'Betala på ett annat sätt' })).toHaveLength(1);
+      if (c.device === 'phone') {
+        const open = screen.getByRole('link', { name: 'Öppna Swish' });
+        expect(open.querySelector('svg[aria-hidden="true"]')).not.toBeNull();
+        expect(open.compareDocumentPosition(screen.getByRole('button', { name: 'Betala på ett annat sätt' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      } else if (!c.payerAlias && !c.payerInvalid) {
+        // The signed-in number, prefilled (the model's session has +46701234567 unless told otherwise).
+        expect(screen.getByRole('textbox', { name: 'Ditt Swish-nummer' })).not.toHaveValue('');
+      }
     },
     'open.view.readingResult': async (_env, s) => {
       const c = ctx(s);
@@ -185,6 +234,7 @@ export default defineUi({
       if (c.payment?.payerAlias) expect(screen.getByText(/Öppna Swish på telefonen med nummer \+46701234567/)).toBeInTheDocument();
       else expect(screen.getByText(/Godkänn betalningen i Swish/)).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Betala på ett annat sätt' })).toBeEnabled();
+      expect(screen.getByRole('button', { name: 'Avbryt' })).toBeEnabled();
       if (c.readFailed) expect(await screen.findByText(/tappat kontakten/)).toBeInTheDocument();
     },
     'open.poll': () => {},

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { button, buttonSecondary, errorText, formHint, formInput, formLabel } from '../../../components/ui.css.ts';
 import { formatKr } from '../../../format/money.ts';
+import { useSessionUser } from '../../../components/session.ts';
 import * as greetieCss from '../greetie.css.ts';
 import { WithdrawalConsent } from '../WithdrawalConsent.tsx';
 import { Receipt } from './Receipt.tsx';
@@ -128,6 +129,7 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
           {view.payment && <p className={css.amount}>{t('toPay', { amount: formatKr(view.payment.amount) })}</p>}
           {view.device === 'phone' ? <PhoneView view={view} /> : <DesktopView view={view} />}
           <ReadFailed show={view.readFailed} />
+          <Cancel onBack={onBack} />
         </>
       );
     case 'readingResult': {
@@ -148,15 +150,17 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
           </div>
           <ReadFailed show={view.readFailed} />
           <div className={greetieCss.actions}>
-            <button type="button" className={buttonSecondary} onClick={view.changePayment}>
-              {t('reading.change')}
-            </button>
             {appUrl && view.device === 'phone' && (
               <a className={button} href={appUrl}>
+                <SwishMark />
                 {t('reading.openAgain')}
               </a>
             )}
+            <button type="button" className={buttonSecondary} onClick={view.changePayment}>
+              {t('otherWay')}
+            </button>
           </div>
+          <Cancel onBack={onBack} />
         </>
       );
     }
@@ -191,6 +195,37 @@ function Screen({ view, screen, heading, titleId, onBack }: { view: PaymentView;
   }
 }
 
+/** "Avbryt": back to the review, on every screen where the payment waits (nothing is paid). */
+function Cancel({ onBack }: { onBack: () => void }) {
+  const { t } = useTranslation('payment');
+  return (
+    <p className={css.text}>
+      <button type="button" className={buttonSecondary} onClick={onBack}>
+        {t('cancel')}
+      </button>
+    </p>
+  );
+}
+
+/**
+ * A neutral mark for Swish beside its button (drawn here, not Swish's artwork): two interlocking
+ * arcs. Decorative: the button's text says what it does.
+ */
+function SwishMark() {
+  return (
+    <svg className={css.mark} viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+      <path d="M6 16.5a7 7 0 0 1 9.5-10.2" fill="none" stroke="currentColor" strokeWidth="2.6" strokeLinecap="round" />
+      <path d="M18 7.5a7 7 0 0 1-9.5 10.2" fill="none" stroke="currentColor" strokeWidth="2.6" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** "+46701234567" → "070-123 45 67", as a person writes it; anything else as it is. */
+export function nationalMobile(e164: string | null | undefined): string {
+  const m = /^\+46(7\d)(\d{3})(\d{2})(\d{2})$/.exec(e164 ?? '');
+  return m ? `0${m[1]}-${m[2]} ${m[3]} ${m[4]}` : (e164 ?? '');
+}
+
 function ReadFailed({ show }: { show: boolean }) {
   const { t } = useTranslation('payment');
   return (
@@ -207,14 +242,15 @@ function PhoneView({ view }: { view: PaymentView }) {
     <>
       <p className={css.text}>{t('phone.text')}</p>
       <div className={greetieCss.actions}>
-        <button type="button" className={buttonSecondary} onClick={view.showQr}>
-          {t('phone.otherDevice')}
-        </button>
         {view.payment?.appUrl && (
           <a className={button} href={view.payment.appUrl} onClick={view.openedSwish}>
+            <SwishMark />
             {t('phone.open')}
           </a>
         )}
+        <button type="button" className={buttonSecondary} onClick={view.showQr}>
+          {t('otherWay')}
+        </button>
       </div>
     </>
   );
@@ -226,7 +262,9 @@ function PhoneView({ view }: { view: PaymentView }) {
  */
 function DesktopView({ view }: { view: PaymentView }) {
   const { t } = useTranslation('payment');
-  const [number, setNumber] = useState(view.payerAlias ?? '');
+  // The signed-in number, prefilled: on a desktop the payer is most often the sender.
+  const signedIn = useSessionUser();
+  const [number, setNumber] = useState(view.payerAlias ?? nationalMobile(signedIn?.mobileNumber));
   const fieldId = useId();
   const hintId = useId();
   const errorId = useId();
@@ -273,7 +311,7 @@ function DesktopView({ view }: { view: PaymentView }) {
       </form>
       <div className={greetieCss.actions}>
         <button type="button" className={buttonSecondary} onClick={view.showAppButton}>
-          {t('desktop.thisDevice')}
+          {t('otherWay')}
         </button>
       </div>
     </>

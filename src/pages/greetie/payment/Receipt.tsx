@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Trans, useTranslation } from 'react-i18next';
 import type { Payment } from '../../../../contract/payment.ts';
@@ -32,6 +33,37 @@ export function Receipt({
   const seller = useSeller().data;
   const g = greetie.data;
   const language = i18n.language;
+  const [saving, setSaving] = useState<'idle' | 'saving' | 'failed'>('idle');
+  // pdf-lib comes with the click, never with the page (decision 117).
+  const save = async () => {
+    if (!g || !payment) return;
+    setSaving('saving');
+    try {
+      const { downloadReceipt } = await import('./receiptPdf.ts');
+      await downloadReceipt({
+        labels: {
+          title: t('receipt.heading'),
+          orderNumber: t('receipt.orderNumber'),
+          date: t('receipt.paidAt'),
+          seller: t('receipt.seller'),
+          recipient: t('receipt.recipient'),
+          bought: t('receipt.bought'),
+          total: t('receipt.total'),
+          paidWith: t('receipt.method'),
+        },
+        orderNumber: payment.orderNumber,
+        paidAt: formatDateTime(payment.updatedAt, language),
+        seller: seller ? `${seller.name}, ${t('receipt.orgNumber', { number: seller.orgNumber })}` : null,
+        recipient: g.recipient ? (g.recipient.name ? `${g.recipient.name} (${g.recipient.mobileNumber})` : g.recipient.mobileNumber) : null,
+        items: g.gifts.map((gift) => ({ name: gift.productName, merchant: gift.merchantName, amount: formatKr(gift.amount) })),
+        total: formatKr(payment.amount),
+        paymentMethod: 'Swish',
+      });
+      setSaving('idle');
+    } catch {
+      setSaving('failed');
+    }
+  };
   return (
     <section className={css.panel} aria-labelledby={`${greetieId}-receipt-title`} data-payment="paid">
       <div className={css.success} role="status">
@@ -57,6 +89,8 @@ export function Receipt({
           <dl className={greetieCss.facts}>
             {payment && (
               <>
+                <dt>{t('receipt.orderNumber')}</dt>
+                <dd data-order-number>{payment.orderNumber}</dd>
                 <dt>{t('receipt.paidAt')}</dt>
                 <dd>
                   <time dateTime={payment.updatedAt}>{formatDateTime(payment.updatedAt, language)}</time> · {t('receipt.paidWith')}
@@ -110,6 +144,14 @@ export function Receipt({
                 ? t('receipt.deliverAt', { when: formatDateTime(g.deliverAt, language) })
                 : t('receipt.deliverNow')}
           </p>
+          {payment && (
+            <p className={css.text}>
+              <button type="button" className={buttonSecondary} onClick={() => void save()} disabled={saving === 'saving'}>
+                {saving === 'saving' ? t('receipt.saving') : t('receipt.save')}
+              </button>
+              {saving === 'failed' && <span role="alert"> {t('receipt.saveFailed')}</span>}
+            </p>
+          )}
           <p className={css.legal}>
             <Link to={TERMS_PATH}>{t('receipt.terms')}</Link>
             <Link to={PRIVACY_PATH}>{t('receipt.privacy')}</Link>

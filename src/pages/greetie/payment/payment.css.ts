@@ -63,3 +63,5 @@ export const receiptTotal = style({ display: 'flex', justifyContent: 'space-betw
 /** The validity and the right of withdrawal, in short lines under the total. */
 export const receiptTerms = style({ margin: 0, fontSize: '0.9375rem', lineHeight: 1.5 });
 export const legal = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.md, margin: 0, fontSize: '0.9375rem' });
+/** The Swish mark inside its button, before the text. */
+export const mark = style({ display: 'inline-block', verticalAlign: '-4px', marginInlineEnd: vars.space.xs, flexShrink: 0 });
