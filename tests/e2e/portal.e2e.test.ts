@@ -46,9 +46,8 @@ async function pickMerchant(baseURL: string): Promise<{ merchant: Merchant; prod
   throw new Error('the demo catalogue has no InStore merchant left for the portal journey');
 }
 
-/** The customer's paid gift, used in part (or whole) at the till with the merchant code: its voucher and what was redeemed. */
-async function redeemedGift(baseURL: string, customerE164: string, merchantCode: string) {
-  const { merchant, product, amount } = await pickMerchant(baseURL);
+/** A gift of `product` paid by a sender for the customer: the customer's voucher, once delivered. */
+async function paidVoucher(baseURL: string, customerE164: string, product: Product, amount: number): Promise<string> {
   const sender = await signInByApi(baseURL, mobileNumberFor('portal-sender', 'phone').e164);
   await call(baseURL, sender, 'POST', '/api/mobileuser', { name: 'Anna' });
   const draft = await call<{ id: string }>(baseURL, sender, 'POST', '/api/greetie/createv2', {
@@ -61,17 +60,25 @@ async function redeemedGift(baseURL: string, customerE164: string, merchantCode:
   const customer = await signInByApi(baseURL, customerE164);
   await call(baseURL, customer, 'POST', '/api/mobileuser', { name: 'Bo' });
   // Delivery is a job: the gift shows up among the customer's vouchers.
-  let voucher: { id: string; product: { id: string } } | undefined;
+  let voucher: { id: string } | undefined;
   await expect
     .poll(async () => {
-      const vouchers = await call<Array<{ id: string; product: { id: string } }>>(baseURL, customer, 'GET', '/api/voucher');
-      voucher = vouchers.find((v) => v.product.id === product.id);
+      const vouchers = await call<Array<{ id: string; product: { id: string }; greetieId: string }>>(baseURL, customer, 'GET', '/api/voucher');
+      voucher = vouchers.find((v) => v.product.id === product.id && v.greetieId === draft.id);
       return Boolean(voucher);
     }, { timeout: 20_000 })
     .toBe(true);
+  return voucher!.id;
+}
+
+/** The customer's paid gift, used in part (or whole) at the till with the merchant code: its voucher and what was redeemed. */
+async function redeemedGift(baseURL: string, customerE164: string, merchantCode: string) {
+  const { merchant, product, amount } = await pickMerchant(baseURL);
+  const voucherId = await paidVoucher(baseURL, customerE164, product, amount);
+  const customer = await signInByApi(baseURL, customerE164);
   const redeem = typeof product.price === 'number' ? amount : 14900;
-  await call(baseURL, customer, 'POST', '/api/voucher/redeem', { voucherId: voucher!.id, merchantCode, ...(typeof product.price === 'number' ? {} : { amount: redeem }) });
-  return { merchant, product, voucherId: voucher!.id, redeemed: redeem, merchantCode };
+  await call(baseURL, customer, 'POST', '/api/voucher/redeem', { voucherId, merchantCode, ...(typeof product.price === 'number' ? {} : { amount: redeem }) });
+  return { merchant, product, amount, voucherId, redeemed: redeem, merchantCode };
 }
 
 /** Signs in on the login page as `e164` (the demo owner's number, not the journey's own). */
@@ -170,13 +177,17 @@ journey('portal', async (j) => {
   await header(page).getByRole('button', { name: 'Konto' }).click();
   await page.getByRole('menu').getByRole('menuitem', { name: 'Logga ut' }).click();
   await expectPath(page, '/');
-  await page.goto(`/redeem/voucher/${gift.voucherId}`);
+  // A second gift from the same merchant, unused (the first may have been used whole).
+  const unused = await paidVoucher(baseURL, customer.e164, gift.product, gift.amount);
+  await page.goto(`/redeem/voucher/${unused}`);
   await expectPath(page, /^\/auth\/jwt\/login/);
   await signInOnLoginPage(j, { checkpoints: false });
-  await expectPath(page, `/redeem/voucher/${gift.voucherId}`);
+  await expectPath(page, `/redeem/voucher/${unused}`);
+  const codeField = main.getByRole('textbox', { name: 'Handlarkod' });
+  await codeField.waitFor();
   const amount = main.getByRole('textbox', { name: 'Belopp att dra' });
   if ((await amount.count()) > 0) await amount.fill('10');
-  await main.getByRole('textbox', { name: 'Handlarkod' }).fill(gift.merchantCode);
+  await codeField.fill(gift.merchantCode);
   await main.getByRole('button', { name: 'Lös in' }).click();
   await main.getByRole('alert').getByText('Fel handlarkod. Kontrollera koden och försök igen.').waitFor();
   const refused = j.problems.findIndex((p) => p.includes('status of 400') && p.includes('/api/voucher/redeem'));
