@@ -21,6 +21,7 @@ import * as m019 from './019_recipient_thanks.ts';
 import * as m020 from './020_voucher_balance.ts';
 import * as m021 from './021_payment_consent.ts';
 import * as m022 from './022_merchant_staff.ts';
+import * as m023 from './023_merchant_address.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '020_voucher_balance': m020,
   '021_payment_consent': m021,
   '022_merchant_staff': m022,
+  '023_merchant_address': m023,
 };

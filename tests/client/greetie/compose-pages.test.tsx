@@ -29,6 +29,8 @@ const merchants: MerchantPage = {
       website: null,
       sources: ['InStore'],
       priceFrom: 6500,
+      address: null,
+      openingHours: null,
     },
   ],
   nextCursor: null,

@@ -26,6 +26,8 @@ const cafe: Merchant = {
   website: 'https://kanelbullen.example',
   sources: ['InStore', 'Code'],
   priceFrom: 6500,
+  address: null,
+  openingHours: null,
 };
 const spa: Merchant = {
   id: '4d0e1a2b-0000-4000-8000-000000000006',
@@ -36,6 +38,8 @@ const spa: Merchant = {
   website: null,
   sources: ['InStore'],
   priceFrom: 89500,
+  address: null,
+  openingHours: null,
 };
 const charity: Merchant = {
   id: '4d0e1a2b-0000-4000-8000-000000000013',
@@ -46,6 +50,8 @@ const charity: Merchant = {
   website: null,
   sources: ['Charity'],
   priceFrom: 5000,
+  address: null,
+  openingHours: null,
 };
 const products: Product[] = [
   {
