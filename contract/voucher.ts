@@ -40,7 +40,14 @@ export const Voucher = Type.Object(
     id: Uuid,
     greetieId: Uuid,
     merchant: Type.Object({ id: Uuid, name: Type.String(), logoUrl: Type.String() }),
-    product: Type.Object({ id: Uuid, name: Type.String() }),
+    product: Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      description: Type.Optional(Type.String({ description: 'What the gift is (the product\'s description); in lists and GET /voucher/{id}' })),
+    }),
+    senderName: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: "Who the gift is from: the sender's name (null when the sender has none or removed their account); in lists and GET /voucher/{id}" }),
+    ),
     source: MerchantSource,
     amount: Ore,
     kind: VoucherKind,
