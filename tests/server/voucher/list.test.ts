@@ -130,6 +130,11 @@ describe('a voucher says what it is and who it is from', () => {
     expect(Value.Check(Voucher, one)).toBe(true);
     expect(one.product.description).toBe('Två valfria kaffedrycker och två bakverk.');
     expect(one.senderName).toBe('Astrid Lindqvist');
+    // Where to use it: the merchant's address and opening hours (none set for this test merchant yet).
+    expect(one.merchant).toMatchObject({ address: null, openingHours: null });
+    await sql`UPDATE merchant SET street = 'Skånegatan 73', postal_code = '116 37', city = 'Stockholm', opening_hours = 'Alla dagar 8–18' WHERE id = ${shop.merchantId}`.execute(t.db.db);
+    const placed = (await call(t.app, me, 'GET', `/api/voucher/${id}`)).json() as Voucher;
+    expect(placed.merchant).toMatchObject({ address: { street: 'Skånegatan 73', postalCode: '116 37', city: 'Stockholm' }, openingHours: 'Alla dagar 8–18' });
     const [listed] = (await list(me)).filter((v) => v.id === id);
     expect(listed).toMatchObject({ product: { description: 'Två valfria kaffedrycker och två bakverk.' }, senderName: 'Astrid Lindqvist' });
   });
