@@ -141,9 +141,20 @@ describe('/greetie/new', () => {
     expect(screen.getByText(/^Välj ett belopp mellan/)).toHaveTextContent(/mellan 100–1\s000\skr/);
     expect(screen.getByRole('button', { name: 'Nästa' })).toBeDisabled();
 
+    // Amount chips beside the field: 200, 300 and 500 kr (within 100–1 000 kr), toggle buttons.
+    const chips = within(screen.getByRole('group', { name: 'Välj belopp för Presentkort' })).getAllByRole('button');
+    expect(chips.map((c) => c.textContent)).toEqual(['200\u00a0kr', '300\u00a0kr', '500\u00a0kr']);
+    expect(chips.every((c) => c.getAttribute('aria-pressed') === 'false')).toBe(true);
+    await user.click(chips[1]!);
+    expect(amount).toHaveValue('300');
+    expect(chips[1]).toHaveAttribute('aria-pressed', 'true');
+    expect(total()).toBe('Summa: 449\u00a0kr');
+
     await user.clear(amount);
     await user.type(amount, '500');
     expect(amount).toHaveAttribute('aria-invalid', 'false');
+    expect(chips[2]).toHaveAttribute('aria-pressed', 'true'); // typing a chip's amount presses it
+    expect(chips[1]).toHaveAttribute('aria-pressed', 'false');
     expect(total()).toBe('Summa: 649\u00a0kr');
     expect(screen.getByRole('button', { name: 'Nästa' })).toBeEnabled();
 
