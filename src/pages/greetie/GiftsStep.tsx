@@ -213,9 +213,13 @@ function ProductRow({ product: p, soldOut, onAdd }: { product: Product; soldOut:
   const id = useId();
   return (
     <li className={soldOut ? `${css.row} ${css.productSoldOut}` : css.row}>
+      <img src={p.imageUrl} alt="" width={48} height={48} className={css.productLogo} loading="lazy" />
       <div>
         <p className={css.rowTitle}>{p.name}</p>
-        <p className={css.rowMeta}>{formatProductPrice(p)}</p>
+        {p.description && <p className={css.productDescription}>{p.description}</p>}
+        <p className={css.rowMeta}>
+          {formatProductPrice(p)} · {t('gifts.validDays', { count: p.validDays })}
+        </p>
         {soldOut && (
           <p id={`${id}-sold-out`} className={css.soldOutBadge}>
             <span aria-hidden="true">{t('gifts.soldOut')}</span>

@@ -245,3 +245,7 @@ export const chip = style({
     '&[aria-pressed="true"]': { background: vars.color.primary, borderColor: vars.color.primary, color: vars.color.onPrimary },
   },
 });
+
+/** A product in the picker: its image (the merchant's logo when it has none) and what it is. */
+export const productLogo = style({ width: 48, height: 48, borderRadius: vars.radius.base, objectFit: 'contain', background: vars.color.surface, flexShrink: 0 });
+export const productDescription = style({ margin: 0, fontSize: '0.9375rem' });

@@ -130,6 +130,10 @@ describe('/greetie/new', () => {
     expect(total()).toBe('Summa: 149\u00a0kr');
 
     await user.click(await screen.findByRole('button', { name: /Café Kanelbullen/ }));
+    // Each gift says what it costs and how long it is valid, beside its image or the merchant's logo.
+    const row = (await screen.findByRole('button', { name: 'Lägg till: Presentkort' })).closest('li')!;
+    expect(row).toHaveTextContent('Giltig i 365 dagar');
+    expect(row.querySelector('img')).toHaveAttribute('src', '/merchants/kanelbullen.svg');
     await user.click(await screen.findByRole('button', { name: 'Lägg till: Presentkort' }));
     expect(total()).toBe('Summa: 249\u00a0kr'); // a value voucher starts at its smallest amount
 
