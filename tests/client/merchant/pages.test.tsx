@@ -244,6 +244,15 @@ describe('the merchant list (/merchant)', () => {
     expect(screen.getByRole('searchbox', { name: 'Sök' })).toHaveValue('');
   });
 
+  it('a merchant found through a product says which product matched', async () => {
+    stubFetch((url) =>
+      url.pathname === '/api/merchant/v2' ? { status: 200, body: { items: [{ ...cafe, matchedProduct: 'Fika för två' }], nextCursor: null } } : undefined,
+    );
+    renderRoute('/merchant?q=fika');
+    const card = await screen.findByRole('link', { name: /Café Kanelbullen/ });
+    expect(card).toHaveTextContent('Säljer: Fika för två');
+  });
+
   it('shows more merchants with the next cursor, keeping the ones already shown', async () => {
     const { merchantCalls } = stubFetch((url) => {
       if (url.pathname !== '/api/merchant/v2') return undefined;
