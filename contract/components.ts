@@ -4,7 +4,7 @@ import { MobileUser, TokenPair, VerificationCodeAnswer } from './auth.ts';
 import { ContentElement, Greetie, GreetieGift, GreetieInfo, GreetieMedia, GreetieStatus, GreetieThanks, PublicGreetie } from './greetie.ts';
 import { Health } from './health.ts';
 import { PictureAnswer } from './media.ts';
-import { Merchant, MerchantCategory, MerchantPage, MerchantSource, Product, SandboxMerchant } from './merchant.ts';
+import { Merchant, MerchantAddress, MerchantCategory, MerchantPage, MerchantSource, Product, SandboxMerchant } from './merchant.ts';
 import { Notification, NotificationType, SandboxPush, WebPushKey } from './notification.ts';
 import { MerchantCodeAnswer, MerchantRole, PortalMerchant, PortalRedemption, PortalSummary } from './portal.ts';
 import { Payment, PaymentStatus, Refund, RefundStatus, SandboxRefund } from './payment.ts';
@@ -42,6 +42,7 @@ export const COMPONENTS: readonly TSchema[] = [
   GreetieThanks,
   Health,
   Merchant,
+  MerchantAddress,
   MerchantCodeAnswer,
   MerchantPage,
   MobileUser,

@@ -46,6 +46,17 @@ const _sameCategories: [Static<typeof MerchantCategory>] extends [MerchantCatego
 void _sameCategories;
 export type MerchantCategory = (typeof MERCHANT_CATEGORIES)[number];
 
+/** Where an InStore voucher is used (API.md, Merchant `address`). */
+export const MerchantAddress = Type.Object(
+  {
+    street: Type.String({ description: 'Street and number, e.g. "Skånegatan 73"' }),
+    postalCode: Type.String({ description: 'Swedish postal code, "NNN NN"' }),
+    city: Type.String(),
+  },
+  { $id: 'MerchantAddress', title: 'MerchantAddress', additionalProperties: false },
+);
+export type MerchantAddress = Static<typeof MerchantAddress>;
+
 export const Merchant = Type.Object(
   {
     id: Uuid,
@@ -58,6 +69,15 @@ export const Merchant = Type.Object(
     priceFrom: Type.Union([Ore, Type.Null()], {
       description: 'The smallest price or minimum amount among its products, in öre (null: no products yet)',
     }),
+    address: Type.Union([MerchantAddress, Type.Null()], {
+      description: 'Where an InStore voucher is used; null for charities and merchants with only codes',
+    }),
+    openingHours: Type.Union([Type.String(), Type.Null()], { description: 'Opening hours as the merchant writes them; null when not given' }),
+    matchedProduct: Type.Optional(
+      Type.String({
+        description: 'GET /merchant/v2 with `q` only: the name of an active product a search word was found in, when the merchant\'s own name, description, category and city do not hold every word',
+      }),
+    ),
   },
   { $id: 'Merchant', title: 'Merchant', additionalProperties: false },
 );
@@ -99,7 +119,12 @@ export const MERCHANT_PAGE_DEFAULT = 24;
 
 export const MerchantListQuery = Type.Object(
   {
-    q: Type.Optional(Type.String({ maxLength: 100, description: 'Words in the name or description; case and accents do not matter' })),
+    q: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: "Words in the merchant's name, description, category, city or its active products' names; case and accents do not matter",
+      }),
+    ),
     category: Type.Optional(MerchantCategory),
     source: Type.Optional(MerchantSource),
     cursor: Type.Optional(Type.String({ maxLength: 400, description: 'nextCursor from the previous page (opaque)' })),
@@ -138,6 +163,18 @@ const Description = Type.String({ maxLength: 2000 });
 const LogoUrl = Type.String({ minLength: 1, maxLength: 500, pattern: '^(/[^\\s]*|https://[^\\s]+)$' });
 const Website = Type.Union([Type.String({ maxLength: 500, pattern: '^https?://[^\\s]+\\.[^\\s]+$' }), Type.Null()]);
 const Sources = Type.Array(MerchantSource, { minItems: 1, maxItems: 3, uniqueItems: true });
+const AddressInput = Type.Union([
+  Type.Object(
+    {
+      street: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+      postalCode: Type.String({ pattern: '^[0-9]{3} ?[0-9]{2}$', description: 'NNN NN (the space may be left out)' }),
+      city: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);
+const OpeningHours = Type.Union([Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }), Type.Null()]);
 
 export const MerchantCreate = Type.Object(
   {
@@ -148,6 +185,8 @@ export const MerchantCreate = Type.Object(
     website: Website,
     sources: Sources,
     merchantCode: MerchantCode,
+    address: Type.Optional(AddressInput),
+    openingHours: Type.Optional(OpeningHours),
   },
   { additionalProperties: false },
 );
@@ -161,6 +200,8 @@ export const MerchantUpdate = Type.Object(
     category: Type.Optional(MerchantCategory),
     website: Type.Optional(Website),
     sources: Type.Optional(Sources),
+    address: Type.Optional(AddressInput),
+    openingHours: Type.Optional(OpeningHours),
     active: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Ore, Uuid } from './common.ts';
-import { MerchantSource } from './merchant.ts';
+import { MerchantAddress, MerchantSource } from './merchant.ts';
 
 /**
  * Vouchers (API.md "Voucher"): one per gift of a paid greetie. They belong to the
@@ -39,8 +39,21 @@ export const Voucher = Type.Object(
   {
     id: Uuid,
     greetieId: Uuid,
-    merchant: Type.Object({ id: Uuid, name: Type.String(), logoUrl: Type.String() }),
-    product: Type.Object({ id: Uuid, name: Type.String() }),
+    merchant: Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      logoUrl: Type.String(),
+      address: Type.Optional(Type.Union([MerchantAddress, Type.Null()], { description: 'Where an InStore voucher is used; in lists and GET /voucher/{id}' })),
+      openingHours: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "The merchant's opening hours; in lists and GET /voucher/{id}" })),
+    }),
+    product: Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      description: Type.Optional(Type.String({ description: 'What the gift is (the product\'s description); in lists and GET /voucher/{id}' })),
+    }),
+    senderName: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: "Who the gift is from: the sender's name (null when the sender has none or removed their account); in lists and GET /voucher/{id}" }),
+    ),
     source: MerchantSource,
     amount: Ore,
     kind: VoucherKind,

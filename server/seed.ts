@@ -1,5 +1,5 @@
 import type { Db } from './db/index.ts';
-import { seedDemoOwners, seedMerchants } from './merchant/seed.ts';
+import { seedDemoAddresses, seedDemoOwners, seedMerchants } from './merchant/seed.ts';
 import { seedCodePools } from './payment/seed.ts';
 
 /**
@@ -8,7 +8,7 @@ import { seedCodePools } from './payment/seed.ts';
  */
 export type Seeder = (db: Db) => Promise<void>;
 
-export const seeders: Seeder[] = [seedMerchants, seedDemoOwners, seedCodePools];
+export const seeders: Seeder[] = [seedMerchants, seedDemoAddresses, seedDemoOwners, seedCodePools];
 
 export async function seed(db: Db): Promise<void> {
   for (const s of seeders) await s(db);

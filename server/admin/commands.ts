@@ -64,6 +64,10 @@ const MERCHANT_OPTIONS = {
   category: { type: 'string' },
   website: { type: 'string' },
   sources: { type: 'string' },
+  street: { type: 'string' },
+  'postal-code': { type: 'string' },
+  city: { type: 'string' },
+  'opening-hours': { type: 'string' },
   active: { type: 'string' },
   code: { type: 'string' },
   lang: { type: 'string' },
@@ -142,6 +146,12 @@ function merchantPatch(values: Record<string, string | boolean | undefined>): Re
   if (v.category !== undefined) patch.category = v.category;
   if (v.website !== undefined) patch.website = orNull(v.website);
   if (v.sources !== undefined) patch.sources = list(v.sources);
+  // The address is given whole (--street, --postal-code, --city); all three "" take it away.
+  const address = [v.street, v['postal-code'], v.city];
+  if (address.some((part) => part !== undefined)) {
+    patch.address = address.every((part) => part === '') ? null : { street: v.street, postalCode: v['postal-code'], city: v.city };
+  }
+  if (v['opening-hours'] !== undefined) patch.openingHours = orNull(v['opening-hours']);
   if (v.active !== undefined) patch.active = bool('active', v.active);
   return patch;
 }
@@ -172,12 +182,16 @@ const FIELD_NAMES: Record<string, string> = {
   maxAmount: '--max',
   validDays: '--valid-days',
   merchantCode: '--code',
+  postalCode: '--postal-code',
+  openingHours: '--opening-hours',
 };
 
 /** `body.logoUrl` → `--logo-url`: the operator sees the flag they typed. */
 function flagOf(field: string): string {
   const parts = field.split('.');
   const name = parts[0] === 'body' ? parts[1] : parts[0];
+  // body.address.postalCode → --postal-code; the address as a whole names its three flags.
+  if (name === 'address') return parts[parts.indexOf('address') + 1] === undefined ? '--street/--postal-code/--city' : flagOf(parts.slice(parts.indexOf('address') + 1).join('.'));
   if (!name) return '(input)';
   return FIELD_NAMES[name] ?? `--${name}`;
 }

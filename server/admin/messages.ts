@@ -12,6 +12,8 @@ Handlare:
                [--code <kod>]            (utan --code läses koden från stdin)
   merchant update <id> [--name …] [--description …] [--logo-url …] [--category …]
                [--website <url eller "">] [--sources …] [--active true|false]
+               [--street <gata> --postal-code <NNN NN> --city <ort>] (alla tre "" tar bort adressen)
+               [--opening-hours <text eller "">]
   merchant deactivate <id>
   merchant set-code <id> [kod]           (utan kod läses koden från stdin)
 
@@ -44,6 +46,8 @@ Merchants:
                [--code <code>]           (without --code the code is read from stdin)
   merchant update <id> [--name …] [--description …] [--logo-url …] [--category …]
                [--website <url or "">] [--sources …] [--active true|false]
+               [--street <street> --postal-code <NNN NN> --city <city>] (all three "" remove the address)
+               [--opening-hours <text or "">]
   merchant deactivate <id>
   merchant set-code <id> [code]          (without a code it is read from stdin)
 

@@ -76,7 +76,17 @@ export interface MerchantTable {
   sources: string[];
   active: Generated<boolean>;
   code_hash: string;
-  /** Generated: greetie_fold(name || ' ' || description), for accent-insensitive search. */
+  /** 026_merchant_address: where an InStore voucher is used (all three or none), and when. */
+  street: ColumnType<string | null, string | null | undefined, string | null>;
+  postal_code: ColumnType<string | null, string | null | undefined, string | null>;
+  city: ColumnType<string | null, string | null | undefined, string | null>;
+  opening_hours: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 026_merchant_address: the active products' names, kept by triggers on product. */
+  product_names: ColumnType<string, never, never>;
+  /**
+   * Generated: greetie_fold of the name, description, the category's words, the city and
+   * product_names, for accent-insensitive search (026_merchant_address).
+   */
   search: ColumnType<string, never, never>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;

@@ -11,6 +11,7 @@ import {
   type MerchantCategory,
   type MerchantSource,
 } from '../../contract/merchant.ts';
+import type { MerchantAddress } from '../../contract/merchant.ts';
 import { hashMerchantCode } from './code.ts';
 import * as q from './queries.ts';
 
@@ -30,6 +31,8 @@ export interface AdminMerchant {
   category: MerchantCategory;
   website: string | null;
   sources: MerchantSource[];
+  address: MerchantAddress | null;
+  openingHours: string | null;
   active: boolean;
 }
 
@@ -71,6 +74,13 @@ function toAdminProduct(r: q.ProductRecord): AdminProduct {
   };
 }
 
+/** The address's columns: trimmed, the postal code as "NNN NN"; all null for no address. */
+function addressColumns(a: MerchantAddress | null): { street: string | null; postal_code: string | null; city: string | null } {
+  if (!a) return { street: null, postal_code: null, city: null };
+  const digits = a.postalCode.replace(' ', '');
+  return { street: a.street.trim(), postal_code: `${digits.slice(0, 3)} ${digits.slice(3)}`, city: a.city.trim() };
+}
+
 async function lockMerchant(tx: Parameters<typeof q.lockMerchant>[0], id: string): Promise<q.MerchantRecord> {
   const row = await q.lockMerchant(tx, id);
   if (!row) throw notFound('MERCHANT_NOT_FOUND');
@@ -86,6 +96,8 @@ export async function createMerchant(db: Db, input: unknown): Promise<AdminMerch
     category: m.category,
     website: m.website,
     sources: m.sources,
+    ...addressColumns(m.address ?? null),
+    opening_hours: m.openingHours?.trim() ?? null,
     code_hash: await hashMerchantCode(m.merchantCode),
   });
   return toAdminMerchant(row);
@@ -107,6 +119,8 @@ export async function updateMerchant(db: Db, id: string, patch: unknown): Promis
       ...(p.category !== undefined && { category: p.category }),
       ...(p.website !== undefined && { website: p.website }),
       ...(p.sources !== undefined && { sources: p.sources }),
+      ...(p.address !== undefined && addressColumns(p.address)),
+      ...(p.openingHours !== undefined && { opening_hours: p.openingHours?.trim() ?? null }),
       ...(p.active !== undefined && { active: p.active }),
     });
     return toAdminMerchant(row!);

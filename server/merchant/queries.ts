@@ -28,11 +28,11 @@ export interface MerchantFilter {
 
 type MerchantRow = Pick<
   Selectable<MerchantTable>,
-  'id' | 'name' | 'description' | 'logo_url' | 'category' | 'website' | 'sources'
-> & { price_from: number | null };
+  'id' | 'name' | 'description' | 'logo_url' | 'category' | 'website' | 'sources' | 'street' | 'postal_code' | 'city' | 'opening_hours'
+> & { price_from: number | null; matched_product?: string | null };
 
 /** A merchant row's fields as the contract names them (public answers and the admin command). */
-export function merchantFields(row: Omit<MerchantRow, 'price_from'>): Omit<Merchant, 'priceFrom'> {
+export function merchantFields(row: Omit<MerchantRow, 'price_from' | 'matched_product'>): Omit<Merchant, 'priceFrom'> {
   return {
     id: row.id,
     name: row.name,
@@ -41,11 +41,15 @@ export function merchantFields(row: Omit<MerchantRow, 'price_from'>): Omit<Merch
     category: row.category as MerchantCategory,
     website: row.website,
     sources: row.sources as MerchantSource[],
+    address: row.street !== null && row.postal_code !== null && row.city !== null ? { street: row.street, postalCode: row.postal_code, city: row.city } : null,
+    openingHours: row.opening_hours,
   };
 }
 
 export function toMerchant(row: MerchantRow): Merchant {
-  return { ...merchantFields(row), priceFrom: row.price_from };
+  const merchant: Merchant = { ...merchantFields(row), priceFrom: row.price_from };
+  if (row.matched_product) merchant.matchedProduct = row.matched_product;
+  return merchant;
 }
 
 type ProductRow = Pick<
@@ -80,7 +84,7 @@ export function escapeLike(text: string): string {
 function merchantColumns(db: Executor) {
   return db
     .selectFrom('merchant as m')
-    .select(['m.id', 'm.name', 'm.description', 'm.logo_url', 'm.category', 'm.website', 'm.sources'])
+    .select(['m.id', 'm.name', 'm.description', 'm.logo_url', 'm.category', 'm.website', 'm.sources', 'm.street', 'm.postal_code', 'm.city', 'm.opening_hours'])
     .select((eb) =>
       eb
         .selectFrom('product as p')
@@ -91,13 +95,32 @@ function merchantColumns(db: Executor) {
     );
 }
 
-/** One page of active merchants, in (name, id) order, after the keyset when given. */
+/**
+ * One page of active merchants, in (name, id) order, after the keyset when given. Every word must
+ * occur in `search` (name, description, category words, city and active products' names:
+ * 026_merchant_address), which the trigram index serves. For the page's rows only, a search also
+ * names the product a word was found in when the merchant's own text does not hold every word.
+ */
 export function merchantPageQuery(db: Executor, f: MerchantFilter) {
+  const words = (f.words ?? []).map(escapeLike);
   let query = merchantColumns(db).where('m.active', '=', true);
+  if (words.length > 0) {
+    query = query.select(
+      sql<string | null>`CASE WHEN EXISTS (
+          SELECT 1 FROM unnest(${words}::text[]) AS w (word)
+           WHERE greetie_fold((m.name COLLATE "default") || ' ' || m.description || ' ' || greetie_category_words(m.category) || ' ' || coalesce(m.city, ''))
+                 NOT LIKE '%' || greetie_fold(w.word) || '%')
+        THEN (SELECT p.name FROM product p
+               WHERE p.merchant_id = m.id AND p.active
+                 AND EXISTS (SELECT 1 FROM unnest(${words}::text[]) AS w (word) WHERE greetie_fold(p.name COLLATE "default") LIKE '%' || greetie_fold(w.word) || '%')
+               ORDER BY p.name, p.id LIMIT 1)
+        END`.as('matched_product'),
+    );
+  }
   if (f.category) query = query.where('m.category', '=', f.category);
   if (f.source) query = query.where(sql<boolean>`m.sources @> ARRAY[${f.source}]::text[]`);
-  for (const word of f.words ?? []) {
-    query = query.where(sql<boolean>`m.search LIKE '%' || greetie_fold(${escapeLike(word)}) || '%'`);
+  for (const word of words) {
+    query = query.where(sql<boolean>`m.search LIKE '%' || greetie_fold(${word}) || '%'`);
   }
   if (f.after) query = query.where(sql<boolean>`(m.name, m.id) > (${f.after.name}, ${f.after.id}::uuid)`);
   return query.orderBy('m.name').orderBy('m.id').limit(f.limit);
@@ -157,7 +180,20 @@ export function merchantCodeHashes(db: Executor, ids: string[]): Promise<{ id: s
 
 // ---- The operator's writes (./admin.ts); each multi-row change runs in the caller's transaction. ----
 
-const MERCHANT_COLUMNS = ['id', 'name', 'description', 'logo_url', 'category', 'website', 'sources', 'active'] as const;
+const MERCHANT_COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'logo_url',
+  'category',
+  'website',
+  'sources',
+  'street',
+  'postal_code',
+  'city',
+  'opening_hours',
+  'active',
+] as const;
 const PRODUCT_COLUMNS = [
   'id',
   'merchant_id',

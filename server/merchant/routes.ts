@@ -53,7 +53,7 @@ export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Merchant'],
         summary: 'Search and page through active merchants',
         description:
-          '`q` matches words in the name and description regardless of case and accents ("cafe" finds "Café"). ' +
+          '`q` matches words in the name, description, category, city and active products\' names regardless of case and accents ("cafe" finds "Café", "fika" finds the café selling "Fika för två"); a merchant found through a product names it in `matchedProduct`. ' +
           'Pages follow name order; pass `nextCursor` back as `cursor` for the next page.',
         querystring: MerchantListQuery,
         response: { 200: catalogueAnswer(MerchantPage), 304: NotModified, ...errorResponses(400, 500) },

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { transaction } from '../db/index.ts';
-import type { MerchantCategory, MerchantSource } from '../../contract/merchant.ts';
+import type { MerchantAddress, MerchantCategory, MerchantSource } from '../../contract/merchant.ts';
 import { hashMerchantCode } from './code.ts';
 
 /**
@@ -32,6 +32,9 @@ export interface DemoMerchant {
   sources: MerchantSource[];
   merchantCode: string;
   logo: string;
+  /** Where its InStore vouchers are used; none for charities and code-only merchants. */
+  address: MerchantAddress | null;
+  openingHours: string | null;
   products: DemoProduct[];
 }
 
@@ -64,6 +67,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore', 'Code'],
     merchantCode: 'KANEL2481',
     logo: 'kanelbullen.svg',
+    address: { street: 'Skånegatan 73', postalCode: '116 37', city: 'Stockholm' },
+    openingHours: 'Mån–fre 7–18, lör–sön 9–17',
     products: [
       { name: 'Kaffe och kanelbulle', description: 'En kopp bryggkaffe eller te och en nybakad kanelbulle.', source: 'InStore', price: kr(65), validDays: 365 },
       { name: 'Fika för två', description: 'Två valfria kaffedrycker och två bakverk ur disken.', source: 'InStore', price: kr(149), validDays: 365 },
@@ -79,6 +84,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore'],
     merchantCode: 'BRYGGA7315',
     logo: 'bryggan.svg',
+    address: { street: 'Stora Badhusgatan 14', postalCode: '411 21', city: 'Göteborg' },
+    openingHours: 'Tis–lör 11.30–22, sön–mån stängt',
     products: [
       { name: 'Lunch för en', description: 'Dagens lunch med sallad, bröd och kaffe.', source: 'InStore', price: kr(145), validDays: 180 },
       { name: 'Middag för två', description: 'Tre rätter för två personer, dryck ingår inte.', source: 'InStore', price: kr(895), validDays: 365 },
@@ -94,6 +101,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore', 'Code'],
     merchantCode: 'BOKEN5520',
     logo: 'ordochbild.svg',
+    address: { street: 'Drottninggatan 9', postalCode: '753 10', city: 'Uppsala' },
+    openingHours: 'Mån–fre 10–18, lör 10–16, sön stängt',
     products: [
       { name: 'Pocketbok', description: 'Valfri pocketbok ur hyllorna.', source: 'InStore', price: kr(129), validDays: 365 },
       { name: 'Inbunden bok', description: 'Valfri inbunden bok upp till 299 kr.', source: 'InStore', price: kr(299), validDays: 365 },
@@ -109,6 +118,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore'],
     merchantCode: 'VILDROS408',
     logo: 'vildros.svg',
+    address: { street: 'Davidshallsgatan 12', postalCode: '211 45', city: 'Malmö' },
+    openingHours: 'Mån–fre 10–18, lör 10–15',
     products: [
       { name: 'Säsongens bukett', description: 'En bukett med det vackraste just nu, bunden på plats.', source: 'InStore', price: kr(349), validDays: 90 },
       { name: 'Tio rosor', description: 'Tio rosor i valfri färg.', source: 'InStore', price: kr(299), validDays: 90 },
@@ -124,6 +135,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['Code'],
     merchantCode: 'STJARNA66',
     logo: 'stjarnan.svg',
+    address: null,
+    openingHours: null,
     products: [
       { name: 'Biobiljett', description: 'En biljett till valfri föreställning.', source: 'Code', price: kr(145), validDays: 365 },
       { name: 'Bio för två med popcorn', description: 'Två biljetter, två popcorn och två drycker.', source: 'Code', price: kr(399), validDays: 365 },
@@ -138,6 +151,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore'],
     merchantCode: 'SPA90210',
     logo: 'fjallbadet.svg',
+    address: { street: 'Årevägen 82', postalCode: '837 52', city: 'Åre' },
+    openingHours: 'Alla dagar 10–20',
     products: [
       { name: 'Massage 50 minuter', description: 'Klassisk helkroppsmassage.', source: 'InStore', price: kr(895), validDays: 365 },
       { name: 'Spadag', description: 'Entré till bad och bastu, lunch och en ansiktsbehandling.', source: 'InStore', price: kr(1295), validDays: 365 },
@@ -153,6 +168,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore', 'Code'],
     merchantCode: 'FART1234',
     logo: 'fart.svg',
+    address: { street: 'Storgatan 31', postalCode: '582 23', city: 'Linköping' },
+    openingHours: 'Mån–fre 10–18, lör 10–15',
     products: [
       { name: 'Löpanalys', description: 'Filmad löpanalys med en av våra tränare, 45 minuter.', source: 'InStore', price: kr(495), validDays: 365 },
       { name: 'Presentkort i butiken', description: 'Valfritt belopp att handla för i butiken.', source: 'InStore', minAmount: kr(200), maxAmount: kr(3000), validDays: 365 },
@@ -168,6 +185,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore'],
     merchantCode: 'GREPP777',
     logo: 'greppet.svg',
+    address: { street: 'Kopparbergsvägen 45', postalCode: '722 13', city: 'Västerås' },
+    openingHours: 'Mån–fre 12–22, lör–sön 10–19',
     products: [
       { name: 'Dagsentré', description: 'En dags klättring med hyrskor.', source: 'InStore', price: kr(190), validDays: 365 },
       { name: 'Introduktionskurs', description: 'Två kvällar där du lär dig klättra och säkra.', source: 'InStore', price: kr(1100), validDays: 365 },
@@ -183,6 +202,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore', 'Code'],
     merchantCode: 'UMAMI3030',
     logo: 'umami.svg',
+    address: { street: 'Bangatan 6', postalCode: '222 21', city: 'Lund' },
+    openingHours: 'Mån–lör 11–21, sön stängt',
     products: [
       { name: 'En skål ramen', description: 'Valfri ramen från menyn.', source: 'InStore', price: kr(165), validDays: 180 },
       { name: 'Ramen för två med dumplings', description: 'Två skålar ramen och en portion dumplings att dela.', source: 'InStore', price: kr(420), validDays: 180 },
@@ -198,6 +219,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['Code'],
     merchantCode: 'GATAN42',
     logo: 'labyrinten.svg',
+    address: null,
+    openingHours: null,
     products: [
       { name: 'Escape room för två', description: 'En timme i valfritt rum för två personer.', source: 'Code', price: kr(690), validDays: 365 },
       { name: 'Escape room för fyra', description: 'En timme i valfritt rum för upp till fyra personer.', source: 'Code', price: kr(1190), validDays: 365 },
@@ -212,6 +235,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore'],
     merchantCode: 'GLASS2024',
     logo: 'hallonlakrits.svg',
+    address: { street: 'Strandgatan 22', postalCode: '621 56', city: 'Visby' },
+    openingHours: 'Alla dagar 11–22 (juni–augusti)',
     products: [
       { name: 'Två kulor glass', description: 'Två kulor i strut eller bägare.', source: 'InStore', price: kr(55), validDays: 365 },
       { name: 'Glass för familjen', description: 'Fyra glassar med två kulor var.', source: 'InStore', price: kr(199), validDays: 365 },
@@ -226,6 +251,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['InStore', 'Code'],
     merchantCode: 'FORM8080',
     logo: 'form.svg',
+    address: { street: 'Östra Storgatan 40', postalCode: '553 21', city: 'Jönköping' },
+    openingHours: 'Mån–fre 10–18, lör 10–16',
     products: [
       { name: 'Presentkort i butiken', description: 'Valfritt belopp att handla för.', source: 'InStore', minAmount: kr(250), maxAmount: kr(2500), validDays: 365 },
       { name: 'Presentkort online', description: 'En kod för webbutiken.', source: 'Code', minAmount: kr(250), maxAmount: kr(2500), validDays: 365 },
@@ -240,6 +267,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['Charity'],
     merchantCode: 'HAV2030',
     logo: 'ostersjon.svg',
+    address: null,
+    openingHours: null,
     products: [
       { name: 'En strandstädning', description: 'Räcker till säckar och handskar för en städdag.', source: 'Charity', price: kr(100), validDays: 3650 },
       { name: 'Tio kvadratmeter ålgräs', description: 'Planteras av våra dykare under sommaren.', source: 'Charity', price: kr(250), validDays: 3650 },
@@ -255,6 +284,8 @@ export const demoMerchants: DemoMerchant[] = [
     sources: ['Charity'],
     merchantCode: 'VARM1111',
     logo: 'varmahander.svg',
+    address: null,
+    openingHours: null,
     products: [
       { name: 'En varm måltid', description: 'En lagad måltid i vårt kök.', source: 'Charity', price: kr(75), validDays: 3650 },
       { name: 'Vinterpaket', description: 'Mössa, vantar och raggsockor.', source: 'Charity', price: kr(300), validDays: 3650 },
@@ -278,6 +309,21 @@ export async function seedDemoOwners(db: Db): Promise<void> {
     ON CONFLICT DO NOTHING`.execute(db);
 }
 
+/**
+ * Gives the demo merchants that exist their address and opening hours (a database seeded before
+ * 026_merchant_address has none); does nothing once any merchant has either.
+ */
+export async function seedDemoAddresses(db: Db): Promise<void> {
+  const placed = demoMerchants.filter((m) => m.address || m.openingHours);
+  await sql`
+    UPDATE merchant m SET street = d.street, postal_code = d.postal_code, city = d.city, opening_hours = d.opening_hours
+      FROM unnest(${placed.map((m) => m.id)}::uuid[], ${placed.map((m) => m.address?.street ?? null)}::text[],
+                  ${placed.map((m) => m.address?.postalCode ?? null)}::text[], ${placed.map((m) => m.address?.city ?? null)}::text[],
+                  ${placed.map((m) => m.openingHours)}::text[]) AS d (id, street, postal_code, city, opening_hours)
+     WHERE m.id = d.id
+       AND NOT EXISTS (SELECT 1 FROM merchant o WHERE o.street IS NOT NULL OR o.opening_hours IS NOT NULL)`.execute(db);
+}
+
 /** Seeds the demo catalogue when there is no merchant at all; otherwise does nothing. */
 export async function seedMerchants(db: Db): Promise<void> {
   const existing = await db.selectFrom('merchant').select('id').limit(1).executeTakeFirst();
@@ -299,6 +345,10 @@ export async function seedMerchants(db: Db): Promise<void> {
           category: m.category,
           website: m.website,
           sources: m.sources,
+          street: m.address?.street ?? null,
+          postal_code: m.address?.postalCode ?? null,
+          city: m.address?.city ?? null,
+          opening_hours: m.openingHours,
           code_hash: hashes[i]!,
         })),
       )

@@ -18,6 +18,13 @@ export interface VoucherRow {
   merchant_logo_url: string;
   product_id: string;
   product_name: string;
+  /** The product's description and the sender's name: read by the lists and GET /voucher/{id}, not by the redeem function. */
+  product_description?: string;
+  sender_name?: string | null;
+  merchant_street?: string | null;
+  merchant_postal_code?: string | null;
+  merchant_city?: string | null;
+  merchant_opening_hours?: string | null;
   source: string;
   kind: string;
   amount: number;
@@ -59,6 +66,12 @@ function voucherSelect(db: Executor) {
       'm.logo_url as merchant_logo_url',
       'v.product_id',
       'p.name as product_name',
+      'p.description as product_description',
+      'm.street as merchant_street',
+      'm.postal_code as merchant_postal_code',
+      'm.city as merchant_city',
+      'm.opening_hours as merchant_opening_hours',
+      sql<string | null>`(SELECT u.name FROM mobile_user u WHERE u.id = g.sender_id)`.as('sender_name'),
       'v.source',
       'v.kind',
       'v.amount',

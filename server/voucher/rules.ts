@@ -76,8 +76,17 @@ export function toVoucher(r: VoucherRow, withCode: boolean): Voucher {
   return {
     id: r.id,
     greetieId: r.greetie_id,
-    merchant: { id: r.merchant_id, name: r.merchant_name, logoUrl: r.merchant_logo_url },
-    product: { id: r.product_id, name: r.product_name },
+    merchant: {
+      id: r.merchant_id,
+      name: r.merchant_name,
+      logoUrl: r.merchant_logo_url,
+      ...(r.merchant_opening_hours !== undefined && {
+        address: r.merchant_street && r.merchant_postal_code && r.merchant_city ? { street: r.merchant_street, postalCode: r.merchant_postal_code, city: r.merchant_city } : null,
+        openingHours: r.merchant_opening_hours,
+      }),
+    },
+    product: { id: r.product_id, name: r.product_name, ...(r.product_description !== undefined && { description: r.product_description }) },
+    ...(r.sender_name !== undefined && { senderName: r.sender_name }),
     source: r.source as MerchantSource,
     amount: r.amount,
     kind: r.kind as VoucherKind,

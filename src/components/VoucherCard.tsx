@@ -5,6 +5,7 @@ import type { Voucher } from '../../contract/voucher.ts';
 import { formatDate } from '../format/dates.ts';
 import { formatKr } from '../format/money.ts';
 import { isExpired } from './vouchers.ts';
+import { addressLine } from './MerchantPlace.tsx';
 import * as css from './voucherCard.css.ts';
 
 /** The line under a voucher: until when it is valid, or when it was used (or expired). */
@@ -31,11 +32,12 @@ export function useBalanceText(v: Voucher): string {
 }
 
 /**
- * A voucher in a list: the merchant's logo and name, the product, the amount, and until when it
- * is valid (and for a value voucher what is left of it); a used or expired one is greyed with its
- * date. A link when `to` is given.
+ * A voucher in a list: the merchant's logo and name, the product and what it is, who it is from,
+ * where it is used, the amount, and until when it is valid (and for a value voucher what is left
+ * of it); a used or expired one is greyed with its date. A link when `to` is given.
  */
 export function VoucherCard({ voucher: v, now, to, extra }: { voucher: Voucher; now: Date; to?: string; extra?: ReactNode }) {
+  const { t } = useTranslation('voucher');
   const status = useVoucherStatusText(v, now);
   const balance = useBalanceText(v);
   const spent = v.isRedeemed || isExpired(v, now);
@@ -45,6 +47,9 @@ export function VoucherCard({ voucher: v, now, to, extra }: { voucher: Voucher; 
       <span className={css.body}>
         <span className={css.merchant}>{v.merchant.name}</span>
         <span className={css.product}>{v.product.name}</span>
+        {v.product.description && <span className={css.description}>{v.product.description}</span>}
+        {v.senderName && <span className={css.meta}>{t('card.from', { name: v.senderName })}</span>}
+        {v.source === 'InStore' && v.merchant.address && <span className={css.meta}>{addressLine(v.merchant.address)}</span>}
         <span className={spent ? css.metaSpent : css.meta}>{status}</span>
         {balance && <span className={css.balance}>{balance}</span>}
         {extra}

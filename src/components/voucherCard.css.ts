@@ -27,6 +27,7 @@ export const logoSpent = style({ filter: 'grayscale(1)', opacity: 0.6 });
 export const body = style({ display: 'grid', gap: 2, minWidth: 0 });
 export const merchant = style({ margin: 0, fontSize: '0.875rem', color: vars.color.textMuted, fontWeight: 700 });
 export const product = style({ margin: 0, fontSize: '1.0625rem', fontWeight: 700, overflowWrap: 'anywhere' });
+export const description = style({ margin: 0, fontSize: '0.9375rem', overflowWrap: 'anywhere' });
 export const meta = style({ margin: 0, fontSize: '0.875rem', color: vars.color.textMuted });
 export const balance = style({ margin: 0, fontSize: '0.875rem', color: vars.color.text, fontWeight: 700 });
 export const metaSpent = style({ margin: 0, fontSize: '0.875rem', color: vars.color.text, fontWeight: 600 });

@@ -66,7 +66,7 @@ journey('redeem', async (j) => {
     await main.getByRole('heading', { level: 1, name: 'Mina gåvor' }).waitFor();
     return (await card.count()) > 0;
   }, { timeout: 20_000 }).toBe(true);
-  await card.getByText(/^Giltig till \d+ \w+ 20\d\d$/).waitFor();
+  await card.getByText(/^Giltig t\.o\.m\. \d+ \w+ 20\d\d$/).waitFor();
   await j.check('Mina gåvor');
 
   // The gift's page, then the till screen.

@@ -35,6 +35,8 @@ const merchant = (n: number, name: string): Merchant => ({
   website: null,
   sources: ['InStore'],
   priceFrom: 6500,
+  address: null,
+  openingHours: null,
 });
 const [a, b, c] = [merchant(1, 'Café Kanelbullen'), merchant(2, 'Kaffebaren'), merchant(3, 'Bokhandeln')];
 

@@ -24,6 +24,7 @@ import * as m022 from './022_merchant_staff.ts';
 import * as m023 from './023_portal_rollups.ts';
 import * as m024 from './024_voucher_qr_token.ts';
 import * as m025 from './025_payment_order_number.ts';
+import * as m026 from './026_merchant_address.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '023_portal_rollups': m023,
   '024_voucher_qr_token': m024,
   '025_payment_order_number': m025,
+  '026_merchant_address': m026,
 };

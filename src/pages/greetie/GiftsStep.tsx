@@ -83,6 +83,12 @@ export function GiftsStep({ compose, title, soldOut = NONE }: { compose: Compose
   );
 }
 
+/** Amounts offered as chips beside a value gift card's field (öre): those within its min and max. */
+const CHIP_AMOUNTS = [20_000, 30_000, 50_000];
+export function amountChips(limits: { min: number; max: number }): number[] {
+  return CHIP_AMOUNTS.filter((a) => a >= limits.min && a <= limits.max);
+}
+
 function AmountField({ gift, onAmount }: { gift: GiftChoice; onAmount: (ore: number) => void }) {
   const { t } = useTranslation('greetie');
   const id = useId();
@@ -113,6 +119,24 @@ function AmountField({ gift, onAmount }: { gift: GiftChoice; onAmount: (ore: num
       <p id={`${id}-hint`} className={bad ? css.fieldError : css.hint}>
         {t('gifts.amountRange', { range: formatKrRange(limits.min, limits.max) })}
       </p>
+      {amountChips(limits).length > 0 && (
+        <div role="group" aria-label={t('gifts.amountChips', { product: gift.productName })} className={css.chips}>
+          {amountChips(limits).map((a) => (
+            <button
+              key={a}
+              type="button"
+              className={css.chip}
+              aria-pressed={!bad && ore === a}
+              onClick={() => {
+                setText(String(a / 100));
+                onAmount(a);
+              }}
+            >
+              {formatKr(a)}
+            </button>
+          ))}
+        </div>
+      )}
     </div>
   );
 }
@@ -189,9 +213,13 @@ function ProductRow({ product: p, soldOut, onAdd }: { product: Product; soldOut:
   const id = useId();
   return (
     <li className={soldOut ? `${css.row} ${css.productSoldOut}` : css.row}>
+      <img src={p.imageUrl} alt="" width={48} height={48} className={css.productLogo} loading="lazy" />
       <div>
         <p className={css.rowTitle}>{p.name}</p>
-        <p className={css.rowMeta}>{formatProductPrice(p)}</p>
+        {p.description && <p className={css.productDescription}>{p.description}</p>}
+        <p className={css.rowMeta}>
+          {formatProductPrice(p)} · {t('gifts.validDays', { count: p.validDays })}
+        </p>
         {soldOut && (
           <p id={`${id}-sold-out`} className={css.soldOutBadge}>
             <span aria-hidden="true">{t('gifts.soldOut')}</span>

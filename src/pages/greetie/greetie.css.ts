@@ -241,3 +241,25 @@ globalStyle(`${facts} dd`, { margin: 0 });
 export const consent = style({ display: 'grid', gap: vars.space.xs, margin: `${vars.space.md} 0` });
 export const consentRow = style({ display: 'flex', gap: vars.space.sm, alignItems: 'flex-start' });
 export const consentBox = style({ width: 24, height: 24, minWidth: 24, margin: '2px 0 0', accentColor: vars.color.primaryDark });
+
+/** A value gift card's amount chips (200, 300, 500 kr within its range): toggle buttons. */
+export const chips = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, marginTop: vars.space.xs });
+export const chip = style({
+  minHeight: 44,
+  minWidth: 64,
+  padding: `0 ${vars.space.md}`,
+  borderRadius: 999,
+  border: `1px solid ${vars.color.border}`,
+  background: vars.color.surface,
+  color: vars.color.text,
+  font: 'inherit',
+  fontWeight: 700,
+  cursor: 'pointer',
+  selectors: {
+    '&[aria-pressed="true"]': { background: vars.color.primary, borderColor: vars.color.primary, color: vars.color.onPrimary },
+  },
+});
+
+/** A product in the picker: its image (the merchant's logo when it has none) and what it is. */
+export const productLogo = style({ width: 48, height: 48, borderRadius: vars.radius.base, objectFit: 'contain', background: vars.color.surface, flexShrink: 0 });
+export const productDescription = style({ margin: 0, fontSize: '0.9375rem' });

@@ -5,6 +5,7 @@ import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { formatProductPrice } from '../../format/money.ts';
 import type { Product } from '../../../contract/merchant.ts';
+import { MerchantPlace } from '../../components/MerchantPlace.tsx';
 import { merchantDetailsLoader } from './loaders.ts';
 import * as css from './merchant.css.ts';
 
@@ -103,6 +104,7 @@ function MerchantDetails({ id }: { id: string }) {
         </div>
       </header>
       <p className={css.description}>{merchant.description}</p>
+      <MerchantPlace name={merchant.name} address={merchant.address} openingHours={merchant.openingHours} />
       {merchant.website && (
         <p>
           <a href={merchant.website} target="_blank" rel="noopener noreferrer">

@@ -185,6 +185,7 @@ function MerchantCard({ merchant: m }: { merchant: Merchant }) {
       <img src={m.logoUrl} alt="" width={64} height={64} className={css.logo} loading="lazy" />
       <div>
         <h2 className={css.cardName}>{m.name}</h2>
+        {m.matchedProduct && <p className={css.cardMeta}>{t('list.matchedProduct', { product: m.matchedProduct })}</p>}
         <p className={css.cardMeta}>
           {t(`category.${m.category}`)}
           {m.priceFrom !== null && (

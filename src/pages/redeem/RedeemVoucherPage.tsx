@@ -85,9 +85,9 @@ function TillFlow({ voucher }: { voucher: Voucher }) {
   }
 }
 
-/** What the customer shows: whose, what, how much (a value voucher: what is left of it). */
+/** What the customer shows: whose, what it is, from whom, until when, how much (a value voucher: what is left of it). */
 function VoucherFace({ voucher: v }: { voucher: Voucher }) {
-  const { t } = useTranslation('redeem');
+  const { t, i18n } = useTranslation('redeem');
   return (
     <section className={css.voucher} aria-labelledby="page-title">
       <img src={v.merchant.logoUrl} alt="" width={64} height={64} className={css.voucherLogo} />
@@ -95,6 +95,9 @@ function VoucherFace({ voucher: v }: { voucher: Voucher }) {
       <h1 id="page-title" className={css.voucherProduct} tabIndex={-1}>
         {v.product.name}
       </h1>
+      {v.product.description && <p className={css.customer}>{v.product.description}</p>}
+      {v.senderName && <p className={css.customer}>{t('till.from', { name: v.senderName })}</p>}
+      {v.expiresAt && <p className={css.customer}>{t('till.validUntil', { date: formatDate(v.expiresAt, i18n.language) })}</p>}
       <p className={css.voucherAmount}>{formatKr(v.kind === 'value' ? v.balance : v.amount)}</p>
       {v.kind === 'value' && v.balance !== v.amount && <p className={css.customer}>{t('till.balance', { balance: formatKr(v.balance), amount: formatKr(v.amount) })}</p>}
       <p className={css.customer}>{t('till.customer')}</p>

@@ -18,6 +18,7 @@ import { Loading } from './VoucherListPage.tsx';
 import { DonateInstead, type DonatedState } from './DonateInstead.tsx';
 import { VoucherHistory } from './VoucherHistory.tsx';
 import { VoucherQrCode } from './VoucherQrCode.tsx';
+import { MerchantPlace } from '../../components/MerchantPlace.tsx';
 import * as css from './voucher.css.ts';
 
 /**
@@ -87,10 +88,13 @@ function VoucherView(props: ViewProps) {
         </div>
       </div>
       <span className={css.badge}>{t(`card.source.${v.source}`)}</span>
+      {v.product.description && <p>{v.product.description}</p>}
+      {v.senderName && <p className={css.muted}>{t('card.from', { name: v.senderName })}</p>}
       <p className={css.amount}>{formatKr(v.amount)}</p>
       <p className={spent ? css.statusSpent : css.status} data-testid="voucher-status">
         {status}
       </p>
+      {v.source === 'InStore' && <MerchantPlace name={v.merchant.name} address={v.merchant.address} openingHours={v.merchant.openingHours} />}
       <Donated voucher={v} />
       <VoucherHistory voucher={v} />
       {v.source === 'InStore' && <InStore voucher={v} now={now} />}

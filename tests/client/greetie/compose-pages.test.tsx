@@ -29,6 +29,8 @@ const merchants: MerchantPage = {
       website: null,
       sources: ['InStore'],
       priceFrom: 6500,
+      address: null,
+      openingHours: null,
     },
   ],
   nextCursor: null,
@@ -134,6 +136,10 @@ describe('/greetie/new', () => {
     expect(total()).toBe('Summa: 149\u00a0kr');
 
     await user.click(await screen.findByRole('button', { name: /Café Kanelbullen/ }));
+    // Each gift says what it costs and how long it is valid, beside its image or the merchant's logo.
+    const row = (await screen.findByRole('button', { name: 'Lägg till: Presentkort' })).closest('li')!;
+    expect(row).toHaveTextContent('Giltig i 365 dagar');
+    expect(row.querySelector('img')).toHaveAttribute('src', '/merchants/kanelbullen.svg');
     await user.click(await screen.findByRole('button', { name: 'Lägg till: Presentkort' }));
     expect(total()).toBe('Summa: 249\u00a0kr'); // a value voucher starts at its smallest amount
 
@@ -145,9 +151,20 @@ describe('/greetie/new', () => {
     expect(screen.getByText(/^Välj ett belopp mellan/)).toHaveTextContent(/mellan 100–1\s000\skr/);
     expect(screen.getByRole('button', { name: 'Nästa' })).toBeDisabled();
 
+    // Amount chips beside the field: 200, 300 and 500 kr (within 100–1 000 kr), toggle buttons.
+    const chips = within(screen.getByRole('group', { name: 'Välj belopp för Presentkort' })).getAllByRole('button');
+    expect(chips.map((c) => c.textContent)).toEqual(['200\u00a0kr', '300\u00a0kr', '500\u00a0kr']);
+    expect(chips.every((c) => c.getAttribute('aria-pressed') === 'false')).toBe(true);
+    await user.click(chips[1]!);
+    expect(amount).toHaveValue('300');
+    expect(chips[1]).toHaveAttribute('aria-pressed', 'true');
+    expect(total()).toBe('Summa: 449\u00a0kr');
+
     await user.clear(amount);
     await user.type(amount, '500');
     expect(amount).toHaveAttribute('aria-invalid', 'false');
+    expect(chips[2]).toHaveAttribute('aria-pressed', 'true'); // typing a chip's amount presses it
+    expect(chips[1]).toHaveAttribute('aria-pressed', 'false');
     expect(total()).toBe('Summa: 649\u00a0kr');
     expect(screen.getByRole('button', { name: 'Nästa' })).toBeEnabled();
 

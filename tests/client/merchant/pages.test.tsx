@@ -26,6 +26,8 @@ const cafe: Merchant = {
   website: 'https://kanelbullen.example',
   sources: ['InStore', 'Code'],
   priceFrom: 6500,
+  address: { street: 'Skånegatan 73', postalCode: '116 37', city: 'Stockholm' },
+  openingHours: 'Mån–fre 7–18, lör–sön 9–17',
 };
 const spa: Merchant = {
   id: '4d0e1a2b-0000-4000-8000-000000000006',
@@ -36,6 +38,8 @@ const spa: Merchant = {
   website: null,
   sources: ['InStore'],
   priceFrom: 89500,
+  address: null,
+  openingHours: null,
 };
 const charity: Merchant = {
   id: '4d0e1a2b-0000-4000-8000-000000000013',
@@ -46,6 +50,8 @@ const charity: Merchant = {
   website: null,
   sources: ['Charity'],
   priceFrom: 5000,
+  address: null,
+  openingHours: null,
 };
 const products: Product[] = [
   {
@@ -238,6 +244,15 @@ describe('the merchant list (/merchant)', () => {
     expect(screen.getByRole('searchbox', { name: 'Sök' })).toHaveValue('');
   });
 
+  it('a merchant found through a product says which product matched', async () => {
+    stubFetch((url) =>
+      url.pathname === '/api/merchant/v2' ? { status: 200, body: { items: [{ ...cafe, matchedProduct: 'Fika för två' }], nextCursor: null } } : undefined,
+    );
+    renderRoute('/merchant?q=fika');
+    const card = await screen.findByRole('link', { name: /Café Kanelbullen/ });
+    expect(card).toHaveTextContent('Säljer: Fika för två');
+  });
+
   it('shows more merchants with the next cursor, keeping the ones already shown', async () => {
     const { merchantCalls } = stubFetch((url) => {
       if (url.pathname !== '/api/merchant/v2') return undefined;
@@ -268,6 +283,19 @@ describe('the merchant list (/merchant)', () => {
 });
 
 describe('a merchant (/merchant/details/:id)', () => {
+  it('shows where and when: the address with a map link that opens in a new tab, and the opening hours', async () => {
+    stubFetch(catalogue);
+    renderRoute(`/merchant/details/${cafe.id}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Café Kanelbullen' })).toBeInTheDocument();
+    expect(screen.getByText('Adress')).toBeInTheDocument();
+    expect(screen.getByText(/Skånegatan 73/).closest('address')).toHaveTextContent('Skånegatan 73116 37 Stockholm');
+    const map = screen.getByRole('link', { name: /^Visa på kartan ?– Café Kanelbullen, öppnas i en ny flik$/ });
+    expect(map).toHaveAttribute('href', 'https://www.google.com/maps/search/?api=1&query=Sk%C3%A5negatan%2073%2C%20116%2037%20Stockholm');
+    expect(map).toHaveAttribute('target', '_blank');
+    expect(screen.getByText('Öppettider')).toBeInTheDocument();
+    expect(screen.getByText('Mån–fre 7–18, lör–sön 9–17')).toBeInTheDocument();
+  });
+
   it('shows the description, the website and the gifts with Swedish prices and a way to send each', async () => {
     stubFetch(catalogue);
     renderRoute(`/merchant/details/${cafe.id}`);

@@ -37,6 +37,10 @@ describe('the till screen', () => {
     expect(screen.getByText('149 kr', { normalizer: (t) => t.replace(/\s/g, ' ') })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Handlarkod' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Lös in' })).toBeEnabled();
+    // What the gift is, who it is from and until when, for the staff to read.
+    expect(screen.getByText('Två valfria kaffedrycker och två bakverk ur disken.')).toBeInTheDocument();
+    expect(screen.getByText('Från Astrid Lindqvist')).toBeInTheDocument();
+    expect(screen.getByText('Giltig t.o.m. 22 november 2027')).toBeInTheDocument();
   });
 
   it('an empty code is refused on the phone: its own message, nothing sent', async () => {

@@ -33,7 +33,7 @@ describe('/voucher (Mina gåvor)', () => {
     await screen.findByRole('heading', { level: 2, name: /Att använda/ });
     const active = cardTexts(section(/Att använda/));
     expect(active).toHaveLength(3);
-    expect(active.every((t) => t.includes('Giltig till 22 november 2027'))).toBe(true);
+    expect(active.every((t) => t.includes('Giltig t.o.m. 22 november 2027'))).toBe(true);
     expect(active.join('|')).toMatch(/Café Kanelbullen.*Fika för två.*149\u00a0kr/);
     const spent = cardTexts(section(/Använda och utgångna/));
     expect(spent).toEqual([expect.stringContaining('Gick ut 31 januari 2026'), expect.stringContaining('Inlöst 20 november 2026')]);
@@ -71,9 +71,31 @@ describe('/voucher/{id}', () => {
   it("InStore: 'Lös in i butiken' leads to the till screen", async () => {
     const { user, router } = renderRoute(`/voucher/${ids.instore}`, { session });
     expect(await screen.findByRole('heading', { level: 1, name: 'Fika för två' })).toBeInTheDocument();
-    expect(screen.getByText('Giltig till 22 november 2027')).toBeInTheDocument();
+    expect(screen.getByText('Giltig t.o.m. 22 november 2027')).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Lös in i butiken' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/redeem/voucher/${ids.instore}`));
+  });
+
+  it('InStore: says what the gift is, who it is from, and where and when to use it, with a map link in a new tab', async () => {
+    renderRoute(`/voucher/${ids.instore}`, { session });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Fika för två' })).toBeInTheDocument();
+    expect(screen.getByText('Två valfria kaffedrycker och två bakverk ur disken.')).toBeInTheDocument();
+    expect(screen.getByText('Från Astrid Lindqvist')).toBeInTheDocument();
+    expect(screen.getByText(/Skånegatan 73/).closest('address')).toHaveTextContent('Skånegatan 73116 37 Stockholm');
+    expect(screen.getByText('Mån–fre 7–18, lör–sön 9–17')).toBeInTheDocument();
+    const map = screen.getByRole('link', { name: /^Visa på kartan ?– Café Kanelbullen, öppnas i en ny flik$/ });
+    expect(map).toHaveAttribute('href', 'https://www.google.com/maps/search/?api=1&query=Sk%C3%A5negatan%2073%2C%20116%2037%20Stockholm');
+    expect(map).toHaveAttribute('target', '_blank');
+    expect(map).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it('the Mina gåvor card says what it is, who it is from and where', async () => {
+    renderRoute('/voucher', { session });
+    await screen.findByRole('heading', { level: 2, name: /Att använda/ });
+    const card = cardTexts(section(/Att använda/)).find((c) => c.includes('Fika för två'))!;
+    expect(card).toContain('Två valfria kaffedrycker och två bakverk ur disken.');
+    expect(card).toContain('Från Astrid Lindqvist');
+    expect(card).toContain('Skånegatan 73, Stockholm');
   });
 
   it('Code: the code, copied with an announced confirmation, and marked used', async () => {

@@ -12,6 +12,8 @@ const merchant = (n: number, name: string): Merchant => ({
   website: null,
   sources: ['InStore'],
   priceFrom: 6500,
+  address: null,
+  openingHours: null,
 });
 export const firstPage = [merchant(1, 'Café Kanelbullen'), merchant(2, 'Kaffebaren')];
 export const secondPage = [merchant(3, 'Bokhandeln')];

@@ -62,6 +62,8 @@ const merchantOf = (g: GreetieGift): Merchant => ({
   website: null,
   sources: [g.source],
   priceFrom: g.amount,
+  address: null,
+  openingHours: null,
 });
 const productOf = (g: GreetieGift): Product => ({
   id: g.productId,

@@ -21,6 +21,8 @@ const merchant: Merchant = {
   website: null,
   sources: ['InStore'],
   priceFrom: 6500,
+  address: null,
+  openingHours: null,
 };
 const products: Product[] = [
   {

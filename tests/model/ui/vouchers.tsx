@@ -40,7 +40,7 @@ async function openOrRetry(to: string, next: Page) {
   await open(to, next);
 }
 
-const statusOf = (v: Voucher) => (v.isRedeemed ? /^Inlöst / : /^Giltig till 22 november 2027$/);
+const statusOf = (v: Voucher) => (v.isRedeemed ? /^Inlöst / : /^Giltig t.o.m. 22 november 2027$/);
 
 export default defineUi({
   skip(path) {
@@ -104,7 +104,7 @@ export default defineUi({
       if (page !== 'voucher') return;
       expect(await screen.findByRole('heading', { level: 1, name: v.product.name })).toBeInTheDocument();
       const status = await screen.findByTestId('voucher-status');
-      await waitFor(() => expect(status.textContent).toMatch(v.isRedeemed ? /^(Inlöst|Använd) / : /^Giltig till 22 november 2027$/));
+      await waitFor(() => expect(status.textContent).toMatch(v.isRedeemed ? /^(Inlöst|Använd) / : /^Giltig t.o.m. 22 november 2027$/));
     },
     'selected.ready.idle': async (env) => {
       if (page !== 'voucher') return;

@@ -117,3 +117,25 @@ describe('GET /api/greetie/{id}/vouchers', () => {
     expect((await call(t.app, undefined, 'GET', `/api/greetie/${g.id}/vouchers`)).statusCode).toBe(401);
   });
 });
+
+describe('a voucher says what it is and who it is from', () => {
+  it("carries the product's description and the sender's name in the lists and GET /voucher/{id}", async () => {
+    const me = await person(t.app);
+    const sender = await person(t.app, undefined, 'Astrid Lindqvist');
+    await sql`UPDATE product SET description = 'Två valfria kaffedrycker och två bakverk.' WHERE id = ${shop.inStore}`.execute(t.db.db);
+    const greetie = await paidGreetie(t.app, sender, me.mobileNumber, [shop.inStore]);
+    await deliver(t.app, greetie.id);
+    const [id] = await voucherIds(t.db.db, greetie.id);
+    const one = (await call(t.app, me, 'GET', `/api/voucher/${id}`)).json() as Voucher;
+    expect(Value.Check(Voucher, one)).toBe(true);
+    expect(one.product.description).toBe('Två valfria kaffedrycker och två bakverk.');
+    expect(one.senderName).toBe('Astrid Lindqvist');
+    // Where to use it: the merchant's address and opening hours (none set for this test merchant yet).
+    expect(one.merchant).toMatchObject({ address: null, openingHours: null });
+    await sql`UPDATE merchant SET street = 'Skånegatan 73', postal_code = '116 37', city = 'Stockholm', opening_hours = 'Alla dagar 8–18' WHERE id = ${shop.merchantId}`.execute(t.db.db);
+    const placed = (await call(t.app, me, 'GET', `/api/voucher/${id}`)).json() as Voucher;
+    expect(placed.merchant).toMatchObject({ address: { street: 'Skånegatan 73', postalCode: '116 37', city: 'Stockholm' }, openingHours: 'Alla dagar 8–18' });
+    const [listed] = (await list(me)).filter((v) => v.id === id);
+    expect(listed).toMatchObject({ product: { description: 'Två valfria kaffedrycker och två bakverk.' }, senderName: 'Astrid Lindqvist' });
+  });
+});
