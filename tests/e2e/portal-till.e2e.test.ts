@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { api, call, expectPath, mobileNumberFor, readCodeFromOutbox, signInByApi } from './harness/app.ts';
+import { api, call, expectPath, header, mobileNumberFor, readCodeFromOutbox, signInByApi, signInOnLoginPage } from './harness/app.ts';
 
 /**
  * Till mode in the merchant portal (issue 26): a sender gives a 349 kr value gift (an InStore
- * product with a range) through the API and pays in the sandbox; the recipient asks for the
- * voucher's QR token (GET /voucher/{id}/qr) as the customer's phone does. The merchant's demo
+ * product with a range) through the API and pays in the sandbox. The recipient signs in on the
+ * phone, opens the gift and reads the QR code's token printed under it, then signs out. The merchant's demo
  * owner (GET /sandbox/merchants `ownerNumber`) signs in through the sandbox SMS on the login page,
  * opens /portal/{id}/kassa, types the token under the QR code (in lower case, with a space), takes
  * 149 kr: "Inlöst" says "149 kr draget · 200 kr kvar". 'Ångra', once more 'Ja, ångra köpet', and
@@ -37,9 +37,11 @@ async function giveValueGift(baseURL: string, senderE164: string, recipientE164:
   throw new Error('the demo catalogue has no InStore product with a range holding 349 kr');
 }
 
-/** The recipient's voucher of that greetie once delivered (delivery is a job), and a fresh QR token for it. */
-async function tokenFor(baseURL: string, recipientE164: string, greetieId: string): Promise<string> {
+/** The recipient's voucher of that greetie once delivered (delivery is a job). */
+async function voucherFor(baseURL: string, recipientE164: string, greetieId: string): Promise<string> {
   const token = await signInByApi(baseURL, recipientE164);
+  // A name already, so the first sign-in on the phone does not ask for one.
+  await call(baseURL, token, 'POST', '/api/mobileuser', { name: 'Bo' });
   let voucherId: string | undefined;
   await expect
     .poll(
@@ -51,8 +53,7 @@ async function tokenFor(baseURL: string, recipientE164: string, greetieId: strin
       { timeout: 20_000 },
     )
     .toBe(true);
-  const qr = await call<{ token: string; expiresAt: string }>(baseURL, token, 'GET', `/api/voucher/${voucherId}/qr`);
-  return qr.token;
+  return voucherId!;
 }
 
 const plain = (s: string | null) => (s ?? '').replace(/\s+/gu, ' ').trim();
@@ -63,7 +64,21 @@ journey('portal-till', async (j) => {
   const gift = await giveValueGift(baseURL, mobileNumberFor('portal-till-sender', j.viewport).e164, recipient.e164);
   const owner = (await api<Array<{ id: string; ownerNumber: string | null }>>(baseURL, '/api/sandbox/merchants')).find((m) => m.id === gift.merchantId)?.ownerNumber;
   if (!owner) throw new Error(`no demo owner for ${gift.merchant}`);
-  const token = await tokenFor(baseURL, recipient.e164, gift.greetieId);
+  const voucherId = await voucherFor(baseURL, recipient.e164, gift.greetieId);
+
+  // The customer opens the gift on the phone: a QR code for the till, its token printed under it.
+  await page.goto(`/voucher/${voucherId}`);
+  await expectPath(page, /^\/auth\/jwt\/login\?returnTo=/);
+  await signInOnLoginPage(j, { checkpoints: false });
+  await expectPath(page, `/voucher/${voucherId}`);
+  await page.getByTestId('voucher-qr').waitFor();
+  const printed = plain(await page.getByTestId('voucher-qr-token').textContent());
+  expect(printed).toMatch(/^[A-Z2-9]{5} [A-Z2-9]{5}$/u);
+  const token = printed.replace(' ', '');
+  await j.check('the gift shows its QR code');
+  await header(page).getByRole('button', { name: 'Konto' }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Logga ut' }).click();
+  await expectPath(page, '/');
 
   // The owner opens till mode; signed out, the login page comes first (the sandbox SMS).
   await page.goto(`/portal/${gift.merchantId}/kassa`);
