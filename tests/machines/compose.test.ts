@@ -9,7 +9,7 @@ import { autosaveMachine, type AutosaveActor, type AutosaveTag } from '../../mac
 import { uploadMachine, type UploadActor, type UploadTag } from '../../machines/compose/upload.ts';
 import { giftsTotal, type SavedSender } from '../../machines/compose/draft.ts';
 import { checkMediaFile } from '../../machines/compose/files.ts';
-import { paymentMachine, type StartPaymentInput } from '../../machines/payment.ts';
+import { POLL_FIRST_MS, paymentMachine, type StartPaymentInput } from '../../machines/payment.ts';
 import type { Product } from '../../contract/merchant.ts';
 import { DRAFT_ID, MERCHANT_ID, PRODUCT_ID, gift, giftChoice, greetie, photo, recipient, serverError, textElement, voucherProduct } from '../model/hooks/compose.ts';
 
@@ -501,7 +501,8 @@ describe('compose machine', () => {
     const paid = { id: 'p1', greetieId: DRAFT_ID, status: 'paid', amount: 14900 } as Payment;
     t.startPayment.calls[0]!.resolve({ ...paid, status: 'pending' });
     await settle();
-    await vi.advanceTimersByTimeAsync(1000);
+    // No stream in this test (the default paymentEvents is silent): the poll reads it.
+    await vi.advanceTimersByTimeAsync(POLL_FIRST_MS);
     t.readPayment.calls[0]!.resolve(paid);
     await settle();
     expect(t.step()).toEqual(['paid']);
