@@ -33,7 +33,7 @@ describe('/flows', () => {
     for (const c of charts) {
       const cov = coverage.machines.find((m) => m.id === c.id);
       // Anchored: one title may be inside another; the title is the Swedish one.
-      const link = within(nav).getByRole('link', { name: new RegExp(`^${chartTitle(sv, c)}`) });
+      const link = within(nav).getByRole('link', { name: new RegExp(`^${chartTitle(sv, c).replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}`, 'u') });
       if (cov) expect(link).toHaveTextContent(`${cov.transitions.covered}/${cov.transitions.total}`);
     }
   });

@@ -24,7 +24,7 @@ describe("'För handlare' in the account menu", () => {
     (await screen.findByRole('button', { name: /^Konto/ }, { timeout: 15_000 })).focus();
     await first.user.keyboard('{Enter}');
     const menu = await screen.findByRole('menu', undefined, { timeout: 15_000 });
-    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Hem', 'Mina sidor', 'För handlare', 'Logga ut']);
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Hem', 'Mina sidor', 'Notiser', 'För handlare', 'Logga ut']);
     expect(await screen.findByRole('menuitem', { name: 'För handlare' })).toHaveAttribute('href', '/portal');
     first.unmount();
     server.merchants = () => json(200, []);
