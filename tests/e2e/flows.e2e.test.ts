@@ -56,7 +56,7 @@ journey('flow viewer', async (j) => {
   expect(titles.length).toBeGreaterThanOrEqual(9);
   const opening: string[] = [];
   for (const title of titles) {
-    await nav.getByRole('link', { name: new RegExp(`^${title}`) }).click();
+    await nav.getByRole('link', { name: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}`, 'u') }).click();
     await page.getByRole('heading', { level: 2, name: title, exact: true }).waitFor();
     const group = page.getByRole('group', { name: `Diagram över ${title}` });
     await group.waitFor();

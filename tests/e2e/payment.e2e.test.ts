@@ -162,7 +162,7 @@ journey('payment', async (j) => {
   await returned.goto(`/greetie/details/${draft.id}`);
   await returned.getByRole('heading', { name: 'Tack! Betalningen är klar' }).waitFor({ timeout: 15_000 });
   await returned.getByRole('article', { name: 'Kvitto' }).getByText(product.name).waitFor();
-  await returned.getByText(/^(Schemalagd|Levererad|Sedd)$/).waitFor();
+  await returned.getByText(/^(Schemalagd|Levererad|Sedd)$/).first().waitFor();
   await returned.close();
 
   // Delivered at once: the recipient's SMS with the link is in the sandbox outbox.
