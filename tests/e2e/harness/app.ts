@@ -151,10 +151,19 @@ const LANGUAGE_NAMES = { sv: /svenska/i, en: /english/i } as const;
  */
 export async function switchLanguage(page: Page, to: 'sv' | 'en'): Promise<void> {
   const name = /^(språk|language)$/i;
-  let scope: Locator = header(page);
-  const inHeader = scope.getByLabel(name).or(scope.getByRole('button', { name }));
-  if (!(await inHeader.first().isVisible().catch(() => false))) scope = await openNavigation(page);
-  const control = scope.getByRole('combobox', { name }).or(scope.getByRole('button', { name })).or(scope.getByRole('group', { name })).first();
+  const find = async () => {
+    let scope: Locator = header(page);
+    const inHeader = scope.getByLabel(name).or(scope.getByRole('button', { name }));
+    if (!(await inHeader.first().isVisible().catch(() => false))) scope = await openNavigation(page);
+    return scope.getByRole('combobox', { name }).or(scope.getByRole('button', { name })).or(scope.getByRole('group', { name })).first();
+  };
+  let control = await find();
+  // Right after a reload the header may still be changing (the server's first screen, then the
+  // app's): where the switch was looked for can be gone a moment later. Look once more.
+  if (!(await control.waitFor({ timeout: 3000 }).then(() => true).catch(() => false))) {
+    await closeNavigation(page);
+    control = await find();
+  }
   const role = await control.evaluate((el) => el.tagName.toLowerCase() + ':' + (el.getAttribute('role') ?? ''));
   if (role.startsWith('select')) {
     await control.selectOption(to);
