@@ -1,6 +1,7 @@
 import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../../../styles/theme.css.ts';
 import { media } from '../../../styles/tokens.ts';
+import { FRAME_ASPECT } from './editor/layout.ts';
 import { button, buttonSecondary, container, dialogBox, dialogOverlay, formHint, formInput, formLabel, linkCard } from '../../components/ui.css.ts';
 
 // Phone first (390 px): one column, the actions at the bottom of each step; wider screens get a
@@ -67,14 +68,14 @@ export const notice = style({ padding: vars.space.md, borderRadius: vars.radius.
 export const frame = style({
   position: 'relative',
   width: '100%',
-  aspectRatio: '4 / 5',
+  aspectRatio: FRAME_ASPECT,
   borderRadius: vars.radius.large,
   overflow: 'hidden',
   background: vars.color.surface,
   display: 'grid',
   placeItems: 'center',
 });
-export const frameMedia = style({ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' });
+export const frameMedia = style({ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover', objectPosition: 'center' });
 export const frameEmpty = style({ color: vars.color.textMuted, textAlign: 'center', padding: vars.space.lg });
 
 /**

@@ -10,12 +10,13 @@ import { toFailure } from '../../api/errors.ts';
 import { createGreetie, getGreetie, sendGreetie, updateGreetie, uploadGreetieMedia, uploadGreetieOverlay } from '../../api/greetie.ts';
 import { getMerchantProducts } from '../../api/merchant.ts';
 import { mobileUserApi } from '../../api/mobileuser.ts';
+import { GREETIE_FRAME } from './editor/layout.ts';
 import { renderOverlay } from './editor/overlay.ts';
 import { paymentImplementations } from './payment/implementations.ts';
 import { posterOf } from './poster.ts';
 
-/** The overlay is drawn at the frame's shape (4:5, as the editor and the greetie show it). */
-export const OVERLAY_FRAME = { width: 1080, height: 1350 } as const;
+/** The overlay is drawn at the greetie's one frame shape, as the editor and the greetie show it. */
+export const OVERLAY_FRAME = GREETIE_FRAME;
 
 /** A call's rejection as the one Failure the machine reads (contract/errors.ts). */
 const fail = (error: unknown): never => {

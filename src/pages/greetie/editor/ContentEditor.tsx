@@ -1,7 +1,8 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANIMATIONS, STICKERS, TEXT_COLORS, TEXT_FONTS, stickerUrl, type TextColor, type TextFont } from '../../../../contract/catalogue.ts';
 import { PHOTO_ACCEPT, PHOTO_MAX_BYTES, UPLOAD_LIMITS_MB, isPhotoType, mediaTypeOf, mediaTypeOfName } from '../../../../contract/media.ts';
+import { keepInside } from './bounds.ts';
 import { ElementVisual, placedStyle } from './ContentLayer.tsx';
 import * as css from './editor.css.ts';
 import { EmojiPicker } from './EmojiPicker.tsx';
@@ -23,7 +24,8 @@ import {
 } from './elements.ts';
 import { DEFAULT_TEXT_COLOR, DEFAULT_TEXT_FONT } from './layout.ts';
 import { LottiePlayer } from './LottiePlayer.tsx';
-import { useReducedMotion } from './motion.ts';
+import { useMeasured } from './measure.ts';
+import { useFinePointer, useReducedMotion } from './motion.ts';
 
 export interface ContentEditorProps {
   /** The greetie's photo or video; null while there is none (a neutral frame is shown). */
@@ -56,11 +58,22 @@ interface Gesture {
   current: ContentElement;
 }
 
+/** Whether an element got its focus from the keyboard, as the browser judges it (:focus-visible). */
+function focusVisible(el: Element): boolean {
+  try {
+    return el.matches(':focus-visible');
+  } catch {
+    return false;
+  }
+}
+
 /**
- * The content step's editor: the media with its elements laid over it. Add text, emoji,
- * stickers, animations and pictures; drag to move, pinch to scale and turn, tap to select; or
- * with the keyboard on a focused element: arrows move, + and - scale, [ and ] turn, Delete
- * removes. At most 30 elements; a text holds at most 200 characters.
+ * The content step's editor: the media, in the greetie's frame shape (layout.ts), with its
+ * elements laid over it. Add text, emoji, stickers, animations and pictures; drag to move, pinch
+ * to scale and turn, tap to select; or with the keyboard on a focused element: arrows move, + and
+ * - scale, [ and ] turn, Delete removes. Every element is kept wholly inside the picture
+ * (bounds.ts). At most 30 elements; a text holds at most 200 characters. The keyboard help shows
+ * where a mouse or trackpad is the input, or once an element is reached by the keyboard.
  */
 export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPicture }: ContentEditorProps) {
   const { t } = useTranslation('editor');
@@ -69,31 +82,69 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
   const [panel, setPanel] = useState<Panel | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const [aspect, setAspect] = useState(3 / 4);
+  const finePointer = useFinePointer();
+  const [keyboard, setKeyboard] = useState(false);
   const layerRef = useRef<HTMLDivElement>(null);
   const buttons = useRef(new Map<string, HTMLButtonElement>());
-  const firstTool = useRef<HTMLButtonElement>(null);
+  const tools = useRef(new Map<Panel, HTMLButtonElement>());
+  const panelRef = useRef<HTMLElement>(null);
   const pendingFocus = useRef<string | 'toolbar' | null>(null);
+  const opening = useRef(false);
+  const touched = useRef(false);
   const gesture = useRef<Gesture | null>(null);
   const latest = useRef(elements);
   const helpId = useId();
+  const keysId = useId();
   const panelId = useId();
+  const keys = elements.map(elementKey);
+  const measured = useMeasured(layerRef, keys.join(' '));
+  const measuredRef = useRef(measured);
+  const showKeys = finePointer || keyboard;
 
   useLayoutEffect(() => {
     latest.current = elements;
+    measuredRef.current = measured;
   });
+
+  /** The element kept inside the picture as the page has laid it out. */
+  const inside = (el: ContentElement, index: number): ContentElement => {
+    const m = measuredRef.current;
+    return keepInside(el, m?.boxes.get(elementKey(el, index)), m?.frame);
+  };
+
+  // Whatever moved an element's edge past the picture (a draft from before elements were kept
+  // inside, a text that grew, a picture or font that loaded, a turn): it is moved back in.
+  useLayoutEffect(() => {
+    const current = latest.current;
+    const next = current.map(inside);
+    if (next.some((el, i) => el !== current[i])) {
+      latest.current = next;
+      onChange(next);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `inside` reads refs; it runs when the layout or the elements change
+  }, [measured, elements]);
+
+  // A panel opened by the person is brought into view (below the picture it may start off the
+  // screen of a phone), and focus goes into it: to the text field, or else to its title.
+  useEffect(() => {
+    const box = panelRef.current;
+    if (!opening.current || !box) return;
+    opening.current = false;
+    const target = box.querySelector<HTMLElement>('textarea') ?? box.querySelector<HTMLElement>('h2');
+    target?.focus({ preventScroll: true });
+    box.scrollIntoView?.({ behavior: reduced ? 'auto' : 'smooth', block: 'nearest' });
+  }, [panel, editing, reduced]);
 
   // Focus follows what the person did once the parent has passed the new list back.
   useEffect(() => {
     const target = pendingFocus.current;
     if (!target) return;
-    const el = target === 'toolbar' ? firstTool.current : buttons.current.get(target);
+    const el = target === 'toolbar' ? tools.current.get(PANELS[0]!) : buttons.current.get(target);
     if (el || target === 'toolbar') pendingFocus.current = null;
     el?.focus();
   }, [elements]);
 
   const full = elements.length >= MAX_ELEMENTS;
-  const keys = elements.map(elementKey);
   const selectedIndex = selected === null ? -1 : keys.indexOf(selected);
   const selectedElement = selectedIndex >= 0 ? elements[selectedIndex] : undefined;
 
@@ -114,7 +165,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
 
   const replace = (index: number, el: ContentElement) => {
     const next = [...latest.current];
-    next[index] = el;
+    next[index] = inside(el, index);
     latest.current = next;
     onChange(next);
   };
@@ -161,6 +212,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
   const onElementKeyDown = (index: number) => (e: KeyboardEvent<HTMLButtonElement>) => {
     const action = keyAction(e.key);
     if (!action || e.altKey || e.ctrlKey || e.metaKey) return;
+    setKeyboard(true);
     e.preventDefault();
     act(index, action, e.shiftKey);
   };
@@ -202,7 +254,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
     g.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     const index = latest.current.findIndex((el, i) => elementKey(el, i) === g.key);
     if (index < 0) return;
-    const moved = applyGesture(g.start, [...g.pointers.values()]);
+    const moved = inside(applyGesture(g.start, [...g.pointers.values()]), index);
     const { x, y, scale, rotation } = g.current;
     if (moved.x === x && moved.y === y && moved.scale === scale && moved.rotation === rotation) return;
     g.current = moved;
@@ -217,25 +269,38 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
   };
 
   const toggle = (p: Panel) => {
+    const closing = panel === p && !editing;
     setEditing(null);
-    setPanel((open) => (open === p ? null : p));
+    setPanel(closing ? null : p);
+    opening.current = !closing;
+    if (closing) tools.current.get(p)?.focus();
   };
 
-  const frameStyle = { aspectRatio: `${aspect}`, width: `min(100%, calc(62vh * ${aspect}))` };
+  const close = () => {
+    const key = editing;
+    setEditing(null);
+    setPanel(null);
+    const back = (key && buttons.current.get(key)) || (panel && tools.current.get(panel));
+    back?.focus();
+  };
 
   return (
-    <div className={css.editor}>
+    <div
+      className={css.editor}
+      onPointerDownCapture={(e) => {
+        touched.current = e.pointerType !== 'mouse';
+      }}
+    >
       <p id={helpId} className={css.hint}>
         {t('help')}
       </p>
-      <div className={css.frame} style={frameStyle}>
+      <div className={css.frame}>
         {mediaUrl && mediaKind === 'photo' && (
           <img
             className={css.mediaFill}
             src={mediaUrl}
             alt={t('media.photo')}
             draggable={false}
-            onLoad={(e) => e.currentTarget.naturalWidth > 0 && setAspect(e.currentTarget.naturalWidth / e.currentTarget.naturalHeight)}
           />
         )}
         {mediaUrl && mediaKind === 'video' && (
@@ -247,7 +312,6 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
             loop
             playsInline
             autoPlay={!reduced}
-            onLoadedMetadata={(e) => e.currentTarget.videoWidth > 0 && setAspect(e.currentTarget.videoWidth / e.currentTarget.videoHeight)}
           />
         )}
         {!mediaUrl && elements.length === 0 && <p className={css.emptyFrameText}>{t('media.none')}</p>}
@@ -276,9 +340,12 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
                 style={placedStyle(el)}
                 aria-label={nameOf(el, i)}
                 aria-pressed={selected === key}
-                aria-describedby={helpId}
+                aria-describedby={showKeys ? `${helpId} ${keysId}` : helpId}
                 onKeyDown={onElementKeyDown(i)}
-                onFocus={() => setSelected(key)}
+                onFocus={(e) => {
+                  setSelected(key);
+                  if (!touched.current && focusVisible(e.currentTarget)) setKeyboard(true);
+                }}
               >
                 <ElementVisual element={el} />
               </button>
@@ -319,6 +386,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
               onClick={() => {
                 setEditing(selected);
                 setPanel('text');
+                opening.current = true;
               }}
             >
               {t('selected.edit')}
@@ -331,10 +399,13 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
       )}
 
       <div className={css.toolbar} role="group" aria-label={t('add.label')}>
-        {PANELS.map((p, i) => (
+        {PANELS.map((p) => (
           <button
             key={p}
-            ref={i === 0 ? firstTool : undefined}
+            ref={(b) => {
+              if (b) tools.current.set(p, b);
+              else tools.current.delete(p);
+            }}
             type="button"
             className={css.toolButton}
             aria-expanded={panel === p && !(p === 'text' && editing)}
@@ -349,7 +420,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
 
       <div id={panelId}>
         {panel === 'text' && (
-          <PanelBox title={editing ? t('text.editTitle') : t('text.title')} onClose={() => toggle('text')}>
+          <PanelBox ref={panelRef} title={editing ? t('text.editTitle') : t('text.title')} onClose={close}>
             <TextForm
               key={editing ?? 'new'}
               element={editing ? (elements.find((e, i) => elementKey(e, i) === editing) as Extract<ContentElement, { type: 'text' }> | undefined) : undefined}
@@ -360,22 +431,17 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
                 const el = latest.current[index];
                 if (el?.type === 'text') replace(index, { ...el, value, style });
               }}
-              onDone={() => {
-                const key = editing;
-                setEditing(null);
-                setPanel(null);
-                if (key) buttons.current.get(key)?.focus();
-              }}
+              onDone={close}
             />
           </PanelBox>
         )}
         {panel === 'emoji' && (
-          <PanelBox title={t('emoji.title')} onClose={() => toggle('emoji')}>
+          <PanelBox ref={panelRef} title={t('emoji.title')} onClose={close}>
             <EmojiPicker disabled={full} onPick={(value) => add({ type: 'emoji', value })} />
           </PanelBox>
         )}
         {panel === 'sticker' && (
-          <PanelBox title={t('sticker.title')} onClose={() => toggle('sticker')}>
+          <PanelBox ref={panelRef} title={t('sticker.title')} onClose={close}>
             <ul className={css.grid}>
               {STICKERS.map((id) => (
                 <li key={id}>
@@ -389,7 +455,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
           </PanelBox>
         )}
         {panel === 'lottie' && (
-          <PanelBox title={t('lottie.title')} onClose={() => toggle('lottie')}>
+          <PanelBox ref={panelRef} title={t('lottie.title')} onClose={close}>
             <ul className={css.grid}>
               {ANIMATIONS.map((id) => (
                 <li key={id}>
@@ -403,7 +469,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
           </PanelBox>
         )}
         {panel === 'picture' && (
-          <PanelBox title={t('picture.title')} onClose={() => toggle('picture')}>
+          <PanelBox ref={panelRef} title={t('picture.title')} onClose={close}>
             <PictureForm disabled={full} onPicture={onPicture} onAdd={(url) => add({ type: 'picture', value: url })} />
           </PanelBox>
         )}
@@ -412,18 +478,22 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
       <p role="status" aria-live="polite" className={css.hint}>
         {announcement}
       </p>
-      <p className={css.hint}>{t('keys', { move: Math.round(KEY_STEPS.move * 100), rotate: KEY_STEPS.rotate })}</p>
+      {showKeys && (
+        <p id={keysId} className={css.hint}>
+          {t('keys', { move: Math.round(KEY_STEPS.move * 100), rotate: KEY_STEPS.rotate })}
+        </p>
+      )}
     </div>
   );
 }
 
-function PanelBox({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+function PanelBox({ ref, title, onClose, children }: { ref: Ref<HTMLElement>; title: string; onClose: () => void; children: ReactNode }) {
   const { t } = useTranslation('editor');
   const titleId = useId();
   return (
-    <section className={css.panel} aria-labelledby={titleId}>
+    <section ref={ref} className={css.panel} aria-labelledby={titleId}>
       <div className={css.selectedBar}>
-        <h2 id={titleId} className={css.panelTitle}>
+        <h2 id={titleId} className={css.panelTitle} tabIndex={-1}>
           {title}
         </h2>
         <button type="button" className={css.toolButton} onClick={onClose}>

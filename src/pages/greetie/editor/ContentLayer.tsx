@@ -1,12 +1,14 @@
 import '@fontsource/caveat/700.css';
 import '@fontsource/lora/600.css';
-import type { CSSProperties } from 'react';
+import { useRef, type CSSProperties } from 'react';
 import { stickerUrl } from '../../../../contract/catalogue.ts';
 import type { ContentElement } from '../../../../contract/greetie.ts';
+import { keepAllInside } from './bounds.ts';
 import * as css from './editor.css.ts';
 import { elementKey } from './elements.ts';
 import { FONT_FAMILIES, textShadowColor, textStyleOf } from './layout.ts';
 import { LottiePlayer } from './LottiePlayer.tsx';
+import { useMeasured } from './measure.ts';
 
 /**
  * Where an element sits in its layer: centred on (x, y), turned, then scaled (layout.ts). Set
@@ -53,15 +55,20 @@ export function ElementVisual({ element }: { element: ContentElement }) {
 
 /**
  * The content drawn live over a greetie's photo or video (crisp text, playing animations): put it
- * inside the positioned box that holds the media, with the media's aspect ratio. Read-only; the
- * greetie view and the compose review step use it, and renderOverlay (overlay.ts) draws the same
- * layout to a still image.
+ * inside the positioned box that holds the media, in the greetie's frame shape (GREETIE_FRAME).
+ * Read-only; the greetie view and the compose review step use it, and renderOverlay (overlay.ts)
+ * draws the same layout to a still image. An element placed partly outside the picture (a draft
+ * from before elements were kept inside) is shown moved inside, as the editor would keep it.
  */
 export function ContentLayer({ elements, label }: { elements: readonly ContentElement[]; label?: string }) {
+  const layerRef = useRef<HTMLDivElement>(null);
+  const keys = elements.map(elementKey);
+  const measured = useMeasured(layerRef, keys.join(' '));
+  const shown = keepAllInside(elements, (i) => measured?.boxes.get(keys[i]!), measured?.frame);
   return (
-    <div className={css.layer} role={label ? 'img' : undefined} aria-label={label} aria-hidden={label ? undefined : true}>
-      {elements.map((el, i) => (
-        <div key={elementKey(el, i)} className={css.placed} style={placedStyle(el)}>
+    <div ref={layerRef} className={css.layer} role={label ? 'img' : undefined} aria-label={label} aria-hidden={label ? undefined : true}>
+      {shown.map((el, i) => (
+        <div key={keys[i]} data-element-key={keys[i]} className={css.placed} style={placedStyle(el)}>
           <ElementVisual element={el} />
         </div>
       ))}

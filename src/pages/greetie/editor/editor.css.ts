@@ -1,8 +1,8 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../../../../styles/theme.css.ts';
-import { media } from '../../../../styles/tokens.ts';
+import { header, media } from '../../../../styles/tokens.ts';
 import { errorText, formField, formHint } from '../../../components/ui.css.ts';
-import { BASE_SIZE, TEXT_LINE_HEIGHT, TEXT_MAX_WIDTH } from './layout.ts';
+import { BASE_SIZE, FRAME_ASPECT, GREETIE_FRAME, TEXT_LINE_HEIGHT, TEXT_MAX_WIDTH } from './layout.ts';
 
 /** Container units: 1 = the frame's width, so an element keeps its size relative to the media. */
 const cqw = (fraction: number) => `${fraction * 100}cqw`;
@@ -55,9 +55,12 @@ export const editor = style({
   margin: '0 auto',
 });
 
+/** The greetie's frame (layout.ts), as high as fits beside the tools on a laptop's screen. */
 export const frame = style({
   position: 'relative',
   margin: '0 auto',
+  aspectRatio: FRAME_ASPECT,
+  width: `min(100%, calc(62vh * ${GREETIE_FRAME.width / GREETIE_FRAME.height}))`,
   maxWidth: '100%',
   overflow: 'hidden',
   borderRadius: vars.radius.large,
@@ -75,6 +78,7 @@ export const mediaFill = style({
   width: '100%',
   height: '100%',
   objectFit: 'cover',
+  objectPosition: 'center',
   display: 'block',
 });
 
@@ -141,6 +145,9 @@ export const dangerButton = style([
 ]);
 
 export const panel = style({
+  // Brought into view when it opens: clear of the sticky header above.
+  scrollMarginTop: header.desktopHeight + 8,
+  scrollMarginBottom: 8,
   display: 'grid',
   gap: vars.space.md,
   padding: vars.space.md,
@@ -149,7 +156,8 @@ export const panel = style({
   boxShadow: `inset 0 0 0 1px ${vars.color.border}`,
 });
 
-export const panelTitle = style({ margin: 0, fontSize: '1.05rem' });
+/** Focus lands on the title when a panel opens (to be read out, not to be typed in): no ring. */
+export const panelTitle = style({ margin: 0, fontSize: '1.05rem', outline: 'none' });
 
 export const hint = formHint;
 

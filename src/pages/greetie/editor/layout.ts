@@ -2,6 +2,16 @@ import type { TextColor, TextFont } from '../../../../contract/catalogue.ts';
 import type { ContentElement } from '../../../../contract/greetie.ts';
 
 /**
+ * The greetie's one shape, from the upload's preview through the editor and the review to the
+ * recipient's screen and the flattened overlay: 4:5, the photo or video covering it (cut evenly
+ * from both sides when its own shape differs). An element's place is a fraction of this frame, so
+ * what is arranged in the editor lands on the same spot of the same picture everywhere.
+ */
+export const GREETIE_FRAME = { width: 1080, height: 1350 } as const;
+/** The frame's shape as CSS's aspect-ratio reads it. */
+export const FRAME_ASPECT = `${GREETIE_FRAME.width} / ${GREETIE_FRAME.height}`;
+
+/**
  * How big an element is and where it sits, as fractions of the frame's width, shared by the live
  * layer (CSS, in container units: 1 = 100cqw) and the flattened overlay (canvas, in pixels), so
  * the greetie view and its thumbnail show the same thing.

@@ -2,15 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContentElement, GreetieMedia } from '../../../../contract/greetie.ts';
 import { ContentLayer } from '../editor/ContentLayer.tsx';
+import { GREETIE_FRAME as FRAME } from '../editor/layout.ts';
 import { handOverBootFrame, removeBootFrame } from './bootFrame.ts';
 import * as css from './view.css.ts';
 
-/** The frame's shape (the compose step's overlay is drawn 4:5): sized before anything loads, so nothing moves. */
-const FRAME = { width: 1080, height: 1350 } as const;
-
 /**
  * The greetie's photo or video with its content elements drawn live over it (the editor's
- * ContentLayer, the same layout the flattened overlay was drawn from).
+ * ContentLayer, the same layout the flattened overlay was drawn from), in the greetie's one frame
+ * shape (GREETIE_FRAME), sized before anything loads, so nothing moves.
  *
  * The first frame is the page's largest paint: the photo's small copy (the full photo fades in
  * over it once loaded), or the video's poster, is an <img> with fetchpriority="high" and its size

@@ -2,6 +2,7 @@ import { keyframes, style } from '@vanilla-extract/css';
 import { vars } from '../../../../styles/theme.css.ts';
 import { media } from '../../../../styles/tokens.ts';
 import { container } from '../../../components/ui.css.ts';
+import { FRAME_ASPECT } from '../editor/layout.ts';
 
 // Phone first (390 px): the greetie fills the width under the corner menu; wider screens get it
 // as a phone-shaped card in the middle, the gifts below it.
@@ -48,14 +49,14 @@ export const title = style({ margin: `${vars.space.md} 0 0`, '@media': { [media.
 export const stage = style({
   position: 'relative',
   width: '100%',
-  aspectRatio: '4 / 5',
+  aspectRatio: FRAME_ASPECT,
   borderRadius: vars.radius.large,
   overflow: 'hidden',
   background: vars.color.surface,
   boxShadow: vars.shadow.card,
 });
 
-export const media_ = style({ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover', display: 'block' });
+export const media_ = style({ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover', objectPosition: 'center', display: 'block' });
 
 export const noMedia = style({
   position: 'absolute',
