@@ -11,7 +11,9 @@ import type { ContentElement } from '../../../contract/greetie.ts';
  * change back (the editor is controlled). `changes` records every onChange; `current()` is what
  * the parent holds now.
  */
-export function renderEditor(opts: { elements?: ContentElement[]; onPicture?: (file: File) => Promise<string>; language?: Language } = {}) {
+export function renderEditor(
+  opts: { elements?: ContentElement[]; onPicture?: (file: File) => Promise<string>; language?: Language; media?: { url: string; kind: 'photo' | 'video' } } = {},
+) {
   const changes: ContentElement[][] = [];
   let held: ContentElement[] = opts.elements ?? [];
   const onPicture = vi.fn(opts.onPicture ?? (async () => '/api/media/AAAAAAAAAAAAAAAAAAAAAAAAAA.webp'));
@@ -19,8 +21,8 @@ export function renderEditor(opts: { elements?: ContentElement[]; onPicture?: (f
     const [elements, setElements] = useState<ContentElement[]>(held);
     return (
       <ContentEditor
-        mediaUrl={null}
-        mediaKind={null}
+        mediaUrl={opts.media?.url ?? null}
+        mediaKind={opts.media?.kind ?? null}
         elements={elements}
         onPicture={onPicture}
         onChange={(next) => {
@@ -76,12 +78,12 @@ export function stubAnimationFetch() {
   return fetch;
 }
 
-/** prefers-reduced-motion as the browser would answer it. */
-export function stubReducedMotion(reduce: boolean) {
+/** prefers-reduced-motion (and, when asked, a fine pointer: a mouse or trackpad) as the browser would answer them. */
+export function stubReducedMotion(reduce: boolean, finePointer = false) {
   vi.stubGlobal(
     'matchMedia',
     vi.fn((query: string) => ({
-      matches: reduce && query.includes('prefers-reduced-motion: reduce'),
+      matches: (reduce && query.includes('prefers-reduced-motion: reduce')) || (finePointer && query.includes('pointer: fine')),
       media: query,
       addEventListener: () => {},
       removeEventListener: () => {},

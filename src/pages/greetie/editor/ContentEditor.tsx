@@ -124,6 +124,23 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `inside` reads refs; it runs when the layout or the elements change
   }, [measured, elements]);
 
+  // Which input came last, page-wide: a touch or a pen before focus lands on an element means the
+  // focus came from a tap (an element just added, say), not from the keyboard; Tab means keyboard.
+  useEffect(() => {
+    const onPointer = (e: globalThis.PointerEvent) => {
+      touched.current = e.pointerType !== 'mouse';
+    };
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Tab') touched.current = false;
+    };
+    document.addEventListener('pointerdown', onPointer, true);
+    document.addEventListener('keydown', onKey, true);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer, true);
+      document.removeEventListener('keydown', onKey, true);
+    };
+  }, []);
+
   // A panel opened by the person is brought into view (below the picture it may start off the
   // screen of a phone), and focus goes into it: to the text field, or else to its title.
   useEffect(() => {
@@ -285,12 +302,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
   };
 
   return (
-    <div
-      className={css.editor}
-      onPointerDownCapture={(e) => {
-        touched.current = e.pointerType !== 'mouse';
-      }}
-    >
+    <div className={css.editor}>
       <p id={helpId} className={css.hint}>
         {t('help')}
       </p>
