@@ -1,18 +1,53 @@
+import path from 'node:path';
 import sharp from 'sharp';
-import { expect } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
 import { LOGIN_PATH, expectPath, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
 
 /**
  * Making a greetie on a phone (and a desktop): sign in, upload a photo, add a text and an emoji,
  * drag one, pick a gift, reload half-way and continue, enter the recipient, review, and reach the
- * payment, started with 'Betala med Swish' (tests/e2e/payment.e2e.test.ts pays).
+ * payment, started with 'Betala med Swish' (tests/e2e/payment.e2e.test.ts pays). On the way, the
+ * editor shows what is sent: the picture in the one frame shape, the text panel brought into view,
+ * an element dragged past the edge kept inside, keyboard help only on the desktop, and the text on
+ * the same spot of the same frame in the review.
  */
 
 connectBrowser();
 
-/** A small real JPEG, made here (the server checks the bytes). */
-const photo = () => sharp({ create: { width: 480, height: 600, channels: 3, background: '#7fb3d5' } }).jpeg({ quality: 80 }).toBuffer();
+/** A small real landscape JPEG (the server checks the bytes): wider than the greetie's 4:5 frame, a dark band down its middle. */
+const photo = () =>
+  sharp({ create: { width: 800, height: 600, channels: 3, background: '#7fb3d5' } })
+    .composite([{ input: { create: { width: 80, height: 600, channels: 3, background: '#1f4e79' } }, left: 360, top: 0 }])
+    .jpeg({ quality: 80 })
+    .toBuffer();
+
+/** A box's centre as fractions of another's (the frame's), and that frame's width / height. */
+async function placeIn(frame: Locator, el: Locator) {
+  const f = await frame.boundingBox();
+  const e = await el.boundingBox();
+  if (!f || !e) throw new Error('no box to measure');
+  return { x: (e.x + e.width / 2 - f.x) / f.width, y: (e.y + e.height / 2 - f.y) / f.height, aspect: f.width / f.height };
+}
+
+/** Drags with a finger on the phone (real touch events through the DevTools protocol: the mouse is not a finger), with the mouse on the desktop. */
+async function drag(page: Page, phone: boolean, from: { x: number; y: number }, by: { x: number; y: number }) {
+  if (phone) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
+    for (let i = 1; i <= 8; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + (i * by.x) / 8, y: from.y + (i * by.y) / 8 }] });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.detach();
+  } else {
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + by.x, from.y + by.y, { steps: 8 });
+    await page.mouse.up();
+  }
+}
 
 journey('compose', async (j) => {
   const { page } = j;
@@ -38,9 +73,21 @@ journey('compose', async (j) => {
   await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Klä din greetie');
   // Once the content is saved, its flattened image goes up (the thumbnail and link preview).
   const overlay = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/mediaoverlay'), { timeout: 20_000 });
+  // The landscape photo is shown in the greetie's 4:5 frame, as the review and the recipient show it.
+  const picture = main.getByRole('img', { name: 'Din bild' });
+  expect((await placeIn(picture, picture)).aspect).toBeCloseTo(4 / 5, 2);
+  // Keyboard help where a mouse is the input; none on a touch screen.
+  expect(await main.getByText(/^Med tangentbordet/).count()).toBe(j.viewport === 'phone' ? 0 : 1);
   await main.getByRole('group', { name: 'Lägg till' }).getByRole('button', { name: 'Text' }).click();
   const textPanel = main.getByRole('region', { name: 'Ny text' });
-  await textPanel.getByRole('textbox').fill('Grattis!');
+  // The panel opens below the picture, off a phone's screen: it is brought into view, the cursor in its field.
+  const textBox = textPanel.getByRole('textbox');
+  await expect.poll(() => textBox.evaluate((el) => el === document.activeElement)).toBe(true);
+  await expect
+    .poll(() => textBox.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }))
+    .toBe(true);
+  await page.screenshot({ path: path.join(inject('resultsDir'), `compose-${j.viewport}-text-panel-in-view.png`) });
+  await textBox.fill('Grattis!');
   await textPanel.getByRole('button', { name: 'Lägg till text' }).click();
   const text = main.getByRole('button', { name: /Text: Grattis!/ });
   await text.waitFor();
@@ -52,23 +99,26 @@ journey('compose', async (j) => {
 
   const before = await emoji.boundingBox();
   if (!before) throw new Error('the emoji has no box');
-  const from = { x: before.x + before.width / 2, y: before.y + before.height / 2 };
-  if (j.viewport === 'phone') {
-    // A finger: real touch events through the DevTools protocol (the mouse is not a finger).
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
-    for (let i = 1; i <= 8; i++) {
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + i * 5, y: from.y + i * 8 }] });
-    }
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  } else {
-    await page.mouse.move(from.x, from.y);
-    await page.mouse.down();
-    await page.mouse.move(from.x + 40, from.y + 64, { steps: 8 });
-    await page.mouse.up();
-  }
+  await drag(page, j.viewport === 'phone', { x: before.x + before.width / 2, y: before.y + before.height / 2 }, { x: 40, y: 64 });
   const after = await emoji.boundingBox();
   expect(after && Math.round(after.y - before.y)).toBeGreaterThan(30);
+  // The text dragged far past the picture's lower right corner stops with its edges on the picture's.
+  await picture.scrollIntoViewIfNeeded();
+  const textBefore = await text.boundingBox();
+  const frameBox = await picture.boundingBox();
+  const screen = page.viewportSize();
+  if (!textBefore || !frameBox || !screen) throw new Error('the text or the picture has no box');
+  const start = { x: textBefore.x + textBefore.width / 2, y: textBefore.y + textBefore.height / 2 };
+  // To just past the corner (a finger stays on the screen).
+  const end = { x: Math.min(frameBox.x + frameBox.width + 30, screen.width - 2), y: Math.min(frameBox.y + frameBox.height + 30, screen.height - 2) };
+  await drag(page, j.viewport === 'phone', start, { x: end.x - start.x, y: end.y - start.y });
+  await expect
+    .poll(async () => {
+      const t = await text.boundingBox();
+      return !!t && t.x >= frameBox.x - 1 && t.y >= frameBox.y - 1 && t.x + t.width <= frameBox.x + frameBox.width + 1 && t.y + t.height <= frameBox.y + frameBox.height + 1 && t.x + t.width > frameBox.x + frameBox.width - 4;
+    })
+    .toBe(true);
+  const textInEditor = await placeIn(picture, text);
   await main.getByRole('status').filter({ hasText: 'Sparat' }).waitFor();
   expect((await overlay).status()).toBe(200);
   await j.check('compose: content with a text and an emoji');
@@ -101,7 +151,13 @@ journey('compose', async (j) => {
   await main.getByRole('button', { name: 'Nästa' }).click();
   await main.getByRole('heading', { name: 'Granska din greetie' }).waitFor();
   await main.getByText('Grattis på födelsedagen!').waitFor();
-  await main.getByRole('img', { name: /Innehåll: Grattis!/ }).waitFor();
+  const shown = main.getByRole('img', { name: /Innehåll: Grattis!/ });
+  await shown.waitFor();
+  // The same frame shape, the text on the same spot of it, as arranged in the editor.
+  const textInReview = await placeIn(shown, shown.locator('[data-element-key]').filter({ hasText: 'Grattis!' }));
+  expect(textInReview.aspect).toBeCloseTo(textInEditor.aspect, 2);
+  expect(Math.abs(textInReview.x - textInEditor.x)).toBeLessThan(0.01);
+  expect(Math.abs(textInReview.y - textInEditor.y)).toBeLessThan(0.01);
   const toPayment = main.getByRole('button', { name: 'Betala med Swish' });
   await expect.poll(() => toPayment.isEnabled()).toBe(true);
   await j.check('compose: review');
