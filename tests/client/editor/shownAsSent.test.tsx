@@ -177,36 +177,34 @@ describe('elements are kept inside the picture', () => {
 });
 
 describe('a tool’s panel comes into view when it opens', () => {
-  it('tapping "Text" scrolls its panel into view and puts the cursor in the text field', async () => {
-    const scrolled = vi.fn();
+  // jsdom lays nothing out and has no scrollIntoView: record the calls instead.
+  const scrolled = vi.fn();
+  beforeEach(() => {
+    scrolled.mockReset();
     Element.prototype.scrollIntoView = scrolled;
-    try {
-      const user = userEvent.setup();
-      renderEditor();
-      await user.click(screen.getByRole('button', { name: 'Text' }));
-      const panel = screen.getByRole('region', { name: 'Ny text' });
-      expect(scrolled).toHaveBeenCalledTimes(1);
-      expect(scrolled.mock.contexts[0]).toBe(panel);
-      expect(scrolled).toHaveBeenCalledWith({ behavior: 'smooth', block: 'nearest' });
-      expect(screen.getByRole('textbox', { name: 'Text' })).toHaveFocus();
-    } finally {
-      delete (Element.prototype as Partial<Element>).scrollIntoView;
-    }
+  });
+  afterEach(() => {
+    delete (Element.prototype as Partial<Element>).scrollIntoView;
+  });
+
+  it('tapping "Text" scrolls its panel into view and puts the cursor in the text field', async () => {
+    const user = userEvent.setup();
+    renderEditor();
+    await user.click(screen.getByRole('button', { name: 'Text' }));
+    const panel = screen.getByRole('region', { name: 'Ny text' });
+    expect(scrolled).toHaveBeenCalledTimes(1);
+    expect(scrolled.mock.contexts[0]).toBe(panel);
+    expect(scrolled).toHaveBeenCalledWith({ behavior: 'smooth', block: 'nearest' });
+    expect(screen.getByRole('textbox', { name: 'Text' })).toHaveFocus();
   });
 
   it('jumps there without the glide when the person prefers reduced motion; a panel without a text field gets focus on its title', async () => {
     stubReducedMotion(true);
-    const scrolled = vi.fn();
-    Element.prototype.scrollIntoView = scrolled;
-    try {
-      const user = userEvent.setup();
-      renderEditor();
-      await user.click(screen.getByRole('button', { name: 'Klistermärke' }));
-      expect(scrolled).toHaveBeenCalledWith({ behavior: 'auto', block: 'nearest' });
-      expect(screen.getByRole('heading', { name: 'Klistermärken' })).toHaveFocus();
-    } finally {
-      delete (Element.prototype as Partial<Element>).scrollIntoView;
-    }
+    const user = userEvent.setup();
+    renderEditor();
+    await user.click(screen.getByRole('button', { name: 'Klistermärke' }));
+    expect(scrolled).toHaveBeenCalledWith({ behavior: 'auto', block: 'nearest' });
+    expect(screen.getByRole('heading', { name: 'Klistermärken' })).toHaveFocus();
   });
 
   it('closing a panel gives focus back to the tool that opened it', async () => {
