@@ -121,6 +121,9 @@ journey('compose', async (j) => {
   const textInEditor = await placeIn(picture, text);
   await main.getByRole('status').filter({ hasText: 'Sparat' }).waitFor();
   expect((await overlay).status()).toBe(200);
+  expect(await main.getByText(/^Med tangentbordet/).count()).toBe(j.viewport === 'phone' ? 0 : 1);
+  // The whole page from its top (a full-page screenshot of a scrolled page draws the sticky header mid-page).
+  await page.evaluate(() => window.scrollTo(0, 0));
   await j.check('compose: content with a text and an emoji');
 
   // 3. Gifts: a product of the first merchant; the running total in kr.

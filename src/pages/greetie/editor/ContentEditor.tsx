@@ -58,22 +58,14 @@ interface Gesture {
   current: ContentElement;
 }
 
-/** Whether an element got its focus from the keyboard, as the browser judges it (:focus-visible). */
-function focusVisible(el: Element): boolean {
-  try {
-    return el.matches(':focus-visible');
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The content step's editor: the media, in the greetie's frame shape (layout.ts), with its
  * elements laid over it. Add text, emoji, stickers, animations and pictures; drag to move, pinch
  * to scale and turn, tap to select; or with the keyboard on a focused element: arrows move, + and
  * - scale, [ and ] turn, Delete removes. Every element is kept wholly inside the picture
  * (bounds.ts). At most 30 elements; a text holds at most 200 characters. The keyboard help shows
- * where a mouse or trackpad is the input, or once an element is reached by the keyboard.
+ * where a mouse or trackpad is the input, or once the keyboard is used to move around (Tab) or
+ * to move an element: a phone's on-screen keyboard has no Tab, and a tap is no sign of a keyboard.
  */
 export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPicture }: ContentEditorProps) {
   const { t } = useTranslation('editor');
@@ -90,7 +82,6 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
   const panelRef = useRef<HTMLElement>(null);
   const pendingFocus = useRef<string | 'toolbar' | null>(null);
   const opening = useRef(false);
-  const touched = useRef(false);
   const gesture = useRef<Gesture | null>(null);
   const latest = useRef(elements);
   const helpId = useId();
@@ -124,22 +115,16 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `inside` reads refs; it runs when the layout or the elements change
   }, [measured, elements]);
 
-  // Which input came last, page-wide: a touch or a pen before focus lands on an element means the
-  // focus came from a tap (an element just added, say), not from the keyboard; Tab means keyboard.
+  // Tab, anywhere on the page while the editor is shown, means a keyboard is the input. (Focus
+  // itself is no sign: the editor moves it to an element a tap has just added.)
   useEffect(() => {
-    const onPointer = (e: globalThis.PointerEvent) => {
-      touched.current = e.pointerType !== 'mouse';
-    };
+    if (keyboard) return;
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === 'Tab') touched.current = false;
+      if (e.key === 'Tab') setKeyboard(true);
     };
-    document.addEventListener('pointerdown', onPointer, true);
     document.addEventListener('keydown', onKey, true);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer, true);
-      document.removeEventListener('keydown', onKey, true);
-    };
-  }, []);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, [keyboard]);
 
   // A panel opened by the person is brought into view (below the picture it may start off the
   // screen of a phone), and focus goes into it: to the text field, or else to its title.
@@ -354,10 +339,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
                 aria-pressed={selected === key}
                 aria-describedby={showKeys ? `${helpId} ${keysId}` : helpId}
                 onKeyDown={onElementKeyDown(i)}
-                onFocus={(e) => {
-                  setSelected(key);
-                  if (!touched.current && focusVisible(e.currentTarget)) setKeyboard(true);
-                }}
+                onFocus={() => setSelected(key)}
               >
                 <ElementVisual element={el} />
               </button>
