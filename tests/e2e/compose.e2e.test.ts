@@ -122,6 +122,11 @@ journey('compose', async (j) => {
   await main.getByRole('status').filter({ hasText: 'Sparat' }).waitFor();
   expect((await overlay).status()).toBe(200);
   expect(await main.getByText(/^Med tangentbordet/).count()).toBe(j.viewport === 'phone' ? 0 : 1);
+  // The tools and the help under the picture as the screen shows them. (Chromium's full-page
+  // screenshot of an emulated phone briefly answers `(pointer: fine)` as true, so the full-page
+  // picture below shows the keyboard help a real phone never gets; this one does not.)
+  await next.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(inject('resultsDir'), `compose-${j.viewport}-content-tools-in-view.png`) });
   // The whole page from its top (a full-page screenshot of a scrolled page draws the sticky header mid-page).
   await page.evaluate(() => window.scrollTo(0, 0));
   await j.check('compose: content with a text and an emoji');
