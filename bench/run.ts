@@ -89,6 +89,32 @@ function check(
   });
 }
 
+/** A p99 gate on each measured endpoint of a part (portal, search), with the run's ceiling beside it. */
+function p99Gates(results: EndpointResult[], label: string, limitMs: number): void {
+  for (const r of results) {
+    if (!r.summary) {
+      targets.push({ what: `${r.endpoint} (${label}): p99`, target: `≤ ${limitMs} ms`, value: 'not available', ceiling: '', pass: false, gate: true, by: r.why ?? '' });
+      continue;
+    }
+    check(`${r.endpoint} (${label}): p99 at ${CONNECTIONS} connections`, r.summary.p99, limitMs, 'max', ' ms', 1, {
+      ceiling: `p99 ${r.summary.ceilingP99.toFixed(1)} ms, ${r.summary.ceilingReqPerSec.toFixed(0)} req/s (ours ${r.summary.reqPerSec.toFixed(0)})`,
+    });
+    if (r.summary.non2xx > 0) targets.push({ what: `${r.endpoint}: non-2xx or errors`, target: '0', value: String(r.summary.non2xx), ceiling: '', pass: false, gate: true, by: 'failed requests' });
+  }
+}
+
+/** The table of a part's endpoints (portal, search) with its p99 target. */
+function p99Table(results: EndpointResult[], first: string, limitMs: number): string {
+  return table([
+    [first, 'req/s', 'p50 ms', 'p99 ms', 'target p99', 'ceiling req/s', 'ceil p99', 'non-2xx'],
+    ...results.map((r) =>
+      r.summary
+        ? [r.endpoint, r.summary.reqPerSec.toFixed(0), r.summary.p50.toFixed(2), r.summary.p99.toFixed(2), `≤ ${limitMs}`, r.summary.ceilingReqPerSec.toFixed(0), r.summary.ceilingP99.toFixed(2), String(r.summary.non2xx)]
+        : [r.endpoint, `not available (${r.why})`, '', '', '', '', '', ''],
+    ),
+  ]);
+}
+
 async function endpoints(baseUrl: string): Promise<(Endpoint | { name: string; unavailable: string })[]> {
   const out: (Endpoint | { name: string; unavailable: string })[] = [];
   const list = await fetch(`${baseUrl}/api/merchant`);
@@ -360,16 +386,7 @@ async function main(): Promise<void> {
     if (media.available) check('RSS growth of the server during a 100 MB upload', media.growth / MB, 50, 'max', ' MiB');
     // The portal (issue 26 "Speed"): p99 at 50 connections is the gate here, on any machine.
     if (portal.available) {
-      for (const r of portal.results) {
-        if (!r.summary) {
-          targets.push({ what: `${r.endpoint} (${portal.redemptions} redemptions): p99`, target: '≤ 50 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: r.why ?? '' });
-          continue;
-        }
-        check(`${r.endpoint} (${portal.redemptions} redemptions): p99 at ${CONNECTIONS} connections`, r.summary.p99, 50, 'max', ' ms', 1, {
-          ceiling: `p99 ${r.summary.ceilingP99.toFixed(1)} ms, ${r.summary.ceilingReqPerSec.toFixed(0)} req/s (ours ${r.summary.reqPerSec.toFixed(0)})`,
-        });
-        if (r.summary.non2xx > 0) targets.push({ what: `${r.endpoint}: non-2xx or errors`, target: '0', value: String(r.summary.non2xx), ceiling: '', pass: false, gate: true, by: 'failed requests' });
-      }
+      p99Gates(portal.results, `${portal.redemptions} redemptions`, 50);
       targets.push({
         what: "portal summary's redeemed figures = the redemptions counted one by one",
         target: 'equal',
@@ -384,16 +401,7 @@ async function main(): Promise<void> {
     }
     // Search at 10 000 merchants (issue 28): p99 at 50 connections is the gate.
     if (search.available) {
-      for (const r of search.results) {
-        if (!r.summary) {
-          targets.push({ what: `${r.endpoint} (${search.merchants} merchants): p99`, target: '≤ 20 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: r.why ?? '' });
-          continue;
-        }
-        check(`${r.endpoint} (${search.merchants} merchants, ${search.products} products): p99 at ${CONNECTIONS} connections`, r.summary.p99, 20, 'max', ' ms', 1, {
-          ceiling: `p99 ${r.summary.ceilingP99.toFixed(1)} ms, ${r.summary.ceilingReqPerSec.toFixed(0)} req/s (ours ${r.summary.reqPerSec.toFixed(0)})`,
-        });
-        if (r.summary.non2xx > 0) targets.push({ what: `${r.endpoint}: non-2xx or errors`, target: '0', value: String(r.summary.non2xx), ceiling: '', pass: false, gate: true, by: 'failed requests' });
-      }
+      p99Gates(search.results, `${search.merchants} merchants, ${search.products} products`, 20);
     } else if (!SKIP.has('search')) {
       targets.push({ what: 'GET /api/merchant/v2 at 10 000 merchants: p99', target: '≤ 20 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: search.why });
     }
@@ -582,29 +590,11 @@ async function main(): Promise<void> {
     } else lines.push(`Payments: not available (${payments.why})`);
     if (portal.available) {
       lines.push(`Portal (a merchant with ${portal.redemptions} redemptions over ${portal.vouchers} vouchers, made in ${portal.prepareSeconds.toFixed(1)} s): autocannon, ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION}s rounds alternating with the ceiling`);
-      lines.push(
-        table([
-          ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'target p99', 'ceiling req/s', 'ceil p99', 'non-2xx'],
-          ...portal.results.map((r) =>
-            r.summary
-              ? [r.endpoint, r.summary.reqPerSec.toFixed(0), r.summary.p50.toFixed(2), r.summary.p99.toFixed(2), '≤ 50', r.summary.ceilingReqPerSec.toFixed(0), r.summary.ceilingP99.toFixed(2), String(r.summary.non2xx)]
-              : [r.endpoint, `not available (${r.why})`, '', '', '', '', '', ''],
-          ),
-        ]),
-      );
+      lines.push(p99Table(portal.results, 'endpoint', 50));
     } else lines.push(`Portal: not available (${portal.why})`);
     if (search.available) {
       lines.push(`Search (${search.merchants} merchants, ${search.products} products in a database of its own, made in ${search.prepareSeconds.toFixed(1)} s): autocannon, ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION}s rounds alternating with the ceiling`);
-      lines.push(
-        table([
-          ['query', 'req/s', 'p50 ms', 'p99 ms', 'target p99', 'ceiling req/s', 'ceil p99', 'non-2xx'],
-          ...search.results.map((r) =>
-            r.summary
-              ? [r.endpoint, r.summary.reqPerSec.toFixed(0), r.summary.p50.toFixed(2), r.summary.p99.toFixed(2), '≤ 20', r.summary.ceilingReqPerSec.toFixed(0), r.summary.ceilingP99.toFixed(2), String(r.summary.non2xx)]
-              : [r.endpoint, `not available (${r.why})`, '', '', '', '', '', ''],
-          ),
-        ]),
-      );
+      lines.push(p99Table(search.results, 'query', 20));
     } else lines.push(`Search: not available (${search.why})`);
     lines.push('');
     lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');

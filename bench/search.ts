@@ -6,7 +6,7 @@ import { resolveTarget } from '../server/admin/connection.ts';
 import { connect, ensureDatabase, migrateToLatest } from '../server/db/index.ts';
 import { encodeCursor } from '../server/merchant/rules.ts';
 import { freePort } from '../server/net.ts';
-import { capture, ceilingServer, load, summarise, type Endpoint, type EndpointResult, type Sample } from './api.ts';
+import { measureAgainstCeiling, type Endpoint, type EndpointResult } from './api.ts';
 import { fillLargeCatalogue } from './catalogue-data.ts';
 import { startSource } from './server.ts';
 
@@ -94,26 +94,10 @@ export async function benchSearch(
         continue;
       }
       opts.log(`  ${ep.name}: ${opts.rounds} rounds × (server ${opts.durationS}s, ceiling ${opts.durationS}s) at ${opts.connections} connections`);
-      const captured = await capture(server.baseUrl, ep);
-      if (captured.status !== 200) {
-        results.push({ endpoint: ep.name, available: false, why: `answered ${captured.status}: ${captured.body.toString().slice(0, 200)}` });
-        continue;
-      }
-      const ceiling = await ceilingServer(captured);
-      const s: Sample[] = [];
-      const c: Sample[] = [];
-      try {
-        await load(server.baseUrl, ep, { connections: opts.connections, durationS: 1 });
-        await load(ceiling.url, ep, { connections: opts.connections, durationS: 1 });
-        for (let r = 0; r < opts.rounds; r++) {
-          s.push(await load(server.baseUrl, ep, { connections: opts.connections, durationS: opts.durationS }));
-          c.push(await load(ceiling.url, ep, { connections: opts.connections, durationS: opts.durationS }));
-        }
-      } finally {
-        await ceiling.close();
-      }
-      const sum = summarise(s, c);
-      results.push({ endpoint: ep.name, available: true, server: s, ceiling: c, summary: sum });
+      const result = await measureAgainstCeiling(server.baseUrl, ep, opts);
+      results.push(result);
+      const sum = result.summary;
+      if (!sum) continue;
       opts.log(`    ${sum.reqPerSec.toFixed(0)} req/s (ceiling ${sum.ceilingReqPerSec.toFixed(0)}), p50 ${sum.p50} ms, p99 ${sum.p99} ms (ceiling ${sum.ceilingP99} ms), non-2xx/errors ${sum.non2xx}`);
     }
   } finally {
