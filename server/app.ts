@@ -57,7 +57,8 @@ export function mayCarryNumbers(route: Pick<RouteOptions, 'method' | 'schema'>):
   const schema = route.schema;
   if (!schema) return false;
   if (schema.body) return true;
-  return /"type":\s*(?:\[[^\]]*)?"(?:number|integer)"/.test(JSON.stringify([schema.querystring ?? null, schema.params ?? null]));
+  // A reference could hide a number: such a route keeps the check.
+  return /"type":\s*(?:\[[^\]]*)?"(?:number|integer)"|"\$ref"/.test(JSON.stringify([schema.querystring ?? null, schema.params ?? null]));
 }
 
 /**

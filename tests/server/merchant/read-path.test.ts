@@ -81,6 +81,7 @@ describe('per-request work on a catalogue read', () => {
     expect(mayCarryNumbers({ method: ['GET', 'HEAD'], schema: { params: id } })).toBe(false);
     expect(mayCarryNumbers({ method: 'POST', schema: { params: id } })).toBe(true);
     expect(mayCarryNumbers({ method: 'DELETE' })).toBe(true);
+    expect(mayCarryNumbers({ method: 'GET', schema: { querystring: { $ref: 'SomeQuery#' } } })).toBe(true);
   });
 
   it('a non-finite number is still refused in a query string and a body', async () => {
