@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BundleReport } from './frontend.ts';
 
 /**
@@ -10,8 +11,9 @@ import type { BundleReport } from './frontend.ts';
  * run's figures.
  */
 export const GROWTH_LIMIT_KIB = 5;
-export const BASELINE_FILE = path.join(path.dirname(new URL(import.meta.url).pathname), 'first-load.json');
-export const DECISION_FILE = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'docs', 'decisions', '011-initial-bundle-budget.md');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const BASELINE_FILE = path.join(HERE, 'first-load.json');
+export const DECISION_FILE = path.join(HERE, '..', 'docs', 'decisions', '011-initial-bundle-budget.md');
 /** The key for what index.html loads itself. */
 export const INITIAL = 'initial JS of /';
 
