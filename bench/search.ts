@@ -99,7 +99,7 @@ export async function benchSearch(
       results.push(result);
       const sum = result.summary;
       if (!sum) continue;
-      opts.log(`    ${sum.reqPerSec.toFixed(0)} req/s (ceiling ${sum.ceilingReqPerSec.toFixed(0)}), p50 ${sum.p50} ms, p99 ${sum.p99} ms (ceiling ${sum.ceilingP99} ms), non-2xx/errors ${sum.non2xx}`);
+      opts.log(`    ${sum.reqPerSec.toFixed(0)} req/s (ceiling ${sum.ceilingReqPerSec.toFixed(0)}), p50 ${sum.p50.toFixed(1)} ms, p99 ${sum.p99} ms (ceiling ${sum.ceilingP99} ms), non-2xx/errors ${sum.non2xx}`);
     }
   } finally {
     server.child.kill('SIGTERM');
