@@ -154,3 +154,26 @@ export function summarise(server: Sample[], ceiling: Sample[]): NonNullable<Endp
     non2xx: server.reduce((a, s) => a + s.non2xx + s.errors, 0),
   };
 }
+
+/**
+ * One endpoint against its ceiling: the real answer captured (it must be 200), a warm-up second
+ * each, then `rounds` alternating rounds (server, ceiling, server, …) with the same settings.
+ */
+export async function measureAgainstCeiling(baseUrl: string, ep: Endpoint, opts: { connections: number; rounds: number; durationS: number }): Promise<EndpointResult> {
+  const captured = await capture(baseUrl, ep);
+  if (captured.status !== 200) return { endpoint: ep.name, available: false, why: `answered ${captured.status}: ${captured.body.toString().slice(0, 200)}` };
+  const ceiling = await ceilingServer(captured);
+  const s: Sample[] = [];
+  const c: Sample[] = [];
+  try {
+    await load(baseUrl, ep, { connections: opts.connections, durationS: 1 });
+    await load(ceiling.url, ep, { connections: opts.connections, durationS: 1 });
+    for (let r = 0; r < opts.rounds; r++) {
+      s.push(await load(baseUrl, ep, { connections: opts.connections, durationS: opts.durationS }));
+      c.push(await load(ceiling.url, ep, { connections: opts.connections, durationS: opts.durationS }));
+    }
+  } finally {
+    await ceiling.close();
+  }
+  return { endpoint: ep.name, available: true, server: s, ceiling: c, summary: summarise(s, c) };
+}

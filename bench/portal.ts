@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { openDatabase } from '../server/admin/connection.ts';
 import { upsertStaff } from '../server/portal/queries.ts';
-import { capture, ceilingServer, load, summarise, type Endpoint, type EndpointResult, type Sample } from './api.ts';
+import { measureAgainstCeiling, type Endpoint, type EndpointResult } from './api.ts';
 import { signInWithNumber } from './auth.ts';
 
 /**
@@ -112,26 +112,10 @@ export async function benchPortal(
   const results: EndpointResult[] = [];
   for (const ep of endpoints) {
     opts.log(`  ${ep.name}: ${opts.rounds} rounds × (server ${opts.durationS}s, ceiling ${opts.durationS}s) at ${opts.connections} connections`);
-    const captured = await capture(baseUrl, ep);
-    if (captured.status !== 200) {
-      results.push({ endpoint: ep.name, available: false, why: `answered ${captured.status}: ${captured.body.toString().slice(0, 200)}` });
-      continue;
-    }
-    const ceiling = await ceilingServer(captured);
-    const s: Sample[] = [];
-    const c: Sample[] = [];
-    try {
-      await load(baseUrl, ep, { connections: opts.connections, durationS: 1 });
-      await load(ceiling.url, ep, { connections: opts.connections, durationS: 1 });
-      for (let r = 0; r < opts.rounds; r++) {
-        s.push(await load(baseUrl, ep, { connections: opts.connections, durationS: opts.durationS }));
-        c.push(await load(ceiling.url, ep, { connections: opts.connections, durationS: opts.durationS }));
-      }
-    } finally {
-      await ceiling.close();
-    }
-    const sum = summarise(s, c);
-    results.push({ endpoint: ep.name, available: true, server: s, ceiling: c, summary: sum });
+    const result = await measureAgainstCeiling(baseUrl, ep, opts);
+    results.push(result);
+    const sum = result.summary;
+    if (!sum) continue;
     opts.log(`    ${sum.reqPerSec.toFixed(0)} req/s (ceiling ${sum.ceilingReqPerSec.toFixed(0)}), p50 ${sum.p50} ms, p99 ${sum.p99} ms, non-2xx/errors ${sum.non2xx}`);
   }
   return { available: true, merchantId, redemptions: opts.redemptions, vouchers, prepareSeconds, correct, results };

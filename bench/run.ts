@@ -11,11 +11,13 @@
  * BENCH_REDEEM_RATE_CONNECTIONS connections (100) — the same for partial redemptions of value
  * vouchers (`partial`),
  * BENCH_PORTAL_REDEMPTIONS redemptions at the portal part's own merchant (100000),
- * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,… to leave parts out,
- * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings.
+ * BENCH_SEARCH_MERCHANTS merchants in the search part's own database (10000, ten products each),
+ * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,search,firstload,… to leave parts out,
+ * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings,
+ * BENCH_FIRST_LOAD_UPDATE=1 to write this build's first-load figures to bench/first-load.json.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { capture, ceilingServer, load, summarise, type Endpoint, type EndpointResult, type Sample } from './api.ts';
@@ -28,16 +30,21 @@ import { benchPayments, type PaymentBenchResult, type PaymentSample } from './pa
 import { deliveredGreetieWithPhoto } from './view.ts';
 import { codeRequest, signIn } from './auth.ts';
 import { benchPortal, type PortalBenchResult } from './portal.ts';
+import { benchSearch, type SearchBenchResult } from './search.ts';
+import { DECISION_FILE, GROWTH_LIMIT_KIB, firstLoadFigures, firstLoadGrowth, readBaseline, writeBaseline } from './first-load.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
+/** The mobile preset slows the CPU 4×; the extra run slows it a further 2×. */
+const LH_SLOW_CPU = 8;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const REDEEM_COUNT = Number(process.env.BENCH_REDEEMS ?? 3000);
 const REDEEM_RATE = Number(process.env.BENCH_REDEEM_RATE ?? 500);
 const REDEEM_RATE_CONNECTIONS = Number(process.env.BENCH_REDEEM_RATE_CONNECTIONS ?? 100);
 const PORTAL_REDEMPTIONS = Number(process.env.BENCH_PORTAL_REDEMPTIONS ?? 100_000);
+const SEARCH_MERCHANTS = Number(process.env.BENCH_SEARCH_MERCHANTS ?? 10_000);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
 const MB = 1024 * 1024;
@@ -80,6 +87,32 @@ function check(
     gate: opts.gate ?? true,
     by: pass ? `${diff.toFixed(digits)}${unit} to spare` : `${opts.gate === false ? 'over' : 'missed'} by ${diff.toFixed(digits)}${unit}`,
   });
+}
+
+/** A p99 gate on each measured endpoint of a part (portal, search), with the run's ceiling beside it. */
+function p99Gates(results: EndpointResult[], label: string, limitMs: number): void {
+  for (const r of results) {
+    if (!r.summary) {
+      targets.push({ what: `${r.endpoint} (${label}): p99`, target: `≤ ${limitMs} ms`, value: 'not available', ceiling: '', pass: false, gate: true, by: r.why ?? '' });
+      continue;
+    }
+    check(`${r.endpoint} (${label}): p99 at ${CONNECTIONS} connections`, r.summary.p99, limitMs, 'max', ' ms', 1, {
+      ceiling: `p99 ${r.summary.ceilingP99.toFixed(1)} ms, ${r.summary.ceilingReqPerSec.toFixed(0)} req/s (ours ${r.summary.reqPerSec.toFixed(0)})`,
+    });
+    if (r.summary.non2xx > 0) targets.push({ what: `${r.endpoint}: non-2xx or errors`, target: '0', value: String(r.summary.non2xx), ceiling: '', pass: false, gate: true, by: 'failed requests' });
+  }
+}
+
+/** The table of a part's endpoints (portal, search) with its p99 target. */
+function p99Table(results: EndpointResult[], first: string, limitMs: number): string {
+  return table([
+    [first, 'req/s', 'p50 ms', 'p99 ms', 'target p99', 'ceiling req/s', 'ceil p99', 'non-2xx'],
+    ...results.map((r) =>
+      r.summary
+        ? [r.endpoint, r.summary.reqPerSec.toFixed(0), r.summary.p50.toFixed(2), r.summary.p99.toFixed(2), `≤ ${limitMs}`, r.summary.ceilingReqPerSec.toFixed(0), r.summary.ceilingP99.toFixed(2), String(r.summary.non2xx)]
+        : [r.endpoint, `not available (${r.why})`, '', '', '', '', '', ''],
+    ),
+  ]);
 }
 
 async function endpoints(baseUrl: string): Promise<(Endpoint | { name: string; unavailable: string })[]> {
@@ -266,7 +299,20 @@ async function main(): Promise<void> {
       }
     }
 
+    // Search as the catalogue grows (issue 28; bench/search.ts): a database of its own with
+    // 10 000 merchants and 100 000 products, served by a second server process; p99 ≤ 20 ms.
+    let search: SearchBenchResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
+    if (!SKIP.has('search')) {
+      log(`search: ${SEARCH_MERCHANTS} merchants × 10 products in a database of its own; ${ROUNDS} rounds × ${DURATION}s at ${CONNECTIONS} connections per query`);
+      try {
+        search = await benchSearch(dataDir, dist, { merchants: SEARCH_MERCHANTS, connections: CONNECTIONS, rounds: ROUNDS, durationS: DURATION, log });
+      } catch (err) {
+        search = { available: false, why: (err as Error).message };
+      }
+    }
+
     let lh: LighthouseRun[] | { unavailable: string } = { unavailable: 'skipped (BENCH_SKIP)' };
+    let lhSlow: LighthouseRun[] = [];
     if (!SKIP.has('lighthouse')) {
       if (!existsSync(CHROME_PATH)) lh = { unavailable: `no Chromium at ${CHROME_PATH} (apt-get install chromium)` };
       else {
@@ -276,7 +322,11 @@ async function main(): Promise<void> {
           // as the recipient's SMS link does; its first frame should be the LCP within 2.5 s.
           const view = await deliveredGreetieWithPhoto(server.baseUrl, signIn);
           log(`  the greetie view: ${view.path} (photo ${(view.photoBytes / 1024).toFixed(0)} KiB)`);
-          lh = await lighthouseRuns(['/', '/merchant', '/auth/jwt/login', view.path].map((p) => server!.baseUrl + p), LH_RUNS, CHROME_PATH);
+          const pages = ['/', '/merchant', '/auth/jwt/login', view.path].map((p) => server!.baseUrl + p);
+          lh = await lighthouseRuns(pages, LH_RUNS, CHROME_PATH);
+          // Once more with the CPU slowed a further 2× (8× in all): reported, not gated (issue 28).
+          log(`Lighthouse (mobile preset, CPU ${LH_SLOW_CPU}×) × 1 per page`);
+          lhSlow = await lighthouseRuns(pages, 1, CHROME_PATH, { cpuSlowdown: LH_SLOW_CPU });
         } catch (err) {
           lh = { unavailable: `Lighthouse failed: ${(err as Error).message}` };
         }
@@ -336,16 +386,7 @@ async function main(): Promise<void> {
     if (media.available) check('RSS growth of the server during a 100 MB upload', media.growth / MB, 50, 'max', ' MiB');
     // The portal (issue 26 "Speed"): p99 at 50 connections is the gate here, on any machine.
     if (portal.available) {
-      for (const r of portal.results) {
-        if (!r.summary) {
-          targets.push({ what: `${r.endpoint} (${portal.redemptions} redemptions): p99`, target: '≤ 50 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: r.why ?? '' });
-          continue;
-        }
-        check(`${r.endpoint} (${portal.redemptions} redemptions): p99 at ${CONNECTIONS} connections`, r.summary.p99, 50, 'max', ' ms', 1, {
-          ceiling: `p99 ${r.summary.ceilingP99.toFixed(1)} ms, ${r.summary.ceilingReqPerSec.toFixed(0)} req/s (ours ${r.summary.reqPerSec.toFixed(0)})`,
-        });
-        if (r.summary.non2xx > 0) targets.push({ what: `${r.endpoint}: non-2xx or errors`, target: '0', value: String(r.summary.non2xx), ceiling: '', pass: false, gate: true, by: 'failed requests' });
-      }
+      p99Gates(portal.results, `${portal.redemptions} redemptions`, 50);
       targets.push({
         what: "portal summary's redeemed figures = the redemptions counted one by one",
         target: 'equal',
@@ -357,6 +398,12 @@ async function main(): Promise<void> {
       });
     } else if (!SKIP.has('portal')) {
       targets.push({ what: 'portal summary and first page: p99', target: '≤ 50 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: portal.why });
+    }
+    // Search at 10 000 merchants (issue 28): p99 at 50 connections is the gate.
+    if (search.available) {
+      p99Gates(search.results, `${search.merchants} merchants, ${search.products} products`, 20);
+    } else if (!SKIP.has('search')) {
+      targets.push({ what: 'GET /api/merchant/v2 at 10 000 merchants: p99', target: '≤ 20 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: search.why });
     }
     // Payments (decision 080 "Bench"): throughput is the gate, p99 at 50 connections an aim.
     if (payments.available) {
@@ -378,18 +425,36 @@ async function main(): Promise<void> {
         gate: true,
         by: once ? 'exact' : 'mismatch',
       });
-    } else targets.push({ what: 'payments: startpayment and callback', target: 'measured', value: 'not available', ceiling: '', pass: false, gate: true, by: payments.why });
-    check('initial JavaScript of / (gzip: what index.html loads and preloads)', bundle.totals.initialJs.gzip / 1024, 120, 'max', ' KiB', 1, {
-      ceiling: 'libraries alone ≈ 127 KiB (decision 011)',
+    } else if (!SKIP.has('payments')) {
+      targets.push({ what: 'payments: startpayment and callback', target: 'measured', value: 'not available', ceiling: '', pass: false, gate: true, by: payments.why });
+    }
+    check('initial JavaScript of / (gzip: what index.html loads and preloads)', bundle.totals.initialJs.gzip / 1024, 140, 'max', ' KiB', 1, {
+      ceiling: 'libraries alone ≈ 126 KiB (decision 011)',
     });
+    // Each route group's first load against bench/first-load.json: > 5 KiB more needs a line in
+    // decision 011 (bench/first-load.ts).
+    const figures = firstLoadFigures(bundle);
+    if (process.env.BENCH_FIRST_LOAD_UPDATE === '1') writeBaseline(figures, `npm run bench, ${started.toISOString()}`);
+    for (const g of firstLoadGrowth(figures, readBaseline(), readFileSync(DECISION_FILE, 'utf8'))) {
+      targets.push({
+        what: `first load of ${g.route}: growth since bench/first-load.json (${g.baseline ?? 'new'} KiB)`,
+        target: `≤ +${GROWTH_LIMIT_KIB} KiB or a line in decision 011`,
+        value: `${g.now.toFixed(1)} KiB (${g.grew >= 0 ? '+' : ''}${g.grew.toFixed(1)})`,
+        ceiling: '',
+        pass: g.pass,
+        gate: true,
+        by: g.allowedBy ? 'allowed by decision 011' : g.pass ? `${(GROWTH_LIMIT_KIB - g.grew).toFixed(1)} KiB to spare` : 'no line in decision 011',
+      });
+    }
     if (Array.isArray(lh)) {
       for (const page of lh) {
         const p = pageName(page.url);
         check(`Lighthouse mobile performance ${p}`, page.performance, 95, 'min', '', 0);
+        // Issue 28: every page, the greetie view too, LCP ≤ 1.5 s and TBT ≤ 150 ms (median of the runs).
+        check(`LCP ${p}`, page.lcpMs / 1000, 1.5, 'max', ' s', 2);
+        check(`TBT ${p}`, page.tbtMs, 150, 'max', ' ms', 0);
         if (p === VIEW_PAGE) {
-          // The view's first frame (the photo's <img>, or a video's poster) is the LCP,
-          // visible within 2.5 s on the mobile profile (decision 090).
-          check(`LCP ${p} (the first frame)`, page.lcpMs / 1000, 2.5, 'max', ' s', 2);
+          // The view's first frame (the photo's <img>, or a video's poster) is the LCP (decision 090).
           const frames = page.lcpElements.filter((e) => /<(img|video)\b/i.test(e) && /\/api\/media\//.test(e)).length;
           targets.push({
             what: `LCP element ${p}: the first frame (photo or poster)`,
@@ -400,8 +465,15 @@ async function main(): Promise<void> {
             gate: true,
             by: page.lcpElements[0]?.slice(0, 80) ?? '',
           });
-        } else check(`LCP ${p}`, page.lcpMs / 1000, 2.0, 'max', ' s', 2);
+        }
         check(`CLS ${p}`, page.cls, 0.02, 'max', '', 3);
+      }
+      // The same targets with the CPU slowed a further 2×, one run: aims, not gates.
+      for (const page of lhSlow) {
+        const p = `${pageName(page.url)} (CPU ${LH_SLOW_CPU}×, 1 run)`;
+        check(`Lighthouse mobile performance ${p}`, page.performance, 95, 'min', '', 0, { gate: false });
+        check(`LCP ${p}`, page.lcpMs / 1000, 1.5, 'max', ' s', 2, { gate: false });
+        check(`TBT ${p}`, page.tbtMs, 150, 'max', ' ms', 0, { gate: false });
       }
     }
 
@@ -436,6 +508,9 @@ async function main(): Promise<void> {
         portal:
           'bench/portal.ts: a merchant of the bench\'s own (not the demo data) written straight into the server\'s database (its triggers keep the rollup, as at a real write): BENCH_PORTAL_REDEMPTIONS redemptions over a tenth as many value vouchers issued over the last year, 10 each an hour apart, one in ten undone, a greetie in 500 cancelled, vouchers valid 300 days; vacuumed and analysed as autovacuum would leave them; its owner signed in over HTTP. ' +
           'Then, as the API figures: autocannon (this process) at BENCH_CONNECTIONS on the summary, the summary over the last year and the first page of redemptions, BENCH_ROUNDS rounds alternating with the ceiling; p99 the worse round, gated at 50 ms',
+        search:
+          'bench/search.ts: a database of its own (greetie_search_bench, in the same embedded PostgreSQL) migrated and filled by bench/catalogue-data.ts (the search EXPLAIN tests\' generator: BENCH_SEARCH_MERCHANTS merchants, ten products each, one in 500 selling "Fika för två"), vacuumed and analysed; served by a second `node --import tsx server/main.ts` of this build with DATABASE_URL pointing at it. ' +
+          'autocannon (this process) at BENCH_CONNECTIONS, BENCH_ROUNDS rounds alternating with the ceiling: the first pages of q=ka and q=fika and the next page through nextCursor, as served (the catalogue cache answers after the first request), and q=fika next pages from 500 random cursors (each a different cache key: mostly the query). p99 the worse round, gated at 20 ms',
         lighthouse: 'lighthouse 12 npm package, default (mobile) config: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown; performance category only; median of the runs; Chromium headless',
       },
       buildMs,
@@ -446,9 +521,11 @@ async function main(): Promise<void> {
       partial,
       payments,
       portal,
+      search,
       api: api.results,
       bundle,
       lighthouse: lh,
+      lighthouseSlowCpu: lhSlow,
       targets,
     });
     writeFileSync(path.join(ROOT, 'bench', 'results.json'), JSON.stringify(out, null, 2) + '\n');
@@ -515,17 +592,12 @@ async function main(): Promise<void> {
     } else lines.push(`Payments: not available (${payments.why})`);
     if (portal.available) {
       lines.push(`Portal (a merchant with ${portal.redemptions} redemptions over ${portal.vouchers} vouchers, made in ${portal.prepareSeconds.toFixed(1)} s): autocannon, ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION}s rounds alternating with the ceiling`);
-      lines.push(
-        table([
-          ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'target p99', 'ceiling req/s', 'ceil p99', 'non-2xx'],
-          ...portal.results.map((r) =>
-            r.summary
-              ? [r.endpoint, r.summary.reqPerSec.toFixed(0), r.summary.p50.toFixed(2), r.summary.p99.toFixed(2), '≤ 50', r.summary.ceilingReqPerSec.toFixed(0), r.summary.ceilingP99.toFixed(2), String(r.summary.non2xx)]
-              : [r.endpoint, `not available (${r.why})`, '', '', '', '', '', ''],
-          ),
-        ]),
-      );
+      lines.push(p99Table(portal.results, 'endpoint', 50));
     } else lines.push(`Portal: not available (${portal.why})`);
+    if (search.available) {
+      lines.push(`Search (${search.merchants} merchants, ${search.products} products in a database of its own, made in ${search.prepareSeconds.toFixed(1)} s): autocannon, ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION}s rounds alternating with the ceiling`);
+      lines.push(p99Table(search.results, 'query', 20));
+    } else lines.push(`Search: not available (${search.why})`);
     lines.push('');
     lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');
     lines.push(
@@ -550,14 +622,14 @@ async function main(): Promise<void> {
     lines.push(table([['file', 'raw', 'gzip', 'brotli'], ...bundle.lazyChunks.map((f) => [f.file, kb(f.raw), kb(f.gzip), kb(f.brotli)])]));
     lines.push('');
     if (Array.isArray(lh)) {
-      lines.push(`Lighthouse 12, mobile preset, median of ${LH_RUNS}:`);
+      lines.push(`Lighthouse 12, mobile preset, median of ${LH_RUNS} (targets: score ≥ 95, LCP ≤ 1.5 s, TBT ≤ 150 ms, CLS ≤ 0.02); then one run each with the CPU slowed ${LH_SLOW_CPU}× (not gated):`);
       lines.push(
         table([
           ['page', 'performance', 'LCP', 'TBT', 'CLS', 'FCP', 'LCP element (first run)'],
-          ...lh.map((p) => [
-            pageName(p.url),
+          ...[...lh.map((p) => ({ p, name: pageName(p.url) })), ...lhSlow.map((p) => ({ p, name: `${pageName(p.url)} (CPU ${LH_SLOW_CPU}×)` }))].map(({ p, name }) => [
+            name,
             String(p.performance),
-            `${(p.lcpMs / 1000).toFixed(2)} s${pageName(p.url) === VIEW_PAGE ? ' (target ≤ 2.5 s)' : ''}`,
+            `${(p.lcpMs / 1000).toFixed(2)} s`,
             `${p.tbtMs.toFixed(0)} ms`,
             p.cls.toFixed(3),
             `${(p.fcpMs / 1000).toFixed(2)} s`,

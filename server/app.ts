@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions, type RouteOptions, type preHandlerHookHandler } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
@@ -42,6 +42,25 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
+const refuseNonFinite: preHandlerHookHandler = (req, _reply, done) => {
+  const field =
+    (req.url.includes('?') ? nonFiniteField(req.query, 'query') : undefined) ??
+    nonFiniteField(req.params, 'params') ??
+    (req.body === undefined ? undefined : nonFiniteField(req.body, 'body'));
+  done(field ? new HttpError(400, 'VALIDATION_FAILED', {}, [{ field, problem: 'finite' }]) : undefined);
+};
+
+/** A route that takes a body (any method but GET and HEAD, or a body schema), or numbers in its query string or path. */
+export function mayCarryNumbers(route: Pick<RouteOptions, 'method' | 'schema'>): boolean {
+  const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => m.toUpperCase());
+  if (methods.some((m) => m !== 'GET' && m !== 'HEAD')) return true;
+  const schema = route.schema;
+  if (!schema) return false;
+  if (schema.body) return true;
+  // A reference could hide a number: such a route keeps the check.
+  return /"type":\s*(?:\[[^\]]*)?"(?:number|integer)"|"\$ref"/.test(JSON.stringify([schema.querystring ?? null, schema.params ?? null]));
+}
+
 /**
  * The app: Fastify's options, then one plugin per concern (server/plugins/): the services and
  * their lifecycle, the request log, the error answers, the security headers, the OpenAPI document
@@ -70,14 +89,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   installErrorHandling(app);
   // After validation (and Ajv's coercion), before any handler: no Infinity reaches a route.
-  // Only where Ajv can have made a number: a query string, a body, path parameters (a request
-  // without a query string has an empty query object; one without a body has none).
-  app.addHook('preHandler', (req, _reply, done) => {
-    const field =
-      (req.url.includes('?') ? nonFiniteField(req.query, 'query') : undefined) ??
-      nonFiniteField(req.params, 'params') ??
-      (req.body === undefined ? undefined : nonFiniteField(req.body, 'body'));
-    done(field ? new HttpError(400, 'VALIDATION_FAILED', {}, [{ field, problem: 'finite' }]) : undefined);
+  // Only on routes where Ajv or the JSON parser can make a number (decision 135): a body (JSON's
+  // 1e999 parses to Infinity), or a query string or path parameters whose schema has a number. A
+  // catalogue read (string parameters, no body) runs no hook for it.
+  app.addHook('onRoute', (route) => {
+    if (!mayCarryNumbers(route)) return;
+    const own = route.preHandler;
+    route.preHandler = own ? [refuseNonFinite, ...(Array.isArray(own) ? own : [own])] : refuseNonFinite;
   });
 
   await app.register(securityHeaders, { config });

@@ -1,8 +1,14 @@
-// Quicksand: each weight's CSS lists its subsets by unicode-range, so a Swedish page downloads the
-// latin files only; index.html preloads the two the first paint uses (decision 011).
-import '@fontsource/quicksand/400.css';
-import '@fontsource/quicksand/600.css';
-import '@fontsource/quicksand/700.css';
+// Quicksand in the weights the styles use (400 body, 600 and 700 headings and buttons), the latin
+// subset (Swedish: å, ä, ö, é are in it) and latin-ext for names beyond it; each face's
+// unicode-range lets the browser download latin-ext only for a page that has such a character.
+// The Vietnamese faces @fontsource's weight files also list are left out (decision 137).
+// index.html preloads the two latin files the first paint uses (decision 011).
+import '@fontsource/quicksand/latin-400.css';
+import '@fontsource/quicksand/latin-ext-400.css';
+import '@fontsource/quicksand/latin-600.css';
+import '@fontsource/quicksand/latin-ext-600.css';
+import '@fontsource/quicksand/latin-700.css';
+import '@fontsource/quicksand/latin-ext-700.css';
 import '../styles/global.css.ts';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -63,7 +63,19 @@ describe('theme', () => {
     expect(seen(document.body, 'font-family')).toMatch(/^"?Quicksand"?,/);
     expect(seen(screen.getByRole('heading', { level: 1 }), 'font-family')).toMatch(/^"?Quicksand"?,/);
     // The font files come with the app (no font service): the entry imports them.
-    expect(read('src/main.tsx')).toMatch(/import '@fontsource\/quicksand\/400\.css'/);
+    expect(read('src/main.tsx')).toMatch(/import '@fontsource\/quicksand\/latin-400\.css'/);
+  });
+
+  it('loads only the font weights the styles use, in the latin subsets (decision 137)', () => {
+    const sources = [...files('styles', /\.ts$/), ...files('src', /\.(ts|tsx)$/)];
+    const imports = sources.flatMap((f) => [...read(f).matchAll(/import '@fontsource\/([\w-]+)\/([\w.-]+)\.css'/g)].map((m) => ({ f, family: m[1]!, file: m[2]! })));
+    // A weight file without a subset (`400.css`) lists every subset, Vietnamese and Cyrillic too.
+    for (const i of imports) expect(i.file, `${i.f}: @fontsource/${i.family}/${i.file}.css`).toMatch(/^latin(-ext)?-\d{3}$/);
+    // Every Quicksand weight the styles set (400 is the body's), and no other.
+    const used = new Set(['400', ...sources.filter((f) => !f.includes('/editor/')).flatMap((f) => [...read(f).matchAll(/fontWeight:\s*'?(\d{3})/g)].map((m) => m[1]!))]);
+    const quicksand = (subset: string) => new Set(imports.filter((i) => i.family === 'quicksand' && i.file.startsWith(`${subset}-`) && i.file.slice(subset.length + 1).match(/^\d{3}$/)).map((i) => i.file.slice(-3)));
+    expect([...quicksand('latin')].sort()).toEqual([...used].sort());
+    expect([...quicksand('latin-ext')].sort()).toEqual([...used].sort());
   });
 
   it('loads no font, style or script from another origin', () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
-import { helmetOptions, loggerOptions } from '../../../server/app.ts';
+import { helmetOptions, loggerOptions, mayCarryNumbers } from '../../../server/app.ts';
+import { Type } from 'typebox';
 import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
 /**
@@ -69,6 +70,18 @@ describe('per-request work on a catalogue read', () => {
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/api/merchant' }, res: { statusCode: 200 } });
     expect(typeof mine[0]!.responseTime).toBe('number');
+  });
+
+  it('runs the non-finite check only where a number can arrive: a body, or a number in the query or path schema (decision 135)', () => {
+    const id = Type.Object({ id: Type.String({ format: 'uuid' }) });
+    expect(mayCarryNumbers({ method: 'GET', schema: { params: id } })).toBe(false);
+    expect(mayCarryNumbers({ method: 'GET' })).toBe(false);
+    expect(mayCarryNumbers({ method: 'GET', schema: { querystring: Type.Object({ limit: Type.Optional(Type.Integer()) }) } })).toBe(true);
+    expect(mayCarryNumbers({ method: 'GET', schema: { querystring: Type.Object({ at: Type.Union([Type.Number(), Type.Null()]) }) } })).toBe(true);
+    expect(mayCarryNumbers({ method: ['GET', 'HEAD'], schema: { params: id } })).toBe(false);
+    expect(mayCarryNumbers({ method: 'POST', schema: { params: id } })).toBe(true);
+    expect(mayCarryNumbers({ method: 'DELETE' })).toBe(true);
+    expect(mayCarryNumbers({ method: 'GET', schema: { querystring: { $ref: 'SomeQuery#' } } })).toBe(true);
   });
 
   it('a non-finite number is still refused in a query string and a body', async () => {

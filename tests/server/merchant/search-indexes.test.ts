@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers.ts';
 import { planNodes } from '../plan.ts';
 import { merchantPageQuery } from '../../../server/merchant/queries.ts';
+import { fillLargeCatalogue } from '../../../bench/catalogue-data.ts';
 
 /**
  * The search over what merchants sell stays on an index at the size the catalogue is meant to
@@ -17,28 +18,7 @@ describe('the index behind searching merchants and their products', () => {
 
   beforeAll(async () => {
     db = await createTestDb();
-    // A bulk load, as an operator would make one: the trigram index is dropped and built again
-    // afterwards from its own definition (building it is far cheaper than 10 000 row-by-row updates).
-    const { rows: def } = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE indexname = 'merchant_active_search'`.execute(db.db);
-    await sql`DROP INDEX merchant_active_search`.execute(db.db);
-    await sql`
-      INSERT INTO merchant (name, description, logo_url, category, sources, active, code_hash, street, postal_code, city)
-      SELECT 'Handlare ' || lpad(g::text, 5, '0') || ' ' || md5(g::text),
-             'Beskrivning ' || md5((g * 7)::text),
-             '/merchants/x.svg', 'shopping', '{InStore}', g % 50 <> 7, 'x',
-             'Gatan ' || g, '111 22', 'Ort' || (g % 300)
-      FROM generate_series(1, 10000) AS g`.execute(db.db);
-    // Ten products each (the tenth taken out of the catalogue); one merchant in 500 sells a "Fika för två".
-    await sql`
-      INSERT INTO product (merchant_id, name, source, price, valid_days, active)
-      SELECT m.id,
-             CASE WHEN k = 1 AND m.name LIKE 'Handlare __000 %' OR m.name LIKE 'Handlare __500 %' AND k = 1 THEN 'Fika för två'
-                  ELSE (ARRAY['Presentkort', 'Lunch', 'Middag', 'Biobiljett', 'Massage', 'Bukett', 'Pocketbok', 'Entré', 'Kurs'])[1 + k % 9] || ' ' || (m.name COLLATE "default" ~ '[02468] ')::text || k END,
-             'InStore', 10000 + k * 100, 365, k <> 10
-      FROM merchant m CROSS JOIN generate_series(1, 10) AS k`.execute(db.db);
-    await sql.raw(def[0]!.indexdef).execute(db.db);
-    await sql`ANALYZE merchant`.execute(db.db);
-    await sql`ANALYZE product`.execute(db.db);
+    await fillLargeCatalogue(db.db);
   }, 180_000);
   afterAll(async () => {
     await db.drop();
@@ -56,6 +36,25 @@ describe('the index behind searching merchants and their products', () => {
       const onMerchant = nodes.filter((n) => n['Relation Name'] === 'merchant');
       expect(onMerchant.length).toBeGreaterThan(0);
       expect(onMerchant.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+      expect(nodes.filter((n) => n['Relation Name'] === 'product').map((n) => n['Node Type'])).not.toContain('Seq Scan');
+      expect(nodes.map((n) => n['Index Name'] ?? '').join(' ')).toContain(index);
+    });
+  }
+
+  // The next page through a cursor (`after`, decoded from `nextCursor`): the same index from the
+  // cursor's place on, for a word, a two-letter search and no search (issue 28).
+  for (const [q, index] of [
+    ['fika', 'merchant_active_search'],
+    ['ka', 'merchant_active_'],
+    ['', 'merchant_active_'],
+  ] as const) {
+    it(`the next page of q=${q || '(none)'}: no sequential scan; uses ${index}`, async () => {
+      const words = q ? [q] : [];
+      const first = (await merchantPageQuery(db.db, { words, limit: 5 }).execute()) as unknown as { id: string; name: string }[];
+      expect(first.length).toBe(5);
+      const after = { name: first.at(-1)!.name, id: first.at(-1)!.id };
+      const nodes = await planNodes(db.pool, merchantPageQuery(db.db, { words, limit: 25, after }));
+      expect(nodes.filter((n) => n['Relation Name'] === 'merchant').map((n) => n['Node Type'])).not.toContain('Seq Scan');
       expect(nodes.filter((n) => n['Relation Name'] === 'product').map((n) => n['Node Type'])).not.toContain('Seq Scan');
       expect(nodes.map((n) => n['Index Name'] ?? '').join(' ')).toContain(index);
     });

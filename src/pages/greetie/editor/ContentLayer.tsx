@@ -1,5 +1,9 @@
-import '@fontsource/caveat/700.css';
-import '@fontsource/lora/600.css';
+// The editor's text faces in the one weight each is drawn in (layout.ts FONT_FAMILIES), latin and
+// latin-ext only (decision 137).
+import '@fontsource/caveat/latin-700.css';
+import '@fontsource/caveat/latin-ext-700.css';
+import '@fontsource/lora/latin-600.css';
+import '@fontsource/lora/latin-ext-600.css';
 import { useRef, type CSSProperties } from 'react';
 import { stickerUrl } from '../../../../contract/catalogue.ts';
 import type { ContentElement } from '../../../../contract/greetie.ts';
