@@ -42,44 +42,59 @@ export function useStepAddress(compose: Pick<ComposeView, 'screen' | 'draftId' |
   const step = stepOf(compose.screen);
   /** The machine's step when the address was last brought in step. */
   const synced = useRef<AddressStep | null>(null);
-  /** The history entry whose step the machine was last asked for (the one it opened with, first). */
-  const answered = useRef<string | null>(null);
+  /** The history entry last seen: a new one is a navigation that has arrived. */
+  const seen = useRef<string | null>(null);
+  /**
+   * The steps this page navigated to that have not arrived yet, in order (the router commits a
+   * navigation a moment later: a quick click must not read the address as it was before).
+   */
+  const going = useRef<AddressStep[]>([]);
 
   // The address says what to open, once.
   const opened = useRef(false);
   useEffect(() => {
     if (opened.current) return;
     opened.current = true;
-    answered.current = location.key;
     open({ ...opening(), step: asked });
-  }, [open, opening, asked, location.key]);
+  }, [open, opening, asked]);
 
   useEffect(() => {
     if (step === null) return;
-    const moved = synced.current !== step;
+    let foreign = false;
+    if (seen.current !== location.key) {
+      seen.current = location.key;
+      const ours = asked === null ? -1 : going.current.lastIndexOf(asked);
+      foreign = ours < 0;
+      going.current = foreign ? [] : going.current.slice(ours + 1);
+    }
+    const go = (to: AddressStep, how: 'push' | 'replace' | 'back', from: AddressStep | null = null) => {
+      going.current.push(to);
+      if (how === 'back') void navigate(-1);
+      else if (how === 'push') void navigate(stepAddress(to, draftId, location.search), { state: { composeFrom: from! } satisfies StepEntry });
+      else void navigate(stepAddress(to, draftId, location.search), { replace: true, state: to === asked ? location.state : null });
+    };
+    const prev = synced.current;
     synced.current = step;
-    const here = stepAddress(step, draftId, location.search);
-    if (asked === step) {
-      // The right step; the draft's id joins the address once it exists (a reload continues it).
-      if (location.search !== here.search) void navigate(here, { replace: true, state: location.state });
-      return;
-    }
-    if (answered.current === location.key) {
-      // The machine answered this address with another step: the address says which.
-      void navigate(here, { replace: true });
-      return;
-    }
-    if (!moved && asked !== null) {
-      // The address changed on its own: ask the machine; the step it shows is the address.
-      answered.current = location.key;
+    if (foreign && asked !== null && asked !== step) {
+      // The address changed without the machine (the browser's back or forward, a reload): ask
+      // the machine; the step it shows is the address.
       const shown = requestStep(asked);
-      if (shown !== null && shown !== asked) void navigate(stepAddress(shown, draftId, location.search), { replace: true });
+      synced.current = shown;
+      if (shown !== null && shown !== asked) go(shown, 'replace');
       return;
     }
-    // The machine changed step.
-    const forward = asked !== null && ADDRESS_STEPS.indexOf(step) > ADDRESS_STEPS.indexOf(asked);
-    if (forward) void navigate(here, { state: { composeFrom: asked } satisfies StepEntry });
-    else if (pushedFrom(location.state) === step) void navigate(-1);
-    else void navigate(here, { replace: true });
+    // Where the address is, or is about to be.
+    const address = going.current.at(-1) ?? asked;
+    if (address === step) {
+      // The right step; the draft's id joins the address once it exists (a reload continues it).
+      if (going.current.length === 0 && location.search !== stepAddress(step, draftId, location.search).search) go(step, 'replace');
+      return;
+    }
+    // The machine changed step from the one the address shows: forward is a new entry, back to
+    // the entry it was pushed from is the browser's back; anything else replaces the entry.
+    const fromShown = prev !== null && prev === address;
+    if (fromShown && ADDRESS_STEPS.indexOf(step) > ADDRESS_STEPS.indexOf(address)) go(step, 'push', address);
+    else if (fromShown && going.current.length === 0 && pushedFrom(location.state) === step) go(step, 'back');
+    else go(step, 'replace');
   }, [step, asked, draftId, location.key, location.search, location.state, navigate, requestStep]);
 }
