@@ -2,21 +2,12 @@ import { and, assign, fromPromise, not, sendTo, setup, stateIn } from 'xstate';
 import { isUuid } from '../contract/common.ts';
 import type { Failure } from '../contract/errors.ts';
 import type { ContentElement, Greetie, GreetieCreateV2 } from '../contract/greetie.ts';
-import { GIFTS_MAX } from '../contract/greetie.ts';
 import type { Product } from '../contract/merchant.ts';
 import { checkName } from '../contract/name.ts';
 import type { Payment } from '../contract/payment.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
-import {
-  amountFits,
-  draftOf,
-  emptyDraft,
-  nameProblems,
-  withLimits,
-  type GiftChoice,
-  type RecipientFields,
-  type SavedSender,
-} from './compose/draft.ts';
+import { draftOf, emptyDraft, withLimits, type ComposeStep, type GiftChoice, type RecipientFields, type SavedSender } from './compose/draft.ts';
+import { ADDRESS_STEPS, giftsFit, landingStep, namesFit, stepFor, type AddressStep } from './compose/steps.ts';
 import { autosaveMachine, type GiftLimitsInput } from './compose/autosave.ts';
 import type { ComposeContext, ComposeEvent, ComposeTag, OpenedEvent, OverlayInput } from './compose/types.ts';
 import { uploadMachine } from './compose/upload.ts';
@@ -33,6 +24,11 @@ import { paymentMachine } from './payment.ts';
  *   `save.saved`; sending waits until a `save.saved` with nothing pending (`saved`).
  * - `?draft={id}` resumes: the draft loads and the person lands on the step where they left
  *   (the furthest step the draft's own data shows they reached).
+ * - Each step has its own address (/greetie/new/{step}); the page keeps it in step with the state.
+ *   When the address names a step (a reload, the browser's back or forward) the page says so: as
+ *   it opens (`user.opened` with `step`) or later (`step.requested`). The machine opens that step
+ *   when every step before it is finished, otherwise the first unfinished one (compose/steps.ts);
+ *   an address never starts the payment, and a file going up keeps the media step.
  * - The media step invokes the child `upload` (compose/upload.ts): it checks the file, creates the
  *   draft when there is none, uploads with progress, and can be cancelled and retried. It tells
  *   compose `upload.started`, `upload.created`, `upload.done` and `upload.stopped`; the step holds
@@ -69,12 +65,22 @@ const failed = ({ event }: { event: { error: unknown } }) => ({ failure: event.e
 /** The greetie a call answered, as the params of the actions and guards that read it. */
 const answered = ({ event }: { event: { output: Greetie } }) => event.output;
 
-/** Where a loaded draft lands: the furthest step its own data shows the person reached. */
-function resumeAt(guard: 'isNoLongerDraft' | 'leftAtReview' | 'leftAtRecipient' | 'leftAtGifts' | 'leftAtContent' | null, target: string, description: string) {
+/** Where a loaded draft lands (compose/steps.ts, `landingStep`): the step its address named, or where the person left. */
+function resumeAt(step: ComposeStep | null, target: string, description: string) {
   return {
-    ...(guard ? { guard: { type: guard, params: answered } } : {}),
+    ...(step ? { guard: { type: 'landsAt' as const, params: ({ event }: { event: { output: Greetie } }) => ({ greetie: event.output, step }) } } : {}),
     target,
     actions: { type: 'takeDraft' as const, params: answered },
+    description,
+  };
+}
+
+/** The address asks for a step that leads to `step` (compose/steps.ts, `stepFor`), shown from another step: go there, saving what waits. */
+function toStep(step: ComposeStep, onStep: 'isOnMedia' | 'isOnContent' | 'isOnGifts' | 'isOnRecipient' | 'isOnReview', description: string) {
+  return {
+    guard: and([{ type: 'leadsTo' as const, params: { step } }, not(onStep)]),
+    target: `.${step}`,
+    actions: 'flushSave' as const,
     description,
   };
 }
@@ -121,6 +127,7 @@ export const composeMachine = setup({
     storeOpened: assign((_, p: OpenedEvent) => ({
       device: p.device ?? 'desktop',
       draftId: p.draftId,
+      openAt: p.step ?? null,
       startGift: p.gift,
       sender: {
         id: p.sender?.id ?? null,
@@ -191,19 +198,22 @@ export const composeMachine = setup({
     hasDraft: ({ context }) => context.draftId !== null,
     isNotFound: (_, p: { failure: Failure }) => p.failure.code === 'GREETIE_NOT_FOUND',
     isNoLongerDraft: (_, g: Greetie) => g.status !== 'draft',
-    /** A resumed draft lands on the review only when nothing is left to ask: without the sender's name it is the recipient step. */
-    leftAtReview: ({ context }, g: Greetie) => g.media !== null && g.recipient !== null && !context.sender.needsName,
-    leftAtRecipient: (_, g: Greetie) => g.media !== null && (g.gifts.length > 0 || g.message !== '' || g.recipient !== null),
-    leftAtGifts: (_, g: Greetie) => g.media !== null && g.content.length > 0,
-    leftAtContent: (_, g: Greetie) => g.media !== null,
+    /** A loaded draft opens at this step: the one its address named when the steps before it are finished, else where the person left (compose/steps.ts). */
+    landsAt: ({ context }, p: { greetie: Greetie; step: ComposeStep }) => landingStep(p.greetie, context.sender, context.openAt) === p.step,
+    /** The step the address asks for leads here: to it when the steps before it are finished, else to the first unfinished one. */
+    leadsTo: ({ context, event }, p: { step: ComposeStep }) => event.type === 'step.requested' && stepFor(event.step, context.draft, context.sender) === p.step,
+    /** The address asks for a step before this one (the browser's back). */
+    requestsEarlier: (_, p: { requested: AddressStep; step: AddressStep }) => ADDRESS_STEPS.indexOf(p.requested) < ADDRESS_STEPS.indexOf(p.step),
+    isOnMedia: stateIn('#compose.editing.steps.media'),
+    isOnContent: stateIn('#compose.editing.steps.content'),
+    isOnGifts: stateIn('#compose.editing.steps.gifts'),
+    isOnRecipient: stateIn('#compose.editing.steps.recipient'),
+    isOnReview: stateIn('#compose.editing.steps.review'),
     hasMedia: ({ context }) => context.draft.media !== null,
-    giftsFit: ({ context }) => context.draft.gifts.length <= GIFTS_MAX && context.draft.gifts.every(amountFits),
+    giftsFit: ({ context }) => giftsFit(context.draft.gifts),
     hasRecipient: ({ context }) => looksLikeSwedishMobile(context.draft.recipient.mobileNumber),
     /** Both names pass the name rule (the sender's only when it is asked for). */
-    namesFit: ({ context }) => {
-      const problems = nameProblems(context.draft.recipient.name, context.sender);
-      return problems.recipientName === null && problems.senderName === null;
-    },
+    namesFit: ({ context }) => namesFit(context.draft, context.sender),
     needsSenderName: ({ context }) => context.sender.needsName,
     canLeaveRecipient: and(['hasRecipient', 'namesFit']),
     canLeaveRecipientNamed: and(['canLeaveRecipient', not('needsSenderName')]),
@@ -220,7 +230,6 @@ export const composeMachine = setup({
     isOverlayStale: ({ context }) => context.overlayStale && context.draftId !== null && context.draft.media !== null,
     isOverlayDue: and(['isOverlayStale', 'isSaved']),
     needsGiftLimits: ({ context }) => !context.giftLimitsKnown && context.draft.gifts.length > 0,
-    onContentStep: stateIn('#compose.editing.steps.content'),
   },
 }).createMachine({
   id: 'compose',
@@ -241,6 +250,7 @@ export const composeMachine = setup({
     payment: null,
     consent: false,
     consentMissing: false,
+    openAt: null,
   },
   initial: 'opening',
   states: {
@@ -278,12 +288,25 @@ export const composeMachine = setup({
         src: 'loadDraft',
         input: ({ context }) => ({ draftId: context.draftId ?? '' }),
         onDone: [
-          resumeAt('isNoLongerDraft', 'notEditable', 'Den är redan skickad eller betald: den kan inte längre ändras.'),
-          resumeAt('leftAtReview', '#compose.editing.steps.review', 'Den har en mottagare: fortsätt vid granskningen.'),
-          resumeAt('leftAtRecipient', '#compose.editing.steps.recipient', 'Den har gåvor eller ett meddelande: fortsätt vid mottagaren.'),
-          resumeAt('leftAtGifts', '#compose.editing.steps.gifts', 'Den har innehåll: fortsätt vid gåvorna.'),
-          resumeAt('leftAtContent', '#compose.editing.steps.content', 'Den har ett foto eller en video: fortsätt vid innehållet.'),
-          resumeAt(null, 'editing', 'Inget uppladdat än: fortsätt vid foto/video.'),
+          {
+            guard: { type: 'isNoLongerDraft', params: answered },
+            target: 'notEditable',
+            actions: { type: 'takeDraft', params: answered },
+            description: 'Den är redan skickad eller betald: den kan inte längre ändras.',
+          },
+          resumeAt(
+            'review',
+            '#compose.editing.steps.review',
+            'Till granskningen: adressen ber om den (eller betalningen) och stegen före är klara; eller, utan steg i adressen, den har en mottagare och avsändaren ett namn.',
+          ),
+          resumeAt(
+            'recipient',
+            '#compose.editing.steps.recipient',
+            'Till mottagaren: adressen ber om den, eller om ett senare steg och mottagaren är inte klar; eller, utan steg i adressen, den har gåvor, ett meddelande eller en mottagare.',
+          ),
+          resumeAt('gifts', '#compose.editing.steps.gifts', 'Till gåvorna: adressen ber om dem (eller om ett senare steg och ett belopp passar inte); eller, utan steg i adressen, den har innehåll.'),
+          resumeAt('content', '#compose.editing.steps.content', 'Till innehållet: adressen ber om det; eller, utan steg i adressen, den har ett foto eller en video.'),
+          resumeAt(null, 'editing', 'Till foto/video: adressen ber om det, eller inget är uppladdat än.'),
         ],
         onError: [
           {
@@ -362,8 +385,19 @@ export const composeMachine = setup({
       },
       states: {
         steps: {
-          description: 'Steget som visas.',
+          description: 'Steget som visas; varje steg har sin egen adress (/greetie/new/{steg}).',
           initial: 'media',
+          on: {
+            // Only a step other than the one shown: a request that leads back here changes nothing
+            // (the page puts this step's address back).
+            'step.requested': [
+              toStep('media', 'isOnMedia', 'Adressen ber om foto/video (webbläsarens bakåt): dit.'),
+              toStep('content', 'isOnContent', 'Adressen ber om innehållet (bakåt eller framåt), och det finns ett foto eller en video: dit.'),
+              toStep('gifts', 'isOnGifts', 'Adressen ber om gåvorna, eller om ett senare steg medan ett belopp inte passar: dit.'),
+              toStep('recipient', 'isOnRecipient', 'Adressen ber om mottagaren, eller om granskningen medan mottagaren inte är klar: dit.'),
+              toStep('review', 'isOnReview', 'Adressen ber om granskningen (eller betalningen) och alla steg före är klara: dit (betalningen startar bara med knappen).'),
+            ],
+          },
           states: {
             media: {
               description: 'Ta eller välj ett foto eller en video; barnet upload kontrollerar och laddar upp den, och förloppet visas.',
@@ -387,6 +421,7 @@ export const composeMachine = setup({
                   description: 'En fil laddas upp (utkastet skapas först om det inte finns).',
                   tags: ['busy'],
                   on: {
+                    'step.requested': { description: 'Adressen ber om ett annat steg medan filen går upp: steget stannar, som Nästa väntar.' },
                     'upload.created': {
                       guard: not('hasDraft'),
                       actions: { type: 'takeDraft', params: ({ event }) => event.greetie },
@@ -569,7 +604,7 @@ export const composeMachine = setup({
             failed: {
               description: 'Senaste uppladdningen av bilden misslyckades; personen går vidare ändå.',
               on: {
-                'user.changedContent': { guard: 'onContentStep', target: 'current', description: 'Innehållet ändrades: gör en bild och ladda upp den efter sparningen.' },
+                'user.changedContent': { guard: 'isOnContent', target: 'current', description: 'Innehållet ändrades: gör en bild och ladda upp den efter sparningen.' },
               },
             },
           },
@@ -589,7 +624,14 @@ export const composeMachine = setup({
           description: 'Betald: kvittot visas.',
         },
       },
-      on: { 'user.back': { target: '#compose.editing.steps.review', description: 'Tillbaka till granskningen.' } },
+      on: {
+        'user.back': { target: '#compose.editing.steps.review', description: 'Tillbaka till granskningen.' },
+        'step.requested': {
+          guard: { type: 'requestsEarlier', params: ({ event }) => ({ requested: event.step, step: 'payment' as const }) },
+          target: '#compose.editing.steps.review',
+          description: 'Webbläsarens bakåt under betalningen: tillbaka till granskningen, som med Tillbaka.',
+        },
+      },
     },
     paid: {
       description: 'Betald: kvittot (vad som köptes, summan, säljaren, när den levereras).',

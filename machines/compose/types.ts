@@ -4,6 +4,7 @@ import type { Payment } from '../../contract/payment.ts';
 import type { PaymentDevice } from '../payment.ts';
 import type { AutosaveReport } from './autosave.ts';
 import type { ComposeDraft, ComposeSender, GiftChoice, RecipientFields } from './draft.ts';
+import type { AddressStep } from './steps.ts';
 import type { UploadReport } from './upload.ts';
 
 /** The compose machine's (machines/compose.ts) context, events, screens and tags. */
@@ -19,6 +20,8 @@ export interface OpenedEvent {
   sender?: { id: string; name: string | null } | null;
   /** What the payment shows first: the Swish app button (a phone) or the QR code. */
   device?: PaymentDevice;
+  /** The step the address names (`/greetie/new/{step}`, a reload): the draft opens there when the steps before it are finished. */
+  step?: AddressStep | null;
 }
 
 export interface ComposeContext {
@@ -48,6 +51,8 @@ export interface ComposeContext {
   consent: boolean;
   /** 'Betala med Swish' was pressed without the tick: the page says so at the box. */
   consentMissing: boolean;
+  /** The step the address named as the page opened (null: none, the draft opens where the person left it). */
+  openAt: AddressStep | null;
 }
 
 /** What the overlay actor flattens: the draft's content (drawn by the page, uploaded to the draft). */
@@ -61,6 +66,8 @@ export type ComposeEvent =
   | UploadReport
   | { type: 'user.next' }
   | { type: 'user.back' }
+  /** The address names another step (the browser's back or forward, or an address typed): the machine decides where that leads. */
+  | { type: 'step.requested'; step: AddressStep }
   | { type: 'user.changedContent'; content: ContentElement[] }
   | { type: 'user.changedGifts'; gifts: GiftChoice[] }
   | { type: 'user.changedRecipient'; recipient: RecipientFields; message: string; deliverAt: string | null }

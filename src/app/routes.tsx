@@ -6,6 +6,7 @@ import { MinimalLayout } from './layouts/MinimalLayout.tsx';
 import { RedirectIfAuthenticated, RequireAuth } from './guards.tsx';
 import { loadNamespaces } from '../i18n.ts';
 import { loadVoucherStore } from './AppActors.tsx';
+import type { PageHandle } from './layouts/pageKey.ts';
 
 /**
  * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, greetie/view, merchant,
@@ -83,7 +84,8 @@ export const routes: RouteObject[] = [
           { path: 'voucher/:id', lazy: page(voucher, 'VoucherDetailsPage') },
           { path: 'greetie', lazy: page(greetie, 'GreetieListPage') },
           { path: 'greetie/list', lazy: page(greetie, 'GreetieListPage') },
-          { path: 'greetie/new', lazy: page(greetie, 'GreetieNewPage') },
+          // One route for every step (/greetie/new/content…): the page stays, the step is the machine's.
+          { path: 'greetie/new/:step?', handle: { onePage: true } satisfies PageHandle, lazy: page(greetie, 'GreetieNewPage') },
           { path: 'greetie/details/:id', lazy: page(greetie, 'GreetieDetailsPage') },
           { path: 'portal', lazy: page(portal, 'PortalIndexPage') },
           { path: 'portal/:merchantId', lazy: page(portal, 'PortalMerchantPage') },

@@ -7,11 +7,12 @@ import { LOGIN_PATH, expectPath, mobileNumberFor, signInOnLoginPage, tickWithdra
 
 /**
  * Making a greetie on a phone (and a desktop): sign in, upload a photo, add a text and an emoji,
- * drag one, pick a gift, reload half-way and continue, enter the recipient, review, and reach the
- * payment, started with 'Betala med Swish' (tests/e2e/payment.e2e.test.ts pays). On the way, the
- * editor shows what is sent: the picture in the one frame shape, the text panel brought into view,
- * an element dragged past the edge kept inside, keyboard help only on the desktop, and the text on
- * the same spot of the same frame in the review.
+ * drag one, go back and forward with the browser (each step has its address), pick a gift, reload
+ * half-way and continue, enter the recipient, review, and reach the payment, started with
+ * 'Betala med Swish' (tests/e2e/payment.e2e.test.ts pays). On the way, the editor shows what is
+ * sent: the picture in the one frame shape, the text panel brought into view, an element dragged
+ * past the edge kept inside, keyboard help only on the desktop, and the text on the same spot of
+ * the same frame in the review.
  */
 
 connectBrowser();
@@ -54,15 +55,16 @@ journey('compose', async (j) => {
   await page.goto('/greetie/new');
   await expectPath(page, new RegExp(`^${LOGIN_PATH}`));
   await signInOnLoginPage(j, { checkpoints: false });
-  await expectPath(page, '/greetie/new');
+  await expectPath(page, /^\/greetie\/new(\/media)?$/);
 
-  // 1. Media: a photo from the phone, uploaded with its progress; the draft's id goes into the address.
+  // 1. Media: a photo from the phone, uploaded with its progress; the step and the draft's id are in the address.
   const main = page.getByRole('main');
   await main.getByRole('heading', { name: 'Välj en bild eller video' }).waitFor();
   await j.check('compose: media, empty');
   await main.getByLabel('Välj från telefonen').setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
   await main.getByRole('img', { name: 'Din bild' }).waitFor();
-  await expectPath(page, /^\/greetie\/new\?draft=[0-9a-f-]{36}$/);
+  await expectPath(page, /^\/greetie\/new\/media\?draft=[0-9a-f-]{36}$/);
+  const draftQuery = new URL(page.url()).search;
   const next = main.getByRole('button', { name: 'Nästa' });
   await expect.poll(() => next.isEnabled()).toBe(true);
   await j.check('compose: media, uploaded');
@@ -134,6 +136,15 @@ journey('compose', async (j) => {
   // 3. Gifts: a product of the first merchant; the running total in kr.
   await next.click();
   await main.getByRole('heading', { name: 'Lägg till presenter' }).waitFor();
+  await expectPath(page, `/greetie/new/gifts${draftQuery}`);
+  // The browser's back is the step before, with the content as it was saved; forward goes on again.
+  await page.goBack();
+  await main.getByRole('heading', { name: 'Klä din greetie' }).waitFor();
+  await expectPath(page, `/greetie/new/content${draftQuery}`);
+  await main.getByRole('button', { name: /Text: Grattis!/ }).waitFor();
+  await page.goForward();
+  await main.getByRole('heading', { name: 'Lägg till presenter' }).waitFor();
+  await expectPath(page, `/greetie/new/gifts${draftQuery}`);
   await main.getByRole('region', { name: 'Välj handlare' }).getByRole('button', { name: /Café Kanelbullen/ }).click();
   await main.getByRole('heading', { name: 'Café Kanelbullen' }).waitFor();
   await main.getByRole('listitem').filter({ hasText: 'Fika för två' }).getByRole('button', { name: /^Lägg till/ }).click();
@@ -141,12 +152,14 @@ journey('compose', async (j) => {
   await expect.poll(() => main.getByText(/^Summa: /).textContent()).toMatch(/^Summa: [\d\u00a0]+(,\d\d)?\u00a0kr$/);
   await j.check('compose: gifts with a total');
 
-  // 4. Recipient; a reload on the way continues at the same step with everything kept.
+  // 4. Recipient; a reload on the way stays at the same step (its address) with everything kept.
   await next.click();
   await main.getByRole('heading', { name: 'Vem ska få den?' }).waitFor();
+  await expectPath(page, `/greetie/new/recipient${draftQuery}`);
   await main.getByRole('status').filter({ hasText: 'Sparat' }).waitFor();
   await page.reload();
   await main.getByRole('heading', { name: 'Vem ska få den?' }).waitFor();
+  await expectPath(page, `/greetie/new/recipient${draftQuery}`);
   const recipient = mobileNumberFor('compose-recipient', j.viewport);
   await main.getByLabel('Mobilnummer').fill(recipient.typed);
   await main.getByLabel('Namn (valfritt)').fill('Mormor');

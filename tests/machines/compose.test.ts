@@ -8,6 +8,7 @@ import { COMPOSE_SCREENS, SAVE_DELAY_MS, composeMachine, type ComposeTag, type G
 import { autosaveMachine, type AutosaveActor, type AutosaveTag } from '../../machines/compose/autosave.ts';
 import { uploadMachine, type UploadActor, type UploadTag } from '../../machines/compose/upload.ts';
 import { giftsTotal, type SavedSender } from '../../machines/compose/draft.ts';
+import type { AddressStep } from '../../machines/compose/steps.ts';
 import { checkMediaFile } from '../../machines/compose/files.ts';
 import { POLL_FIRST_MS, paymentMachine, type StartPaymentInput } from '../../machines/payment.ts';
 import type { Product } from '../../contract/merchant.ts';
@@ -659,6 +660,96 @@ describe('compose machine', () => {
       t.limits.calls[0]!.resolve([voucherProduct]);
       await settle();
       expect(t.actor.getSnapshot().context.draft.gifts[0]!.limits).toEqual({ min: 10000, max: 100000 });
+    });
+  });
+
+  describe('each step has its address: the browser\'s back and forward, and a reload, ask the machine for a step', () => {
+    const number = { name: null, mobileNumber: '+46701234567' };
+    /** A page opened at `address` (a reload) with the draft the server answers. */
+    async function openedAt(step: AddressStep | null, draft: Greetie) {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null, step });
+      t.load.calls[0]!.resolve(draft);
+      await settle();
+      return t;
+    }
+
+    it('back goes to the previous step, saving what waits; from the payment, back is the review', async () => {
+      const t = await openedAt('gifts', greetie({ media: photo, content: [textElement] }));
+      expect(t.step()).toEqual(['gifts']);
+      t.actor.send({ type: 'user.changedGifts', gifts: [giftChoice] });
+      t.actor.send({ type: 'step.requested', step: 'content' });
+      expect(t.step()).toEqual(['content']);
+      // The step change saved at once, as 'Tillbaka' does.
+      expect(t.save.calls).toHaveLength(1);
+      t.actor.send({ type: 'step.requested', step: 'media' });
+      expect(t.step()).toEqual(['media']);
+
+      const paying = await openedAt(null, greetie({ media: photo, gifts: [gift], recipient: number }));
+      paying.actor.send({ type: 'user.consented', consented: true });
+      paying.actor.send({ type: 'user.send' });
+      expect(paying.step()).toEqual(['payment']);
+      paying.actor.send({ type: 'step.requested', step: 'review' });
+      expect(paying.step()).toEqual(['review']);
+      expect(paying.actor.getSnapshot().children.payment).toBeUndefined();
+    });
+
+    it('a reload on a later step stays there when the steps before it are finished', async () => {
+      // Without a step in the address this draft would open at the review (it has a recipient).
+      const full = greetie({ media: photo, content: [textElement], recipient: number, message: 'Grattis!' });
+      expect((await openedAt(null, full)).step()).toEqual(['review']);
+      expect((await openedAt('content', full)).step()).toEqual(['content']);
+      expect((await openedAt('gifts', full)).step()).toEqual(['gifts']);
+      expect((await openedAt('recipient', full)).step()).toEqual(['recipient']);
+      expect((await openedAt('review', full)).step()).toEqual(['review']);
+      // The content and the gifts may stay empty: with a photo, the recipient step is reached.
+      expect((await openedAt('recipient', greetie({ media: photo }))).step()).toEqual(['recipient']);
+    });
+
+    it('a reload on a step whose earlier steps are unfinished opens the first unfinished one', async () => {
+      expect((await openedAt('gifts', greetie())).step()).toEqual(['media']);
+      expect((await openedAt('review', greetie({ media: photo, message: 'Hej' }))).step()).toEqual(['recipient']);
+      // A number that is no Swedish mobile is no finished recipient step.
+      expect((await openedAt('review', greetie({ media: photo, recipient: { name: null, mobileNumber: '+4681234567' } }))).step()).toEqual(['recipient']);
+      // The sender's name is asked for in the recipient step: without it, no review.
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null, step: 'review', sender: { id: 'u1', name: null } });
+      t.load.calls[0]!.resolve(greetie({ media: photo, recipient: number }));
+      await settle();
+      expect(t.step()).toEqual(['recipient']);
+    });
+
+    it('an address never starts the payment: it opens the review at most', async () => {
+      const t = await openedAt('payment', greetie({ media: photo, gifts: [gift], recipient: number }));
+      expect(t.step()).toEqual(['review']);
+      t.actor.send({ type: 'user.consented', consented: true });
+      t.actor.send({ type: 'step.requested', step: 'payment' });
+      expect(t.step()).toEqual(['review']);
+      expect(t.actor.getSnapshot().children.payment).toBeUndefined();
+    });
+
+    it('forward goes on when the steps between are finished, otherwise to the first unfinished one', async () => {
+      const t = await openedAt('content', greetie({ media: photo }));
+      t.actor.send({ type: 'step.requested', step: 'gifts' });
+      expect(t.step()).toEqual(['gifts']);
+      // No recipient yet: the review is not reached, the recipient step is.
+      t.actor.send({ type: 'step.requested', step: 'review' });
+      expect(t.step()).toEqual(['recipient']);
+      t.actor.send({ type: 'step.requested', step: 'review' });
+      expect(t.step()).toEqual(['recipient']);
+      t.actor.send({ type: 'user.changedRecipient', recipient, message: '', deliverAt: null });
+      t.actor.send({ type: 'step.requested', step: 'review' });
+      expect(t.step()).toEqual(['review']);
+    });
+
+    it('a file going up keeps the media step, whatever the address asks', async () => {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: null, gift: null });
+      t.toUpload({ type: 'user.choseFile', file: jpeg });
+      expect(t.has('busy')).toBe(true);
+      t.actor.send({ type: 'step.requested', step: 'content' });
+      expect(t.step()).toEqual(['media']);
+      expect(t.has('busy')).toBe(true);
     });
   });
 

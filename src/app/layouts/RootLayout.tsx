@@ -1,15 +1,16 @@
 import { useEffect, useRef, type MouseEvent } from 'react';
-import { Outlet, useLocation } from 'react-router-dom';
+import { Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../components/session.ts';
 import { Analytics } from '../shell/Analytics.tsx';
 import * as css from '../shell/shell.css.ts';
+import { usePageKey } from './pageKey.ts';
 
-/** Scrolls to the top whenever the path changes (not on query or hash changes). */
-function useScrollToTopOnPathChange(pathname: string) {
+/** Scrolls to the top whenever the page changes (not on query or hash changes, nor a wizard's step: pageKey.ts). */
+function useScrollToTopOnPathChange(page: string) {
   useEffect(() => {
     window.scrollTo(0, 0);
-  }, [pathname]);
+  }, [page]);
 }
 
 /**
@@ -17,7 +18,7 @@ function useScrollToTopOnPathChange(pathname: string) {
  * focus to the page's main heading, or the main region when the page has none, so screen reader
  * and keyboard users start on the new page.
  */
-function useFocusOnPathChange(pathname: string) {
+function useFocusOnPathChange(page: string) {
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
@@ -29,7 +30,7 @@ function useFocusOnPathChange(pathname: string) {
     if (!target) return;
     if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
     target.focus({ preventScroll: true });
-  }, [pathname]);
+  }, [page]);
 }
 
 /** The loading indicator: while the session loads, and while the first page's code loads. */
@@ -49,10 +50,10 @@ export function LoadingScreen() {
  */
 export function RootLayout() {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const page = usePageKey();
   const { status } = useSession();
-  useScrollToTopOnPathChange(pathname);
-  useFocusOnPathChange(pathname);
+  useScrollToTopOnPathChange(page);
+  useFocusOnPathChange(page);
 
   const skipToMain = (e: MouseEvent<HTMLAnchorElement>) => {
     const main = document.getElementById('main');

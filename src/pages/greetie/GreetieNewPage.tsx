@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { isUuid } from '../../../contract/common.ts';
@@ -7,6 +7,7 @@ import { useSessionUser } from '../../components/session.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { button, buttonSecondary, visuallyHidden } from '../../components/ui.css.ts';
 import { useCompose, type ComposeView } from './useCompose.ts';
+import { useStepAddress } from './useStepAddress.ts';
 import { MediaStep } from './MediaStep.tsx';
 import { ContentStep } from './ContentStep.tsx';
 import { GiftsStep } from './GiftsStep.tsx';
@@ -19,40 +20,34 @@ import { SoldOutAlert } from './soldOut.tsx';
 import * as css from './greetie.css.ts';
 
 /**
- * /greetie/new: making a greetie, one step at a time (the compose machine, machines/compose.ts).
- * `?draft={id}` continues a draft; `?productId=…&amount=…` starts one with that gift. Once the
- * draft exists its id goes into the address, so a reload continues where the person was.
+ * /greetie/new/{step}: making a greetie, one step at a time (the compose machine, machines/compose.ts).
+ * `?draft={id}` continues a draft; `?productId=…&amount=…` starts one with that gift. Each step has
+ * its address and the draft's id joins it once the draft exists, so the browser's back goes to the
+ * step before and a reload continues at the same step (useStepAddress.ts).
  */
 export function GreetieNewPage() {
   const { t } = useTranslation('greetie');
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const user = useSessionUser();
   const compose = useCompose();
-  const { screen, draftId, open } = compose;
+  const { screen } = compose;
   // Once it is paid (the receipt) or sent, the page is no longer about making it.
   const pageTitle = screen === 'sent' || screen === 'paid' ? t('new.doneTitle') : t('new.title');
   usePageTitle(pageTitle);
 
-  // The address says what to open, once.
-  const opened = useRef(false);
-  useEffect(() => {
-    if (opened.current) return;
-    opened.current = true;
+  // What the address asks to open (read once, as the page opens).
+  const opening = useCallback(() => {
     const draft = params.get('draft');
     const productId = params.get('productId');
     const amount = Number(params.get('amount'));
-    open({
+    return {
       draftId: draft || null,
       gift: productId && isUuid(productId) ? { productId, ...(Number.isInteger(amount) && amount > 0 ? { amount } : {}) } : null,
       sender: user ? { id: user.id, name: user.name } : null,
       device: deviceOf(),
-    });
-  }, [params, open, user]);
-
-  // The draft's id in the address: a reload (or another tab) continues it.
-  useEffect(() => {
-    if (draftId && params.get('draft') !== draftId) setParams({ draft: draftId }, { replace: true });
-  }, [draftId, params, setParams]);
+    };
+  }, [params, user]);
+  useStepAddress(compose, opening);
 
   // Focus follows the step: its heading, so a screen reader hears where the person is.
   const heading = useRef<HTMLHeadingElement>(null);

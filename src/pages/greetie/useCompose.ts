@@ -8,6 +8,7 @@ import { COMPOSE_SCREENS, type composeMachine, type ComposeScreen, type OpenedEv
 import type { AutosaveActor, AutosaveTag } from '../../../machines/compose/autosave.ts';
 import type { ComposeDraft, ComposeSender, GiftChoice, RecipientFields } from '../../../machines/compose/draft.ts';
 import type { ChosenFile, FileRefusal } from '../../../machines/compose/files.ts';
+import { isAddressStep, type AddressStep } from '../../../machines/compose/steps.ts';
 import type { UploadActor, UploadProgress, UploadTag } from '../../../machines/compose/upload.ts';
 import { screenOf } from '../../components/flow.ts';
 import { useAuthActor } from '../../components/session.ts';
@@ -79,6 +80,8 @@ export interface ComposeView {
   retryUpload: () => void;
   next: () => void;
   back: () => void;
+  /** The address names `step` (a reload, the browser's back or forward): the machine decides; answers the step shown after (null: no step). */
+  requestStep: (step: AddressStep) => AddressStep | null;
   changeContent: (content: ContentElement[]) => void;
   changeGifts: (gifts: GiftChoice[]) => void;
   changeRecipient: (recipient: RecipientFields, message: string, deliverAt: string | null) => void;
@@ -93,6 +96,9 @@ export interface ComposeView {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+
+/** The step a screen is, as an address names it (null: no step, e.g. loading or sent). */
+export const stepOf = (screen: ComposeScreen): AddressStep | null => (isAddressStep(screen) ? screen : null);
 
 const select = (s: Snapshot) => ({
   screen: screenOf(s, COMPOSE_SCREENS),
@@ -149,6 +155,10 @@ export function useCompose(): ComposeView {
       retryUpload: () => uploader()?.send({ type: 'user.retryUpload' }),
       next: () => actor.send({ type: 'user.next' }),
       back: () => actor.send({ type: 'user.back' }),
+      requestStep: (step: AddressStep) => {
+        actor.send({ type: 'step.requested', step });
+        return stepOf(screenOf(actor.getSnapshot(), COMPOSE_SCREENS));
+      },
       changeContent: (content: ContentElement[]) => actor.send({ type: 'user.changedContent', content }),
       changeGifts: (gifts: GiftChoice[]) => actor.send({ type: 'user.changedGifts', gifts }),
       changeRecipient: (recipient: RecipientFields, message: string, deliverAt: string | null) =>

@@ -124,6 +124,8 @@ export default defineHooks({
     // The upload child (its own model: tests/model/hooks/upload.ts) as compose hears it.
     'upload.created': [{ greetie: greetie() }],
     'upload.done': [{ greetie: greetie({ media: photo }) }],
+    // The address names another step (the browser's back or forward): the machine decides where it leads.
+    'step.requested': [{ step: 'media' }, { step: 'content' }, { step: 'gifts' }, { step: 'recipient' }, { step: 'review' }],
     'user.changedContent': [{ content: [textElement] }],
     'user.changedGifts': [{ gifts: [giftChoice] }],
     'user.changedRecipient': [{ recipient, message: 'Grattis på födelsedagen!', deliverAt: null }],

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { expect, vi } from 'vitest';
@@ -137,8 +137,12 @@ export function renderCompose(address: string, sender?: { id: string; name: stri
         pending.push({ method: init?.method ?? 'GET', url: String(input), signal: init?.signal ?? null, answer: resolve, done: false }),
       ),
   );
-  renderRoute(address, { session: signedIn(sender ?? {}) });
+  router = renderRoute(address, { session: signedIn(sender ?? {}) }).router;
 }
+
+let router: ReturnType<typeof renderRoute>['router'] | null = null;
+/** The page's address names the step it shows (/greetie/new/{step}). */
+const showsAddress = (step: string) => waitFor(() => expect(router?.state.location.pathname).toBe(`/greetie/new/${step}`));
 
 /** Ends what renderCompose started (fake timers, stubs). */
 export function cleanupCompose() {
@@ -151,13 +155,14 @@ export default defineUi({
   render(env) {
     // The address the person opens is what the path's first event says.
     const opened = env.path!.events.find((e) => e.type === 'user.opened') as OpenedEvent | undefined;
+    const step = opened?.step ? `/${opened.step}` : '';
     const query = opened?.draftId
       ? `?draft=${opened.draftId}`
       : opened?.gift
         ? `?productId=${opened.gift.productId}${opened.gift.amount ? `&amount=${opened.gift.amount}` : ''}`
         : '';
     // A path that opens with a nameless sender signs in a person whose profile has no name.
-    renderCompose(`/greetie/new${query}`, opened?.sender ?? undefined);
+    renderCompose(`/greetie/new${step}${query}`, opened?.sender ?? undefined);
   },
   events: {
     // The page says what its address asks for as it opens (render chose the address).
@@ -216,6 +221,11 @@ export default defineUi({
     },
     'user.next': async () => {
       await user().click(screen.getByRole('button', { name: 'Nästa' }));
+    },
+    // The browser's back or forward: the address changes to the step's, the draft's id kept.
+    'step.requested': async (_env, event) => {
+      const { step } = event as EventObject & { step: string };
+      await act(() => router!.navigate(`/greetie/new/${step}${router!.state.location.search}`));
     },
     'user.back': async () => {
       // From the payment (handingOver): the payment panel offers the way back once its start has
@@ -305,6 +315,7 @@ export default defineUi({
     // The steps: the stepper marks the one shown.
     'editing.steps.media': async () => {
       expect(await stepHeading('Välj en bild eller video')).toBeInTheDocument();
+      await showsAddress('media');
       expect(screen.getByRole('listitem', { current: 'step' })).toHaveTextContent('Bild');
     },
     // The media step's own parts (file, progress, refusal, cancel) are the upload child's binding's.
@@ -320,10 +331,12 @@ export default defineUi({
     },
     'editing.steps.content': async (_env, s) => {
       expect(await stepHeading('Klä din greetie')).toBeInTheDocument();
+      await showsAddress('content');
       for (const c of ctx(s).draft.content) if (c.type === 'text') expect(screen.getAllByRole('button', { name: `Text: ${c.value}` }).length).toBeGreaterThan(0);
     },
     'editing.steps.gifts': async (_env, s) => {
       expect(await stepHeading('Lägg till presenter')).toBeInTheDocument();
+      await showsAddress('gifts');
       const gifts = ctx(s).draft.gifts;
       if (gifts.length === 0) expect(screen.getByText('Inga presenter valda. Det går bra att skicka utan.')).toBeInTheDocument();
       else for (const g of gifts) expect(within(screen.getByRole('list', { name: 'Valda presenter' })).getAllByText(g.productName).length).toBeGreaterThan(0);
@@ -332,6 +345,7 @@ export default defineUi({
     },
     'editing.steps.recipient': async (_env, s) => {
       expect(await stepHeading('Vem ska få den?')).toBeInTheDocument();
+      await showsAddress('recipient');
       // The path's states stand for every draft alike in what the page shows: a number, or none.
       const field = screen.getByRole('textbox', { name: 'Mobilnummer' });
       if (ctx(s).draft.recipient.mobileNumber) expect(field).not.toHaveValue('');
@@ -339,6 +353,7 @@ export default defineUi({
     },
     'editing.steps.review': async (_env, s) => {
       expect(await stepHeading('Granska din greetie')).toBeInTheDocument();
+      await showsAddress('review');
       const label = ctx(s).draft.gifts.length > 0 ? 'Betala med Swish' : 'Skicka';
       // Sending waits until everything is saved.
       const settled = ctx(s).saved && !s.matches({ editing: { overlay: 'uploading' } });
@@ -380,6 +395,7 @@ export default defineUi({
     handingOver: async () => {
       // The review hands over to the payment panel, which starts the payment.
       expect(await stepHeading('Betala med Swish')).toBeInTheDocument();
+      await showsAddress('payment');
     },
     paid: async () => {
       expect(await screen.findByRole('heading', { level: 2, name: 'Tack! Betalningen är klar' }, { timeout: 5000 })).toBeInTheDocument();
