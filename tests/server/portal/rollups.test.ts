@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers.ts';
-import { redeemedSummary, voucherSummary, type Period } from '../../../server/portal/queries.ts';
+import { summaryOf, type Period } from '../../../server/portal/queries.ts';
 import { down as rollupsDown, up as rollupsUp } from '../../../server/db/migrations/023_portal_rollups.ts';
 
 /**
@@ -42,8 +42,7 @@ async function fromScratch(db: TestDb['db'], merchantId: string, period: Period,
 }
 
 async function viaRollup(db: TestDb['db'], merchantId: string, period: Period, now: string) {
-  const [v, r] = await Promise.all([voucherSummary(db, merchantId, period, new Date(now)), redeemedSummary(db, merchantId, period)]);
-  return { ...v, redeemed_count: r.count, redeemed_amount: r.amount };
+  return summaryOf(db, merchantId, period, new Date(now));
 }
 
 /** A small seeded generator (mulberry32) for the mix's choices (ROLLUP_SEED to try others). */
