@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
+import { startPeriodic, type PeriodicJob } from '../periodic.ts';
 
 /**
  * The fold of `portal_open_delta` into `portal_open` (migration 027; decision 124). Writers append
@@ -51,33 +52,9 @@ export async function foldPortalOpen(db: Db): Promise<number> {
   });
 }
 
-export interface PortalFold {
-  /** One fold now (start runs one; tests call it). */
-  run(): Promise<number>;
-  stop(): Promise<void>;
-}
+export type PortalFold = PeriodicJob;
 
 /** Starts the fold: once now, then every `intervalMs`; a failure is logged and tried again next time. */
 export function startPortalFold(opts: { db: Db; log: FastifyBaseLogger; intervalMs?: number }): PortalFold {
-  let running: Promise<number> | undefined;
-  const run = (): Promise<number> => {
-    if (running) return running;
-    running = foldPortalOpen(opts.db)
-      .catch((err: unknown) => {
-        opts.log.warn({ err }, 'portal fold failed');
-        return 0;
-      })
-      .finally(() => (running = undefined));
-    return running;
-  };
-  void run();
-  const timer = setInterval(() => void run(), opts.intervalMs ?? PORTAL_FOLD_INTERVAL_MS);
-  timer.unref();
-  return {
-    run,
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic(() => foldPortalOpen(opts.db), { intervalMs: opts.intervalMs ?? PORTAL_FOLD_INTERVAL_MS, log: opts.log, failure: 'portal fold failed' });
 }
