@@ -16,10 +16,9 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { freePort } from '../server/net.ts';
-import { clusterDirOf, readPostmaster, removeDataDir } from '../server/db/datadir.ts';
-import { cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
+import { removeDataDir } from '../server/db/datadir.ts';
+import { connectStats as connectStatsOf, cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
 import { preparePortal } from './portal.ts';
 import { summariseProfile } from './profile.ts';
 
@@ -40,13 +39,7 @@ async function main(): Promise<void> {
       nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
       env: { TRUST_PROXY: 'on', ...envPairs(process.env.PROFILE_ENV) },
     });
-  const connectStats = async () => {
-    const pgPort = readPostmaster(clusterDirOf(dataDir))?.port;
-    const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
-    const c = new pg.Client({ connectionString: `postgres://greetie:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/greetie` });
-    await c.connect();
-    return c;
-  };
+  const connectStats = () => connectStatsOf(dataDir);
   // First start: turn pg_stat_statements on (a restart loads it), then start again.
   let { child, exited, baseUrl: base } = await start();
   let stats = await connectStats();
