@@ -26,11 +26,24 @@ export interface PortalBenchResult {
   results: EndpointResult[];
 }
 
-export async function benchPortal(
-  baseUrl: string,
-  dataDir: string,
-  opts: { redemptions: number; connections: number; rounds: number; durationS: number; log: (s: string) => void },
-): Promise<PortalBenchResult> {
+export interface PreparedPortal {
+  merchantId: string;
+  vouchers: number;
+  prepareSeconds: number;
+  /** The owner's access token. */
+  token: string;
+  /** The redemptions not undone, counted one by one in SQL. */
+  expected: { count: number; amount: number };
+  /** The summary, the summary over the last year, the first page of redemptions. */
+  endpoints: Endpoint[];
+}
+
+/**
+ * The bench merchant with `redemptions` redemptions written straight into the server's database
+ * (see above), its owner signed in, and the three endpoints to load. Also used by
+ * bench/profile-portal.ts.
+ */
+export async function preparePortal(baseUrl: string, dataDir: string, opts: { redemptions: number }): Promise<PreparedPortal> {
   const t0 = performance.now();
   const vouchers = Math.ceil(opts.redemptions / 10);
   const { token, mobileNumber } = await signInWithNumber(baseUrl);
@@ -92,8 +105,6 @@ export async function benchPortal(
     await database.close();
   }
   const prepareSeconds = (performance.now() - t0) / 1000;
-  opts.log(`  portal: a merchant with ${opts.redemptions} redemptions over ${vouchers} vouchers made in ${prepareSeconds.toFixed(1)} s`);
-
   const headers = { authorization: `Bearer ${token}` };
   const base = `/api/portal/merchants/${merchantId}`;
   const day = (d: Date) => d.toLocaleDateString('sv-SE', { timeZone: 'Europe/Stockholm' });
@@ -104,6 +115,17 @@ export async function benchPortal(
     { name: 'GET /api/portal/merchants/{id}/summary?from=&to= (a year)', method: 'GET', path: `${base}/summary?from=${from}&to=${to}`, headers },
     { name: 'GET /api/portal/merchants/{id}/redemptions (first page)', method: 'GET', path: `${base}/redemptions`, headers },
   ];
+  return { merchantId, vouchers, prepareSeconds, token, expected, endpoints };
+}
+
+export async function benchPortal(
+  baseUrl: string,
+  dataDir: string,
+  opts: { redemptions: number; connections: number; rounds: number; durationS: number; log: (s: string) => void },
+): Promise<PortalBenchResult> {
+  const { merchantId, vouchers, prepareSeconds, token, expected, endpoints } = await preparePortal(baseUrl, dataDir, opts);
+  opts.log(`  portal: a merchant with ${opts.redemptions} redemptions over ${vouchers} vouchers made in ${prepareSeconds.toFixed(1)} s`);
+  const headers = { authorization: `Bearer ${token}` };
 
   const summary = (await (await fetch(baseUrl + endpoints[0]!.path, { headers })).json()) as { redeemed?: { count: number; amount: number } };
   const correct = summary.redeemed?.count === expected.count && summary.redeemed.amount === expected.amount;

@@ -11,14 +11,14 @@
  * PROFILE_ENV='K=V …' passes settings to the server. PROFILE_PARTIAL=1: value vouchers, half of
  * each taken (partial redemptions, as bench/redeem.ts `partial`). Not part of `npm run bench`.
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../server/net.ts';
-import { clusterDirOf, readPostmaster, removeDataDir } from '../server/db/datadir.ts';
-import { cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
+import { removeDataDir } from '../server/db/datadir.ts';
+import { connectStats as connectStatsOf, cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
 import { prepare, redeemAtRate } from './redeem.ts';
 
 function pct(xs: number[], p: number): number {
@@ -44,13 +44,7 @@ async function main(): Promise<void> {
       nodeArgs: process.env.PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
       env: { TRUST_PROXY: 'on', ...extra },
     });
-  const connectStats = async () => {
-    const pgPort = readPostmaster(clusterDirOf(dataDir))?.port;
-    const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
-    const c = new pg.Client({ connectionString: `postgres://greetie:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/greetie` });
-    await c.connect();
-    return c;
-  };
+  const connectStats = () => connectStatsOf(dataDir);
   let { child, exited, baseUrl: base } = await start();
   let stats: pg.Client | undefined;
   // PROFILE_SQL=1: restart with pg_stat_statements loaded, to print each statement's time per call.

@@ -13,6 +13,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../server/net.ts';
 import { removeDataDir } from '../server/db/datadir.ts';
@@ -191,7 +192,11 @@ async function main(): Promise<void> {
 }
 
 // `node --import tsx bench/profile.ts --summary <file.cpuprofile>`: the summary of a kept profile.
-if (process.argv[2] === '--summary') console.log(summariseProfile(JSON.parse(readFileSync(process.argv[3]!, 'utf8')) as Profile));
+// Imported (bench/profile-portal.ts uses summariseProfile), it runs nothing.
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (!isMain) {
+  /* a module */
+} else if (process.argv[2] === '--summary') console.log(summariseProfile(JSON.parse(readFileSync(process.argv[3]!, 'utf8')) as Profile));
 else {
   main().catch((err: unknown) => {
     console.error('profile failed:', err);

@@ -3,6 +3,7 @@ import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../server/net.ts';
+import pg from 'pg';
 import { clusterDirOf, readPostmaster } from '../server/db/datadir.ts';
 
 
@@ -168,4 +169,13 @@ export async function startSource(opts: { port: number; dataDir: string; staticD
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, exited, baseUrl };
+}
+
+/** A client of its own on the embedded PostgreSQL of `dataDir` (the server's database), for statistics. */
+export async function connectStats(dataDir: string): Promise<pg.Client> {
+  const pgPort = readPostmaster(clusterDirOf(dataDir))?.port;
+  const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+  const c = new pg.Client({ connectionString: `postgres://greetie:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/greetie` });
+  await c.connect();
+  return c;
 }

@@ -9,8 +9,9 @@
  *
  * It accepts only `Authorization: Bearer <access token>` with a token this server signed
  * (HS256 only, issuer and audience checked, unexpired by app.services.now()) for a user who still
- * exists, and sets `req.userId` and `req.signedInUser` (that user's row, read by the existence
- * check itself, so GET /auth/my asks the database once). Anything else is 401 with the error
+ * exists, and sets `req.userId` and `req.signedInUser` (that user's row with the merchants they
+ * work for, read by the existence check itself, so GET /auth/my and the portal's role check ask
+ * the database nothing more). Anything else is 401 with the error
  * body; the token itself is never logged (the logger redacts the header).
  *
  * A public route that answers a signed-in caller differently uses `app.authenticateOptional`

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { purgeExpiredIdempotencyKeys } from '../idempotency/index.ts';
+import { startPeriodic, type PeriodicJob } from '../periodic.ts';
 
 /**
  * The privacy policy (src/pages/legal/documents.ts) promises that IP addresses kept to stop
@@ -31,11 +32,7 @@ export async function purgeOldRateEvents(db: Db, now: Date, retentionMs = RATE_E
   return Number(result.numDeletedRows);
 }
 
-export interface RateEventPurge {
-  /** One sweep now (start() runs one; tests call it). */
-  run(): Promise<number>;
-  stop(): Promise<void>;
-}
+export type RateEventPurge = PeriodicJob;
 
 /** Starts the sweep: once now, then every `intervalMs`; a failure is logged and tried again next time. */
 export function startRateEventPurge(opts: {
@@ -45,32 +42,15 @@ export function startRateEventPurge(opts: {
   intervalMs?: number;
 }): RateEventPurge {
   const { db, now, log } = opts;
-  let running: Promise<number> | undefined;
-  const run = (): Promise<number> => {
-    if (running) return running;
-    running = purgeOldRateEvents(db, now())
-      .then(async (n) => {
-        if (n > 0) log.info({ deleted: n }, 'old rate-limit events deleted');
-        // The same hourly sweep deletes Idempotency-Keys past their 24 hours (decision 084).
-        const keys = await purgeExpiredIdempotencyKeys(db, now());
-        if (keys > 0) log.info({ deleted: keys }, 'expired idempotency keys deleted');
-        return n;
-      })
-      .catch((err: unknown) => {
-        log.warn({ err }, 'rate-limit event clean-up failed');
-        return 0;
-      })
-      .finally(() => (running = undefined));
-    return running;
-  };
-  void run();
-  const timer = setInterval(() => void run(), opts.intervalMs ?? RATE_EVENT_PURGE_INTERVAL_MS);
-  timer.unref();
-  return {
-    run,
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodic(
+    async () => {
+      const n = await purgeOldRateEvents(db, now());
+      if (n > 0) log.info({ deleted: n }, 'old rate-limit events deleted');
+      // The same hourly sweep deletes Idempotency-Keys past their 24 hours (decision 084).
+      const keys = await purgeExpiredIdempotencyKeys(db, now());
+      if (keys > 0) log.info({ deleted: keys }, 'expired idempotency keys deleted');
+      return n;
     },
-  };
+    { intervalMs: opts.intervalMs ?? RATE_EVENT_PURGE_INTERVAL_MS, log, failure: 'rate-limit event clean-up failed' },
+  );
 }

@@ -14,6 +14,7 @@ import { createNotificationQueue } from '../notification/queue.ts';
 import { CatalogueCache } from '../merchant/cache.ts';
 import { PaymentEvents } from '../payment/events.ts';
 import { startRateEventPurge, type RateEventPurge } from '../auth/retention.ts';
+import { startPortalFold, type PortalFold } from '../portal/fold.ts';
 
 export interface LifecycleOptions {
   config: Config;
@@ -73,6 +74,15 @@ const lifecycle: FastifyPluginAsync<LifecycleOptions> = async (app, deps) => {
   });
   app.addHook('onClose', async () => {
     await ratePurge?.stop();
+  });
+
+  // The portal's open-voucher deltas folded every 10 s, one process at a time (decision 124).
+  let portalFold: PortalFold | undefined;
+  app.addHook('onReady', async () => {
+    portalFold = startPortalFold({ db: deps.db, log: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await portalFold?.stop();
   });
 
   // The catalogue's answers, emptied by PostgreSQL notifications once listening (decision 064).

@@ -2,25 +2,14 @@ import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
 
 /**
- * The merchant portal's SQL (migrations 022, 023): who works for a merchant, and what was issued and
- * redeemed there. Each list reads an index made for it, the summary's period figures a per-day
- * rollup (tests/server/portal/indexes.test.ts, rollups.test.ts).
+ * The merchant portal's SQL (migrations 022, 023, 027): who works for a merchant, and what was
+ * issued and redeemed there. Each list reads an index made for it, the summary rollups
+ * (tests/server/portal/indexes.test.ts, rollups.test.ts).
  */
 
 type Executor = Db | Tx;
 
 export type Role = 'owner' | 'staff';
-
-/** The caller's role at the merchant, or undefined when they do not work for it. */
-export async function roleAt(db: Executor, userId: string, merchantId: string): Promise<Role | undefined> {
-  const row = await db
-    .selectFrom('merchant_staff')
-    .select('role')
-    .where('user_id', '=', userId)
-    .where('merchant_id', '=', merchantId)
-    .executeTakeFirst();
-  return row?.role;
-}
 
 export interface StaffRow {
   merchant_id: string;
@@ -61,18 +50,6 @@ export function merchantExists(db: Executor, merchantId: string): Promise<{ id: 
   return db.selectFrom('merchant').select(['id', 'name']).where('id', '=', merchantId).executeTakeFirst();
 }
 
-/** GET /portal/merchants: the merchants the person works for, by name. */
-export function merchantsOf(db: Executor, userId: string): Promise<{ id: string; name: string; role: Role }[]> {
-  return db
-    .selectFrom('merchant_staff as s')
-    .innerJoin('merchant as m', 'm.id', 's.merchant_id')
-    .select(['m.id', 'm.name', 's.role'])
-    .where('s.user_id', '=', userId)
-    .orderBy('m.name')
-    .orderBy('m.id')
-    .execute();
-}
-
 /** Europe/Stockholm days (`2026-11-26`): the period is [from's start, to's start) there; null: open. */
 export interface Period {
   from: string | null;
@@ -85,6 +62,8 @@ const dayStart = (day: string) => sql<Date>`(${day}::date::timestamp AT TIME ZON
 export interface SummaryRow {
   issued_count: number;
   issued_amount: number;
+  redeemed_count: number;
+  redeemed_amount: number;
   outstanding_count: number;
   outstanding_amount: number;
   expired_count: number;
@@ -96,48 +75,54 @@ const periodDays = (period: Period) =>
   sql`${period.from === null ? sql`` : sql`AND d.day >= ${period.from}::date`} ${period.to === null ? sql`` : sql`AND d.day < ${period.to}::date`}`;
 
 /**
- * Issued within the period: the sum of the merchant's rows in `portal_day` (one per Stockholm
- * day, kept by triggers: vouchers not donated away whose greetie is not cancelled, by the day they
- * were issued). Outstanding and expired now: the merchant's vouchers with a balance left
- * (`voucher_merchant_open`: not donated, balance > 0) whose greetie is not cancelled (an anti-join
- * on the small partial index `greetie_cancelled`), split by `expires_at` against now.
+ * The whole summary in one statement (one round trip; decision 123).
+ * - Issued and redeemed within the period: the sums of the merchant's rows in `portal_day` (one
+ *   per Stockholm day, kept by triggers: vouchers not donated away whose greetie is not cancelled,
+ *   by the day they were issued; redemptions not undone, by the day they were redeemed).
+ * - Outstanding and expired now (vouchers not donated, with a balance, greetie not cancelled;
+ *   decision 124): `portal_open`'s rows and the deltas not folded yet, per UTC day of expiry: a day
+ *   before today's has expired, a later day (or none) has not; the vouchers expiring on the day
+ *   `now` falls in are read one by one from `voucher_merchant_open` and split by `expires_at`
+ *   against now (an anti-join on the small partial index `greetie_cancelled`).
  */
-export function voucherSummaryQuery(db: Executor, merchantId: string, period: Period, now: Date) {
+export function summaryQuery(db: Executor, merchantId: string, period: Period, now: Date) {
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const tomorrow = new Date(today.getTime() + 86_400_000);
+  const day = today.toISOString().slice(0, 10);
   return sql<SummaryRow>`
-    SELECT i.issued_count, i.issued_amount, o.outstanding_count, o.outstanding_amount, o.expired_count, o.expired_amount
-      FROM (SELECT coalesce(sum(d.issued_count), 0)::int AS issued_count, coalesce(sum(d.issued_amount), 0)::int AS issued_amount
+    SELECT i.issued_count, i.issued_amount, i.redeemed_count, i.redeemed_amount,
+           (f.outstanding_count + t.outstanding_count)::int AS outstanding_count,
+           (f.outstanding_amount + t.outstanding_amount)::int AS outstanding_amount,
+           (f.expired_count + t.expired_count)::int AS expired_count,
+           (f.expired_amount + t.expired_amount)::int AS expired_amount
+      FROM (SELECT coalesce(sum(d.issued_count), 0)::int AS issued_count, coalesce(sum(d.issued_amount), 0)::int AS issued_amount,
+                   coalesce(sum(d.redeemed_count), 0)::int AS redeemed_count, coalesce(sum(d.redeemed_amount), 0)::int AS redeemed_amount
               FROM portal_day d
              WHERE d.merchant_id = ${merchantId} ${periodDays(period)}) i
      CROSS JOIN (
-       SELECT count(*) FILTER (WHERE NOT expired)::int AS outstanding_count,
-              coalesce(sum(v.balance) FILTER (WHERE NOT expired), 0)::int AS outstanding_amount,
-              count(*) FILTER (WHERE expired)::int AS expired_count,
-              coalesce(sum(v.balance) FILTER (WHERE expired), 0)::int AS expired_amount
-         FROM (SELECT v.balance, coalesce(v.expires_at <= ${now}::timestamptz, false) AS expired
-                 FROM voucher v
-                WHERE v.merchant_id = ${merchantId} AND v.donated_at IS NULL AND v.balance > 0
-                  AND NOT EXISTS (SELECT 1 FROM greetie g WHERE g.id = v.greetie_id AND g.status = 'cancelled')) v
-     ) o`;
+       SELECT coalesce(sum(o.n) FILTER (WHERE o.day > ${day}::date), 0) AS outstanding_count,
+              coalesce(sum(o.amount) FILTER (WHERE o.day > ${day}::date), 0) AS outstanding_amount,
+              coalesce(sum(o.n) FILTER (WHERE o.day < ${day}::date), 0) AS expired_count,
+              coalesce(sum(o.amount) FILTER (WHERE o.day < ${day}::date), 0) AS expired_amount
+         FROM (SELECT p.expires_day, p.open_count, p.open_amount FROM portal_open p WHERE p.merchant_id = ${merchantId}
+               UNION ALL
+               SELECT p.expires_day, p.open_count, p.open_amount FROM portal_open_delta p WHERE p.merchant_id = ${merchantId}
+              ) AS o (day, n, amount)
+     ) f
+     CROSS JOIN (
+       SELECT count(*) FILTER (WHERE v.expires_at > ${now}::timestamptz) AS outstanding_count,
+              coalesce(sum(v.balance) FILTER (WHERE v.expires_at > ${now}::timestamptz), 0) AS outstanding_amount,
+              count(*) FILTER (WHERE v.expires_at <= ${now}::timestamptz) AS expired_count,
+              coalesce(sum(v.balance) FILTER (WHERE v.expires_at <= ${now}::timestamptz), 0) AS expired_amount
+         FROM voucher v
+        WHERE v.merchant_id = ${merchantId} AND v.donated_at IS NULL AND v.balance > 0
+          AND v.expires_at >= ${today}::timestamptz AND v.expires_at < ${tomorrow}::timestamptz
+          AND NOT EXISTS (SELECT 1 FROM greetie g WHERE g.id = v.greetie_id AND g.status = 'cancelled')
+     ) t`;
 }
 
-export async function voucherSummary(db: Executor, merchantId: string, period: Period, now: Date): Promise<SummaryRow> {
-  const { rows } = await voucherSummaryQuery(db, merchantId, period, now).execute(db);
-  return rows[0]!;
-}
-
-/**
- * Redemptions at the merchant within the period, undone ones left out: the sum of its rows in
- * `portal_day` (at most one per Stockholm day, kept by triggers).
- */
-export function redeemedSummaryQuery(db: Executor, merchantId: string, period: Period) {
-  return sql<{ count: number; amount: number }>`
-    SELECT coalesce(sum(d.redeemed_count), 0)::int AS count, coalesce(sum(d.redeemed_amount), 0)::int AS amount
-      FROM portal_day d
-     WHERE d.merchant_id = ${merchantId} ${periodDays(period)}`;
-}
-
-export async function redeemedSummary(db: Executor, merchantId: string, period: Period): Promise<{ count: number; amount: number }> {
-  const { rows } = await redeemedSummaryQuery(db, merchantId, period).execute(db);
+export async function summaryOf(db: Executor, merchantId: string, period: Period, now: Date): Promise<SummaryRow> {
+  const { rows } = await summaryQuery(db, merchantId, period, now).execute(db);
   return rows[0]!;
 }
 

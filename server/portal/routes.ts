@@ -41,7 +41,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(PortalMerchant), ...errorResponses(401) },
       },
     },
-    async (req) => myMerchants(deps, req.userId),
+    async (req) => myMerchants(req.signedInUser),
   );
 
   app.get(
@@ -64,7 +64,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PortalSummary, ...errorResponses(400, 401, 404) },
       },
     },
-    async (req) => summary(deps, req.userId, req.params.id, req.query),
+    async (req) => summary(deps, req.signedInUser, req.params.id, req.query),
   );
 
   app.get(
@@ -85,7 +85,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const page = await redemptions(deps, req.userId, req.params.id, req.query);
+      const page = await redemptions(deps, req.signedInUser, req.params.id, req.query);
       if (page.nextCursor) {
         const next = new URLSearchParams();
         if (req.query.from) next.set('from', req.query.from);
@@ -118,7 +118,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const period = periodOf(req.query);
-      await requireRole(app.db, req.userId, req.params.id, 'owner');
+      requireRole(req.signedInUser, req.params.id, 'owner');
       const name = `inlosen-${period.from ?? 'start'}-${period.to ?? 'nu'}.csv`;
       // A stream of bytes, not a serialized body: the plain reply type (as the media files are sent).
       const raw = reply as unknown as FastifyReply;
@@ -147,7 +147,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const answer = await rotateCode(deps, req.userId, req.params.id);
+      const answer = await rotateCode(deps, req.signedInUser, req.params.id);
       reply.header('cache-control', 'no-store');
       return answer;
     },

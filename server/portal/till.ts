@@ -40,7 +40,7 @@ export const tillRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await requireRole(app.db, req.userId, req.params.id, 'any');
+      requireRole(req.signedInUser, req.params.id, 'any');
       return scanQrToken(deps, req.userId, req.params.id, req.body.token);
     },
   );
@@ -69,7 +69,7 @@ export const tillRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await requireRole(app.db, req.userId, req.params.id, 'any');
+      requireRole(req.signedInUser, req.params.id, 'any');
       return redeemByQrToken(deps, req.userId, req.params.id, req.body);
     },
   );
@@ -92,7 +92,7 @@ export const tillRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await requireRole(app.db, req.userId, req.params.id, 'any');
+      requireRole(req.signedInUser, req.params.id, 'any');
       return undoAtMerchant(deps, req.userId, req.params.id, req.params.redemptionId);
     },
   );

@@ -14,6 +14,8 @@ export const WRITES_ON_REFUSAL: Record<string, { columns?: string[]; why: string
   auth_rate_event: {
     why: 'rate-limit bookkeeping: a wrong code (400 WRONG_CODE / CODE_VOIDED) is counted per number so brute force hits 429',
   },
+  portal_open: { why: 'the background fold (server/portal/fold.ts) moves portal_open_delta rows here at any moment; the sum of the two stays the same' },
+  portal_open_delta: { why: 'emptied into portal_open by the background fold at any moment; written only by triggers on voucher and greetie, which are checked' },
   auth_verification: {
     columns: ['failed_attempts', 'voided_at'],
     why: 'a wrong code counts against its verification, and the 5th voids it (400); nothing else of the row may change',

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers.ts';
-import { redeemedSummary, voucherSummary, type Period } from '../../../server/portal/queries.ts';
+import { summaryOf, type Period } from '../../../server/portal/queries.ts';
 import { down as rollupsDown, up as rollupsUp } from '../../../server/db/migrations/023_portal_rollups.ts';
+import { down as openDown, up as openUp } from '../../../server/db/migrations/027_portal_open.ts';
+import { foldPortalOpen } from '../../../server/portal/fold.ts';
 
 /**
- * The summary's figures from the per-day rollup (migration 023) are, after any mix of writes,
+ * The summary's figures from the rollups (migration 023's per-day, 027's open vouchers per expiry
+ * day, its deltas folded or not) are, after any mix of writes,
  * exactly what the contract's definitions give computed from scratch over every voucher and
  * redemption (the queries the summary ran before the rollup, kept here as the reference): issues
  * of several gifts at once, partial redemptions, undos, cancels, donations, expiries set, greeties
@@ -42,8 +45,7 @@ async function fromScratch(db: TestDb['db'], merchantId: string, period: Period,
 }
 
 async function viaRollup(db: TestDb['db'], merchantId: string, period: Period, now: string) {
-  const [v, r] = await Promise.all([voucherSummary(db, merchantId, period, new Date(now)), redeemedSummary(db, merchantId, period)]);
-  return { ...v, redeemed_count: r.count, redeemed_amount: r.amount };
+  return summaryOf(db, merchantId, period, new Date(now));
 }
 
 /** A small seeded generator (mulberry32) for the mix's choices (ROLLUP_SEED to try others). */
@@ -58,6 +60,9 @@ function rng(seed: number) {
   };
   return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]! };
 }
+
+// Expiries on both sides of a UTC midnight (the open-voucher rollup's days are UTC days).
+const UTC_EDGES = ['2026-11-30 23:59:59.999+00', '2026-12-01 00:00:00+00', '2026-12-01 00:00:00.001+00'];
 
 // Days around summer time's start (29 March 2026) and end (25 October 2026), a month's end and a year's.
 const DAYS = ['2026-03-28', '2026-03-29', '2026-03-30', '2026-10-24', '2026-10-25', '2026-10-26', '2026-11-30', '2026-12-01', '2026-12-31', '2027-01-01'];
@@ -119,7 +124,7 @@ describe('the portal rollup against the definitions computed from scratch', () =
         await sql`
           INSERT INTO voucher (greetie_id, gift_id, merchant_id, product_id, source, amount, created_at, expires_at)
           SELECT gg.greetie_id, gg.id, p.merchant_id, p.id, p.source, gg.amount, ${at}::timestamptz,
-                 ${r.next() < 0.5 ? null : r.pick(moments)}::timestamptz
+                 ${r.next() < 0.5 ? null : r.pick([...moments, ...UTC_EDGES])}::timestamptz
             FROM greetie_gift gg JOIN product p ON p.id = gg.product_id
            WHERE gg.greetie_id = ${greetieId} ORDER BY gg.position
           ON CONFLICT (gift_id) DO NOTHING`.execute(tx);
@@ -157,7 +162,7 @@ describe('the portal rollup against the definitions computed from scratch', () =
           RETURNING id`.execute(tx);
         await sql`UPDATE voucher SET donated_to = ${nv[0]!.id} WHERE id = ${v.id}`.execute(tx);
       } else if (kind === 'expiry') {
-        await sql`UPDATE voucher SET expires_at = ${at}::timestamptz WHERE id = (SELECT id FROM voucher ORDER BY random() LIMIT 1)`.execute(tx);
+        await sql`UPDATE voucher SET expires_at = ${r.pick([at, ...UTC_EDGES])}::timestamptz WHERE id = (SELECT id FROM voucher ORDER BY random() LIMIT 1)`.execute(tx);
       } else {
         // An account removed: its greeties go, their vouchers and redemptions with them.
         await sql`DELETE FROM greetie WHERE id = (SELECT id FROM greetie ORDER BY random() LIMIT 1)`.execute(tx);
@@ -167,13 +172,19 @@ describe('the portal rollup against the definitions computed from scratch', () =
 
   async function compareAll(label: string): Promise<void> {
     // The server's clock is a Date (milliseconds), as `now` is here for both.
-    const nows = [moments[0]!, moments[Math.floor(moments.length / 2)]!, moments[moments.length - 1]!, '2026-10-25 01:30:00+00'].map((x) => new Date(x).toISOString());
-    for (const m of [...merchants, charity]) {
-      for (const period of PERIODS) {
-        const now = nows[PERIODS.indexOf(period) % nows.length]!;
-        expect(await viaRollup(db.db, m.merchantId, period, now), `${label}: ${m.merchantId} ${JSON.stringify(period)} at ${now}`).toEqual(
-          await fromScratch(db.db, m.merchantId, period, now),
-        );
+    const nows = [moments[0]!, moments[Math.floor(moments.length / 2)]!, moments[moments.length - 1]!, '2026-10-25 01:30:00+00', ...UTC_EDGES].map((x) =>
+      new Date(x).toISOString(),
+    );
+    // With the open vouchers' deltas as they are, and again once folded (decision 124).
+    for (const folded of [false, true]) {
+      if (folded) await foldPortalOpen(db.db);
+      for (const m of [...merchants, charity]) {
+        for (const period of PERIODS) {
+          const now = nows[PERIODS.indexOf(period) % nows.length]!;
+          expect(await viaRollup(db.db, m.merchantId, period, now), `${label}${folded ? ', folded' : ''}: ${m.merchantId} ${JSON.stringify(period)} at ${now}`).toEqual(
+            await fromScratch(db.db, m.merchantId, period, now),
+          );
+        }
       }
     }
   }
@@ -183,6 +194,8 @@ describe('the portal rollup against the definitions computed from scratch', () =
     const r = rng(seed);
     for (let i = 1; i <= 300; i++) {
       await write(r);
+      // A fold now and then between the writes, as the server's runs every 10 s.
+      if (r.next() < 0.05) await foldPortalOpen(db.db);
       if (i % 100 === 0) await compareAll(`seed ${seed}, after ${i} writes`);
     }
     const { rows } = await sql<{ n: number; undone: number; partial: number; cancelled: number; donated: number }>`
@@ -196,10 +209,12 @@ describe('the portal rollup against the definitions computed from scratch', () =
   }, 300_000);
 
   it("the migration's backfill: data written without the triggers gives the same figures once it has run", async () => {
+    await openDown(db.db as unknown as Kysely<unknown>);
     await rollupsDown(db.db as unknown as Kysely<unknown>);
     const r = rng(7);
     for (let i = 0; i < 60; i++) await write(r);
     await rollupsUp(db.db as unknown as Kysely<unknown>);
+    await openUp(db.db as unknown as Kysely<unknown>);
     await compareAll('after the backfill');
     // And the triggers run again from there.
     for (let i = 0; i < 60; i++) await write(r);

@@ -1,0 +1,170 @@
+/**
+ * `node --import tsx bench/profile-portal.ts [redemptions] [seconds]`: where a merchant portal
+ * read spends its time (issue 26 "Speed"; decision 123). Starts the real server (`node --import
+ * tsx server/main.ts`, embedded PostgreSQL, default settings) on a fresh DATA_DIR, makes the
+ * bench's portal merchant (bench/portal.ts `preparePortal`, default 100 000 redemptions), then
+ * loads each of the three portal endpoints with autocannon at 50 connections for `seconds` (10)
+ * and prints for each: req/s and latencies, node and PostgreSQL CPU per request, transactions and
+ * WAL fsyncs per request (pg_stat_database, pg_stat_io), and what the server's connections were
+ * doing, sampled every 20 ms from pg_stat_activity (active, idle, idle in transaction; the wait
+ * events of the active ones), and the statements per request (pg_stat_statements).
+ * PROFILE=1 runs node under --cpu-prof and prints bench/profile.ts's summary of the profile.
+ * PROFILE_ENV='K=V …' passes settings to the server (DATABASE_POOL_SIZE=…). Not part of
+ * `npm run bench`.
+ */
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort } from '../server/net.ts';
+import { removeDataDir } from '../server/db/datadir.ts';
+import { connectStats as connectStatsOf, cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
+import { preparePortal } from './portal.ts';
+import { summariseProfile } from './profile.ts';
+
+async function main(): Promise<void> {
+  const redemptions = Number(process.argv[2] ?? 100_000);
+  const seconds = Number(process.argv[3] ?? 10);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'greetie-profile-portal-'));
+  const dataDir = path.join(work, 'data');
+  const profDir = path.join(work, 'prof');
+  const port = await freePort();
+  const profile = process.env.PROFILE === '1';
+  const start = () =>
+    startSource({
+      port,
+      dataDir,
+      staticDir: path.join(work, 'no-spa'),
+      logFile: path.join(work, 'server.log'),
+      nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      env: { TRUST_PROXY: 'on', ...envPairs(process.env.PROFILE_ENV) },
+    });
+  const connectStats = () => connectStatsOf(dataDir);
+  // First start: turn pg_stat_statements on (a restart loads it), then start again.
+  let { child, exited, baseUrl: base } = await start();
+  let stats = await connectStats();
+  await stats.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+  await stats.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`);
+  await stats.end();
+  child.kill('SIGTERM');
+  await exited;
+  ({ child, exited, baseUrl: base } = await start());
+  stats = await connectStats();
+  const sampler = await connectStats();
+  let windows: { from: number; to: number }[] = [];
+  try {
+    await stats.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows: settings } = await stats.query<{ name: string; setting: string }>(
+      `SELECT name, setting FROM pg_settings WHERE name IN ('synchronous_commit', 'fsync', 'max_connections', 'shared_buffers', 'wal_sync_method')`,
+    );
+    console.log(`PostgreSQL: ${settings.map((s) => `${s.name}=${s.setting}`).join(', ')}`);
+    const prepared = await preparePortal(base, dataDir, { redemptions });
+    console.log(`${redemptions} redemptions over ${prepared.vouchers} vouchers made in ${prepared.prepareSeconds.toFixed(1)} s; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    if (process.env.PROFILE_EXPLAIN === '1') {
+      // The plans of the portal's queries as the server runs them (the rows the bench made).
+      const { openDatabase } = await import('../server/admin/connection.ts');
+      const q = await import('../server/portal/queries.ts');
+      const database = await openDatabase({ DATA_DIR: dataDir });
+      try {
+        const id = prepared.merchantId;
+        const day = (d: Date) => d.toLocaleDateString('sv-SE', { timeZone: 'Europe/Stockholm' });
+        const year = { from: day(new Date(Date.now() - 365 * 86_400_000)), to: day(new Date(Date.now() + 86_400_000)) };
+        const plans = {
+          summary: q.summaryQuery(database.db, id, { from: null, to: null }, new Date()).compile(database.db),
+          'summary, a year': q.summaryQuery(database.db, id, year, new Date()).compile(database.db),
+          'first page': q.redemptionPageQuery(database.db, id, { from: null, to: null }, undefined, 51).compile(),
+        };
+        for (const [name, c] of Object.entries(plans)) {
+          const { rows } = await database.db.executeQuery<{ 'QUERY PLAN': string }>({ ...c, sql: `EXPLAIN (ANALYZE, BUFFERS) ${c.sql}` });
+          console.log(`\n${name}:\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+        }
+      } finally {
+        await database.close();
+      }
+    }
+    const counters = async () => {
+      const { rows } = await stats.query<{ commits: string; syncs: string | null }>(
+        `SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = 'greetie') AS commits,
+                (SELECT sum(fsyncs) FROM pg_stat_io WHERE object = 'wal') AS syncs`,
+      );
+      return { commits: Number(rows[0]!.commits), syncs: Number(rows[0]!.syncs ?? 0) };
+    };
+    const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
+    for (const ep of prepared.endpoints) {
+      await autocannon({ url: base + ep.path, connections: 50, duration: 1, headers: ep.headers });
+      await stats.query('SELECT pg_stat_statements_reset()');
+      const c0 = await counters();
+      const [node0, pg0] = [cpuSeconds(child.pid!), pgCpu()];
+      // What the server's own connections are doing (not ours), every 20 ms during the load.
+      const seen = new Map<string, number>();
+      let samples = 0;
+      let sampling = true;
+      const sampling$ = (async () => {
+        while (sampling) {
+          const { rows } = await sampler.query<{ state: string | null; wait: string | null; n: number }>(
+            `SELECT state, CASE WHEN state = 'active' THEN coalesce(wait_event_type || ':' || wait_event, 'on CPU') END AS wait, count(*)::int AS n
+               FROM pg_stat_activity
+              WHERE datname = 'greetie' AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND pid <> ${(stats as unknown as { processID: number }).processID}
+                AND query NOT ILIKE 'LISTEN%'
+              GROUP BY 1, 2`,
+          );
+          samples++;
+          for (const r of rows) {
+            const k = r.state === 'active' ? `active (${r.wait})` : (r.state ?? '?');
+            seen.set(k, (seen.get(k) ?? 0) + r.n);
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })();
+      const w = { from: Number(process.hrtime.bigint() / 1000n), to: 0 };
+      const r = await autocannon({ url: base + ep.path, connections: 50, duration: seconds, headers: ep.headers });
+      w.to = Number(process.hrtime.bigint() / 1000n);
+      windows.push(w);
+      sampling = false;
+      await sampling$;
+      const [node1, pg1] = [cpuSeconds(child.pid!), pgCpu()];
+      const c1 = await counters();
+      const n = r.requests.total;
+      const per = (s: number) => `${((s / n) * 1e6).toFixed(0)} µs`;
+      console.log(`\n${ep.name} (load average ${os.loadavg()[0]!.toFixed(2)}):`);
+      console.log(`  ${(n / r.duration).toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms; non-2xx ${r.non2xx}, errors ${r.errors}`);
+      console.log(`  CPU per request: node ${per(node1 - node0)}, PostgreSQL ${per(pg1 - pg0)} (node ${(node1 - node0).toFixed(2)} s, PostgreSQL ${(pg1 - pg0).toFixed(2)} s of ${r.duration} s)`);
+      console.log(`  transactions ${((c1.commits - c0.commits) / n).toFixed(2)} per request, WAL fsyncs ${((c1.syncs - c0.syncs) / n).toFixed(3)} per request`);
+      console.log(`  the server's connections, mean over ${samples} samples:`);
+      for (const [k, v] of [...seen].sort((a, b) => b[1] - a[1])) console.log(`    ${(v / samples).toFixed(2).padStart(6)}  ${k}`);
+      const { rows: st } = await stats.query<{ calls: string; exec: number; query: string }>(
+        `SELECT calls, total_exec_time / calls * 1000 AS exec, query FROM pg_stat_statements
+          WHERE calls >= ${Math.floor(n / 4)} ORDER BY calls DESC, total_exec_time DESC LIMIT 10`,
+      );
+      console.log(`  statements (calls per request, exec µs per call):`);
+      for (const q of st) console.log(`    ${(Number(q.calls) / n).toFixed(2)}×  ${q.exec.toFixed(0).padStart(5)} µs  ${q.query.replace(/\s+/g, ' ').slice(0, 120)}`);
+    }
+  } finally {
+    await sampler.end().catch(() => {});
+    await stats.end().catch(() => {});
+    child.kill('SIGTERM');
+    await exited;
+  }
+  if (profile) {
+    // The second server's main thread (the first server only turned pg_stat_statements on; tsx's
+    // loader thread writes a profile of its own): CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile.
+    const file = readdirSync(profDir)
+      .filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${child.pid}.0.`))
+      .at(0);
+    if (file) {
+      const kept = path.join(os.tmpdir(), `greetie-portal-${Date.now()}.cpuprofile`);
+      copyFileSync(path.join(profDir, file), kept);
+      const p = JSON.parse(readFileSync(kept, 'utf8')) as Parameters<typeof summariseProfile>[0];
+      console.log(`\nprofile of all three loads:\n${summariseProfile(p, 30, { from: windows[0]!.from, to: windows.at(-1)!.to })}`);
+      console.log(`\nprofile kept at ${kept}`);
+    }
+  }
+  windows = [];
+  removeDataDir(dataDir);
+  rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  console.error('profile failed:', err);
+  process.exit(1);
+});
