@@ -11,12 +11,12 @@
  * the reason), or `todo` with why it has none yet. tests/charts/shots.test.ts checks the manifest.
  *
  *   npm run flows:shots                       everything
- *   npm run flows:shots -- --only auth,loader  those drivers (the other machines keep their entries)
+ *   npm run flows:shots -- --only auth,loader  those drivers (a state they do not picture keeps its picture)
  *   npm run flows:shots -- --base-url http://127.0.0.1:3000   against a server already running (sandbox on)
  *
  * Not part of `npm test`: it takes minutes.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -57,8 +57,8 @@ const previous: ShotManifest | null = existsSync(manifestFile) ? (JSON.parse(rea
 const drivers = Object.entries(DRIVERS).filter(([name]) => !only || only.includes(name));
 const driven = new Set(drivers.flatMap(([, d]) => d.machines));
 
-// The pictures of the machines driven now are taken afresh.
-for (const machine of driven) rmSync(path.join(dir, machine), { recursive: true, force: true });
+// A full run takes every picture afresh; with --only, a state not pictured now keeps the one it had.
+if (!only && existsSync(dir)) for (const d of readdirSync(dir, { withFileTypes: true })) if (d.isDirectory()) rmSync(path.join(dir, d.name), { recursive: true, force: true });
 
 const album = new Album(dir);
 const failures = new Map<string, string>();
@@ -108,7 +108,7 @@ for (const chart of charts) {
     let entry: ShotEntry;
     if (reason) entry = { noPage: reason };
     else if (picture) entry = { picture: picture.file, page: picture.page };
-    else if (!driven.has(chart.id) && before && 'picture' in before && existsSync(path.join(dir, before.picture))) entry = before;
+    else if (only && before && 'picture' in before && existsSync(path.join(dir, before.picture))) entry = before;
     else if (driven.has(chart.id)) entry = { todo: failures.get(chart.id) ?? 'its driver does not reach it yet' };
     else entry = { todo: 'no driver for this machine yet (scripts/shots/drivers.ts)' };
     entries[statePath] = entry;
@@ -116,6 +116,7 @@ for (const chart of charts) {
   }
   manifest.machines[chart.id] = entries;
 }
+mkdirSync(dir, { recursive: true });
 writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
 
 // Pictures no entry names any more (a state renamed or gone) go.

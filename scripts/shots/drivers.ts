@@ -5,6 +5,7 @@
  * answering its request with an error. A state no driver reaches stays `todo` in the manifest.
  */
 import { randomUUID } from 'node:crypto';
+import type { Route } from 'playwright-core';
 import type { Camera } from './recorder.ts';
 
 export interface Driver {
@@ -133,39 +134,34 @@ const merchantSearch: Driver = {
   machines: ['merchantSearch'],
   async run(camera) {
     const { page } = camera;
+    // Pages of four, so the demo catalogue has a next page ('Visa fler').
+    const pagesOfFour = (route: Route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('limit', '4');
+      return route.fallback({ url: url.toString() });
+    };
+    await page.route('**/api/merchant/v2**', pagesOfFour);
+    // The typing pause is a timer: the clock stops while the picture of typing is taken.
+    await page.clock.install();
     let release = await camera.hold('**/api/merchant/v2**');
     await page.goto('/merchant');
     await camera.shoot('merchantSearch', 'searching');
     await release();
     await camera.shoot('merchantSearch', 'showing', { settle: 600 });
-    await attempt(camera, 'merchantSearch: loadingMore', async () => {
-      release = await camera.hold('**/api/merchant/v2**');
-      await page.getByRole('button', { name: 'Visa fler' }).click();
-      await camera.shoot('merchantSearch', 'loadingMore');
-      await release();
-    });
-    await attempt(camera, 'merchantSearch: failed.nextPage', async () => {
-      await camera.waitFor('merchantSearch', 'showing');
-      const unfail = await camera.fail('**/api/merchant/v2**');
-      await page.getByRole('button', { name: 'Visa fler' }).click();
-      await camera.shoot('merchantSearch', 'failed.nextPage');
-      await unfail();
-    });
-    await page.goto('/merchant');
-    await camera.waitFor('merchantSearch', 'showing');
-    const search = page.getByRole('searchbox', { name: 'Sök' }).or(page.getByLabel('Sök', { exact: true })).first();
-    await search.click();
-    await page.keyboard.type('kaf', { delay: 30 });
-    await camera.shoot('merchantSearch', 'debouncing', { settle: 0 }).catch(async () => {
-      // The pause may have passed while the picture was taken: try once more with a held search.
-      const hold = await camera.hold('**/api/merchant/v2**');
-      await page.keyboard.type('f');
-      await camera.shoot('merchantSearch', 'debouncing', { settle: 0 });
-      await hold();
-    });
+    const more = page.getByRole('button', { name: 'Visa fler' });
+    release = await camera.hold('**/api/merchant/v2**');
+    await more.click();
+    await camera.shoot('merchantSearch', 'loadingMore');
+    await release();
     await camera.waitFor('merchantSearch', 'showing');
     const unfail = await camera.fail('**/api/merchant/v2**');
-    await page.keyboard.press('Enter');
+    await more.click();
+    await camera.shoot('merchantSearch', 'failed.nextPage');
+    await page.getByLabel('Sök', { exact: true }).click();
+    await page.clock.pauseAt(Date.now() + 60_000);
+    await page.keyboard.type('kaffe');
+    await camera.shoot('merchantSearch', 'debouncing');
+    await page.clock.resume();
     await camera.shoot('merchantSearch', 'failed.firstPage');
     await unfail();
   },
@@ -212,64 +208,64 @@ const sandbox: Driver = {
   machines: ['smsOutbox', 'sandboxRefunds'],
   async run(camera) {
     const { page } = camera;
+    const smsPart = { show: page.getByRole('heading', { name: 'Sms-utkorg' }).first() };
+    const refundsPart = { show: page.getByRole('heading', { name: 'Återbetalningar' }).first() };
     const sms = await camera.hold('**/api/sandbox/sms**');
     const refunds = await camera.hold('**/api/sandbox/refunds**');
     await page.goto('/sandbox');
-    await attempt(camera, 'smsOutbox: loading', () => camera.shoot('smsOutbox', 'loading'));
-    await attempt(camera, 'sandboxRefunds: loading', () => camera.shoot('sandboxRefunds', 'loading'));
+    await attempt(camera, 'smsOutbox: loading', () => camera.shoot('smsOutbox', 'loading', smsPart));
+    await attempt(camera, 'sandboxRefunds: loading', () => camera.shoot('sandboxRefunds', 'loading', refundsPart));
     await sms();
     await refunds();
-    await attempt(camera, 'smsOutbox: showing', () => camera.shoot('smsOutbox', 'showing.waiting'));
-    await attempt(camera, 'sandboxRefunds: showing', () => camera.shoot('sandboxRefunds', 'showing.waiting'));
+    await attempt(camera, 'smsOutbox: showing', () => camera.shoot('smsOutbox', 'showing', smsPart));
+    await attempt(camera, 'sandboxRefunds: showing', () => camera.shoot('sandboxRefunds', 'showing', refundsPart));
     const failSms = await camera.fail('**/api/sandbox/sms**');
     const failRefunds = await camera.fail('**/api/sandbox/refunds**');
     await page.reload();
-    await attempt(camera, 'smsOutbox: failed', () => camera.shoot('smsOutbox', 'failed.waiting'));
-    await attempt(camera, 'sandboxRefunds: failed', () => camera.shoot('sandboxRefunds', 'failed.waiting'));
+    await attempt(camera, 'smsOutbox: failed', () => camera.shoot('smsOutbox', 'failed', smsPart));
+    await attempt(camera, 'sandboxRefunds: failed', () => camera.shoot('sandboxRefunds', 'failed', refundsPart));
     await failSms();
     await failRefunds();
     // The reads between two waits, held on screen.
     const readSms = await camera.hold('**/api/sandbox/sms**');
     const readRefunds = await camera.hold('**/api/sandbox/refunds**');
-    await attempt(camera, 'smsOutbox: failed.reading', () => camera.shoot('smsOutbox', 'failed.reading', { timeout: 20_000 }));
-    await attempt(camera, 'sandboxRefunds: failed.reading', () => camera.shoot('sandboxRefunds', 'failed.reading', { timeout: 20_000 }));
+    await attempt(camera, 'smsOutbox: failed.reading', () => camera.shoot('smsOutbox', 'failed.reading', { ...smsPart, timeout: 20_000 }));
+    await attempt(camera, 'sandboxRefunds: failed.reading', () => camera.shoot('sandboxRefunds', 'failed.reading', { ...refundsPart, timeout: 20_000 }));
     await readSms();
     await readRefunds();
     await attempt(camera, 'smsOutbox: showing.reading', async () => {
       await camera.waitFor('smsOutbox', 'showing.waiting', 20_000);
       const hold = await camera.hold('**/api/sandbox/sms**');
-      await camera.shoot('smsOutbox', 'showing.reading', { timeout: 20_000 });
+      await camera.shoot('smsOutbox', 'showing.reading', { ...smsPart, timeout: 20_000 });
       await hold();
     });
     await attempt(camera, 'sandboxRefunds: showing.reading', async () => {
       await camera.waitFor('sandboxRefunds', 'showing.waiting', 20_000);
       const hold = await camera.hold('**/api/sandbox/refunds**');
-      await camera.shoot('sandboxRefunds', 'showing.reading', { timeout: 20_000 });
+      await camera.shoot('sandboxRefunds', 'showing.reading', { ...refundsPart, timeout: 20_000 });
       await hold();
     });
   },
 };
 
-/** A first sign-in asks for a name (the profile); then the profile page. */
+/** A first sign-in asks for a name (the profile); then the profile and settings pages. */
 const profile: Driver = {
   machines: ['profile'],
   async run(camera) {
     const { page } = camera;
     await signIn(camera);
-    await attempt(camera, 'profile: the name question', async () => {
-      await camera.shoot('profile', 'ready.idle', { settle: 600 });
-      const hold = await camera.hold('**/api/mobileuser**');
-      await page.getByLabel('Namn', { exact: true }).first().fill('Ada Ek');
-      await page.getByRole('button', { name: /^(Klar|Spara)$/ }).first().click();
-      await camera.shoot('profile', 'ready.savingName');
-      await hold();
-    });
-    let release = await camera.hold('**/api/mobileuser/**');
-    await page.goto('/my/profile');
+    await camera.shoot('profile', 'ready.idle', { settle: 600 });
+    let release = await camera.hold('**/api/mobileuser**');
+    await page.getByLabel('Vad heter du?').fill('Ada Ek');
+    await page.getByRole('button', { name: 'Klar' }).click();
+    await camera.shoot('profile', 'ready.savingName');
+    await release();
+    release = await camera.hold('**/api/mobileuser/**');
+    await page.goto('/my/settings');
     await attempt(camera, 'profile: loading', () => camera.shoot('profile', 'loading'));
     await release();
-    await camera.waitFor('profile', 'ready.idle');
     await attempt(camera, 'profile: savingMarketing', async () => {
+      await camera.waitFor('profile', 'ready.idle');
       const hold = await camera.hold('**/api/mobileuser/allowmarketing**');
       await page.getByRole('switch', { name: /erbjudanden/i }).or(page.getByRole('checkbox', { name: /erbjudanden/i })).first().click();
       await camera.shoot('profile', 'ready.savingMarketing');
@@ -279,7 +275,216 @@ const profile: Driver = {
     await page.reload();
     await attempt(camera, 'profile: failed', () => camera.shoot('profile', 'failed'));
     await release();
+    // Another first sign-in, where the person says 'Inte nu'.
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('button', { name: 'Konto' }).click();
+    await page.getByRole('menuitem', { name: 'Logga ut' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Konto' }).waitFor({ state: 'detached' });
+    await signIn(camera);
+    await page.getByRole('button', { name: 'Inte nu' }).click();
+    await camera.shoot('profile', 'skipped', { settle: 600 });
   },
 };
 
-export const DRIVERS: Record<string, Driver> = { auth, merchantSearch, loader, greetieView, sandbox, profile };
+interface Gift {
+  greetieId: string;
+  voucherId: string;
+  merchantId: string;
+  merchantCode: string;
+  product: string;
+  /** The delivered greetie's link (a path). */
+  link: string;
+}
+
+/**
+ * A paid greetie with a 349 kr in-store value gift from `sender` to `recipient`, delivered (the
+ * sandbox pays it; delivery is a job), as the till journey makes one.
+ */
+async function giveValueGift(baseURL: string, sender: string, recipient: { e164: string }, recipientToken: string): Promise<Gift> {
+  const AMOUNT = 34_900;
+  const token = await tokenFor(baseURL, sender, 'Anna');
+  const auth = { authorization: `Bearer ${token}` };
+  const merchants = await api<{ id: string; name: string }[]>(baseURL, '/api/merchant');
+  for (const m of merchants) {
+    const products = await api<{ id: string; name: string; source: string; minAmount?: number; maxAmount?: number }[]>(baseURL, `/api/merchant/${m.id}/products`);
+    const p = products.find((x) => x.source === 'InStore' && typeof x.minAmount === 'number' && x.minAmount <= AMOUNT && (x.maxAmount ?? 0) >= AMOUNT);
+    if (!p) continue;
+    const draft = await api<{ id: string }>(baseURL, '/api/greetie/createv2', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ recipient: { mobileNumber: recipient.e164, name: 'Bo' }, message: 'Ät något gott!', gifts: [{ productId: p.id, amount: AMOUNT }] }),
+    });
+    const payment = await api<{ id: string }>(baseURL, `/api/greetie/${draft.id}/startpayment`, { method: 'POST', headers: auth, body: JSON.stringify({ withdrawalConsent: true }) });
+    await api(baseURL, `/api/sandbox/payments/${payment.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
+    const merchantCode = (await api<{ id: string; merchantCode: string | null }[]>(baseURL, '/api/sandbox/merchants')).find((x) => x.id === m.id)?.merchantCode;
+    if (!merchantCode) throw new Error(`no sandbox merchant code for ${m.name}`);
+    const until = Date.now() + 30_000;
+    for (;;) {
+      const messages = await api<{ to: string; body: string; sentAt: string }[]>(baseURL, `/api/sandbox/sms?to=${encodeURIComponent(recipient.e164)}`);
+      // The newest delivery is this greetie's (the driver waits for each before the next).
+      const link = messages
+        .toSorted((a, b) => Date.parse(b.sentAt) - Date.parse(a.sentAt))
+        .map((x) => /https?:\/\/\S+(\/greetie\/view\/[A-Za-z0-9_%-]+)/.exec(x.body)?.[1])
+        .find(Boolean);
+      const vouchers = link ? await api<{ id: string; greetieId: string }[]>(baseURL, '/api/voucher', { headers: { authorization: `Bearer ${recipientToken}` } }) : [];
+      const voucher = vouchers.find((v) => v.greetieId === draft.id);
+      if (link && voucher) return { greetieId: draft.id, voucherId: voucher.id, merchantId: m.id, merchantCode, product: p.name, link };
+      if (Date.now() > until) throw new Error('the greetie was not delivered within 30 s');
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  throw new Error('the demo catalogue has no in-store product with a range holding 349 kr');
+}
+
+/**
+ * The recipient's side: the greetie opened from its link, the thanks, Mina gåvor, the voucher's
+ * page with its QR, the till (a redeem and its undo), a greetie's gifts, and giving the value away.
+ */
+const recipient: Driver = {
+  machines: ['greetieView', 'thanks', 'vouchers', 'voucherQr', 'redeem', 'donate'],
+  async run(camera) {
+    const { page, baseURL } = camera;
+    const me = freshNumber();
+    const myToken = await tokenFor(baseURL, me.e164, 'Bo');
+    const gift = await giveValueGift(baseURL, freshNumber().e164, me, myToken);
+    // Timers the pages run (the QR's renewal, the undo's ten minutes) are moved on by hand.
+    await page.clock.install();
+    await signIn(camera, me);
+
+    await attempt(camera, 'greetieView: showing, viewed', async () => {
+      // The moment before the gifts shows only with motion allowed.
+      await page.emulateMedia({ reducedMotion: 'no-preference' });
+      await page.goto(gift.link);
+      await camera.shoot('greetieView', 'showing', { settle: 0 }).catch(() => undefined);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await camera.shoot('greetieView', 'viewed', { settle: 800 });
+    });
+    await attempt(camera, 'thanks', async () => {
+      const form = { show: page.getByRole('region', { name: /^(Tacka|Ditt tack)/ }).first() };
+      await camera.shoot('thanks', 'composing', form);
+      await page.getByLabel('Ditt tack').fill('Tack så mycket, Anna!');
+      let release = await camera.fail(`**/api/greetie/${gift.greetieId}/thanks`);
+      await page.getByRole('button', { name: 'Skicka tack' }).click();
+      await camera.shoot('thanks', 'failed', form);
+      await release();
+      release = await camera.hold(`**/api/greetie/${gift.greetieId}/thanks`);
+      await page.getByRole('button', { name: 'Skicka tack' }).click();
+      await camera.shoot('thanks', 'sending', form);
+      await release();
+      await camera.shoot('thanks', 'sent', form);
+    });
+
+    await attempt(camera, 'vouchers: the list', async () => {
+      let release = await camera.hold('**/api/voucher');
+      await page.goto('/voucher');
+      await camera.shoot('vouchers', 'list.loading');
+      await release();
+      await camera.shoot('vouchers', 'list.ready', { settle: 600 });
+      release = await camera.fail('**/api/voucher');
+      await page.reload();
+      await camera.shoot('vouchers', 'list.failed');
+      await release();
+    });
+
+    await attempt(camera, "vouchers and voucherQr: the voucher's page", async () => {
+      let voucher = await camera.hold(`**/api/voucher/${gift.voucherId}`);
+      const qr = await camera.hold(`**/api/voucher/${gift.voucherId}/qr`);
+      await page.goto(`/voucher/${gift.voucherId}`);
+      await camera.shoot('vouchers', 'selected.loading');
+      // The QR's box, whatever it shows (aria-busy while there is no code).
+      const qrBox = { show: page.locator('figure[aria-busy]').first() };
+      await voucher();
+      await camera.shoot('voucherQr', 'loading', qrBox);
+      await qr();
+      await camera.shoot('voucherQr', 'showing', { ...qrBox, settle: 600 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await camera.shoot('vouchers', 'selected.ready.idle');
+      const renew = await camera.hold(`**/api/voucher/${gift.voucherId}/qr`);
+      await page.clock.fastForward('01:41');
+      await camera.shoot('voucherQr', 'refreshing', qrBox);
+      await renew();
+      const unfail = await camera.fail(`**/api/voucher/${gift.voucherId}/qr`);
+      await page.reload();
+      await camera.shoot('voucherQr', 'failed', qrBox);
+      await unfail();
+      voucher = await camera.fail(`**/api/voucher/${gift.voucherId}`);
+      await page.reload();
+      await camera.shoot('vouchers', 'selected.failed');
+      await voucher();
+    });
+
+    await attempt(camera, 'redeem: the till', async () => {
+      await page.goto(`/voucher/${gift.voucherId}`);
+      await page.getByRole('link', { name: 'Lös in i butiken' }).click();
+      await camera.shoot('redeem', 'idle');
+      const main = page.getByRole('main');
+      await main.getByRole('textbox', { name: 'Belopp att dra' }).fill('149');
+      await main.getByRole('textbox', { name: 'Handlarkod' }).fill(gift.merchantCode);
+      let release = await camera.hold('**/api/voucher/redeem');
+      await main.getByRole('button', { name: 'Lös in' }).click();
+      await camera.shoot('redeem', 'submitting');
+      await release();
+      await camera.shoot('redeem', 'undoable.offered', { settle: 600 });
+      await main.getByRole('button', { name: 'Ångra', exact: true }).click();
+      await camera.shoot('redeem', 'undoable.asking');
+      await main.getByRole('textbox', { name: 'Handlarkod' }).fill(gift.merchantCode);
+      release = await camera.hold('**/api/voucher/*/redemptions/*/undo');
+      await main.getByRole('button', { name: 'Ångra köpet' }).click();
+      await camera.shoot('redeem', 'undoing');
+      await release();
+      await camera.shoot('redeem', 'undone');
+      await main.getByRole('button', { name: 'Lös in på nytt' }).click();
+      await camera.waitFor('redeem', 'idle');
+      await main.getByRole('textbox', { name: 'Belopp att dra' }).fill('100');
+      await main.getByRole('textbox', { name: 'Handlarkod' }).fill(gift.merchantCode);
+      await main.getByRole('button', { name: 'Lös in' }).click();
+      await camera.waitFor('redeem', 'undoable.offered');
+      await page.clock.fastForward('10:05');
+      await camera.shoot('redeem', 'closed');
+    });
+
+    await attempt(camera, "vouchers: a greetie's gifts", async () => {
+      let release = await camera.hold(`**/api/greetie/${gift.greetieId}/vouchers`);
+      await page.goto(`/redeem/${gift.greetieId}`);
+      await camera.shoot('vouchers', 'greetie.loading');
+      await release();
+      await camera.shoot('vouchers', 'greetie.ready', { settle: 600 });
+      release = await camera.fail(`**/api/greetie/${gift.greetieId}/vouchers`);
+      await page.reload();
+      await camera.shoot('vouchers', 'greetie.failed');
+      await release();
+    });
+
+    await attempt(camera, 'donate', async () => {
+      const other = await giveValueGift(baseURL, freshNumber().e164, me, myToken);
+      await page.goto(`/voucher/${other.voucherId}`);
+      const offer = page.getByRole('button', { name: 'Skänk värdet i stället' });
+      await camera.shoot('donate', 'idle');
+      let release = await camera.fail('**/api/merchant/v2**');
+      await offer.click();
+      await camera.shoot('donate', 'loadFailed');
+      await release();
+      release = await camera.hold('**/api/merchant/v2**');
+      const region = page.getByRole('region', { name: 'Skänk värdet i stället' });
+      await region.getByRole('button', { name: 'Försök igen' }).click();
+      await camera.shoot('donate', 'loading');
+      await release();
+      await camera.shoot('donate', 'choosing', { settle: 600 });
+      await region.getByRole('group', { name: 'Välj organisation' }).getByRole('radio').first().check();
+      await region.getByRole('button', { name: 'Fortsätt' }).click();
+      await camera.shoot('donate', 'confirming');
+      const dialog = page.getByRole('dialog');
+      release = await camera.fail(`**/api/voucher/${other.voucherId}/donate`);
+      await dialog.getByRole('button', { name: /^Skänk / }).click();
+      await camera.shoot('donate', 'failed');
+      await release();
+      release = await camera.hold(`**/api/voucher/${other.voucherId}/donate`);
+      await page.getByRole('dialog').getByRole('button', { name: /^Skänk / }).click();
+      await camera.shoot('donate', 'donating');
+      await release();
+      await camera.shoot('donate', 'done', { settle: 600 });
+    });
+  },
+};
+
+export const DRIVERS: Record<string, Driver> = { auth, merchantSearch, loader, greetieView, sandbox, profile, recipient };

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { shotFile } from '../../charts/shots.ts';
 
 /** The phone the pictures are taken at: the journeys' phone (tests/e2e/harness/journey.ts). */
@@ -91,10 +91,12 @@ export class Camera {
     context.setDefaultNavigationTimeout(20_000);
     const page = await context.newPage();
     const camera = new Camera(album, context, page, baseURL);
-    await context.exposeBinding('__shotsSnapshot', (_source, m: SnapshotMessage) => camera.receive(m));
+    await context.exposeBinding('__shotsSnapshot', (_source, m: SnapshotMessage | { type: 'document' }) => camera.receive(m));
     // The viewer /flows's live view is (src/pages/flows/useLive.ts), in the page itself: a second
     // BroadcastChannel of the same name in the same document hears the app's.
     await context.addInitScript(() => {
+      // A new document: the actors of the one before went with it (the router's own moves keep the document).
+      if (window === window.top) void (window as unknown as { __shotsSnapshot: (m: unknown) => void }).__shotsSnapshot({ type: 'document' });
       const channel = new BroadcastChannel('greetie-flows');
       const hello = { type: 'viewer.hello', viewerId: 'flows-shots' };
       channel.onmessage = (e: MessageEvent<{ type?: string }>) => {
@@ -103,38 +105,46 @@ export class Camera {
       };
       channel.postMessage(hello);
     });
-    // A document that goes takes its actors with it.
-    page.on('framenavigated', (frame) => {
-      if (frame === page.mainFrame()) camera.actors.clear();
-    });
     return camera;
   }
 
-  private receive(m: SnapshotMessage): void {
+  private receive(m: SnapshotMessage | { type: 'document' }): void {
     this.seq += 1;
-    if (m.status !== 'active') this.actors.delete(m.actorId);
+    if (m.type === 'document') return this.actors.clear();
+    // A machine that reached a final state ('done') still shows it; a stopped one is gone.
+    if (m.status !== 'active' && m.status !== 'done') this.actors.delete(m.actorId);
     else this.actors.set(m.actorId, { machineId: m.machineId, states: m.states, status: m.status, at: m.at, seq: this.seq });
   }
 
-  /** The newest running actor of `machine`, if any. */
-  private newest(machine: string): ActorState | undefined {
+  /** The paths (below the root) an actor is in. */
+  private static paths(actor: ActorState, machine: string): string[] {
+    return actor.states.filter((id) => id.startsWith(`${machine}.`)).map((id) => id.slice(machine.length + 1));
+  }
+
+  /**
+   * The newest running actor of `machine` in `statePath` (any state, without one). A page may run
+   * several actors of one machine (the sandbox's two outboxes).
+   */
+  private actorIn(machine: string, statePath?: string): ActorState | undefined {
     let best: ActorState | undefined;
-    for (const a of this.actors.values()) if (a.machineId === machine && (!best || a.seq > best.seq)) best = a;
+    for (const a of this.actors.values()) {
+      if (a.machineId !== machine || (statePath !== undefined && !Camera.paths(a, machine).includes(statePath))) continue;
+      if (!best || a.seq > best.seq) best = a;
+    }
     return best;
   }
 
   /** The state paths (below the root) `machine`'s newest actor is in now. */
   activePaths(machine: string): string[] {
-    const actor = this.newest(machine);
-    if (!actor) return [];
-    return actor.states.filter((id) => id.startsWith(`${machine}.`)).map((id) => id.slice(machine.length + 1));
+    const actor = this.actorIn(machine);
+    return actor ? Camera.paths(actor, machine) : [];
   }
 
   isIn(machine: string, statePath: string): boolean {
-    return this.activePaths(machine).includes(statePath);
+    return this.actorIn(machine, statePath) !== undefined;
   }
 
-  /** Waits until `machine` is in `statePath` (its newest actor). */
+  /** Waits until an actor of `machine` is in `statePath`. */
   async waitFor(machine: string, statePath: string, timeout = 15_000): Promise<void> {
     const until = Date.now() + timeout;
     while (!this.isIn(machine, statePath)) {
@@ -148,16 +158,26 @@ export class Camera {
    * and pictures the screen for that state and every other active state of the machine that has
    * no picture yet (a parent shares its child's). Skipped when the state has one already.
    */
-  async shoot(machine: string, statePath: string, opts: { timeout?: number; settle?: number } = {}): Promise<void> {
+  async shoot(machine: string, statePath: string, opts: { timeout?: number; settle?: number; show?: Locator } = {}): Promise<void> {
     await this.waitFor(machine, statePath, opts.timeout);
     if (this.album.has(machine, statePath)) return;
-    const before = this.newest(machine)?.seq;
+    // The part of a long page the machine draws, at the top of the screen.
+    if (opts.show) {
+      await opts.show.evaluate((el) => {
+        el.scrollIntoView({ block: 'start' });
+        // Below the sticky header.
+        window.scrollBy(0, -80);
+      });
+    }
     await this.page.evaluate(() => document.fonts.ready.then(() => undefined));
-    await this.page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+    // Two frames drawn; a driver that stopped the page's clock (page.clock) stops its frames too.
+    const frames = this.page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+    await Promise.race([frames.catch(() => undefined), this.page.waitForTimeout(500)]);
     await this.page.waitForTimeout(opts.settle ?? 250);
     const png = await this.page.screenshot({ type: 'png' });
     // The machine moved while the page settled: the picture may show the next state.
-    if (this.newest(machine)?.seq !== before && !this.isIn(machine, statePath)) {
+    const after = this.actorIn(machine, statePath);
+    if (!after) {
       throw new Error(`${machine} left ${statePath} before its picture was taken`);
     }
     const file = shotFile(machine, statePath);
@@ -165,7 +185,7 @@ export class Camera {
     const url = new URL(this.page.url());
     const picture = { file, page: url.pathname + url.search, bytes };
     this.album.put(machine, statePath, picture);
-    for (const other of this.activePaths(machine)) this.album.put(machine, other, picture);
+    for (const other of Camera.paths(after, machine)) this.album.put(machine, other, picture);
     this.log.push(`${machine}: ${statePath} (${(bytes / 1024).toFixed(1)} KB, ${picture.page})`);
     console.log(`  ✓ ${machine}: ${statePath}  ${(bytes / 1024).toFixed(1)} KB  ${picture.page}`);
   }
