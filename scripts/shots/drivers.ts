@@ -4,7 +4,7 @@
  * (./recorder.ts). A waiting state is held on screen by holding its request; a failed state by
  * answering its request with an error. A state no driver reaches stays `todo` in the manifest.
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { Route } from 'playwright-core';
 import type { Camera } from './recorder.ts';
 
@@ -43,12 +43,13 @@ async function tokenFor(baseURL: string, e164: string, name?: string): Promise<s
   return session.token;
 }
 
-let numbers = 0;
-/** A fresh number from the range kept for fiction (070-174 06 05 – 99 are the demo owners'; these are 070-174 07 xx). */
+/**
+ * A number of its own for each person a driver plays (as the journeys have, tests/e2e/harness/app.ts):
+ * codes to one number are limited, and the sandbox sends nothing for real.
+ */
 function freshNumber(): { typed: string; e164: string } {
-  numbers += 1;
-  const n = String(numbers).padStart(2, '0');
-  return { typed: `070-174 07 ${n}`, e164: `+46701740${'7'}${n}` };
+  const digits = String(randomInt(0, 10_000_000)).padStart(7, '0');
+  return { typed: `070-${digits.slice(0, 3)} ${digits.slice(3, 5)} ${digits.slice(5)}`, e164: `+4670${digits}` };
 }
 
 /** Signs in on the login page, as a person does. With `name`, the profile has that name first (no name question). */
@@ -172,7 +173,7 @@ const loader: Driver = {
   machines: ['loader'],
   async run(camera) {
     const { page } = camera;
-    const [merchant] = await api<{ id: string }[]>(camera.baseURL, '/api/merchant');
+    const merchant = (await api<{ id: string }[]>(camera.baseURL, '/api/merchant'))[0]!;
     let release = await camera.hold(`**/api/merchant/${merchant.id}`);
     await page.goto(`/merchant/details/${merchant.id}`);
     await camera.shoot('loader', 'loading');
@@ -478,6 +479,9 @@ const recipient: Driver = {
       await dialog.getByRole('button', { name: /^Skänk / }).click();
       await camera.shoot('donate', 'failed');
       await release();
+      await page.getByRole('dialog').getByRole('button', { name: /^(Tillbaka|Välj en annan)$/ }).click();
+      await region.getByRole('group', { name: 'Välj organisation' }).getByRole('radio').first().check();
+      await region.getByRole('button', { name: 'Fortsätt' }).click();
       release = await camera.hold(`**/api/voucher/${other.voucherId}/donate`);
       await page.getByRole('dialog').getByRole('button', { name: /^Skänk / }).click();
       await camera.shoot('donate', 'donating');
@@ -487,4 +491,252 @@ const recipient: Driver = {
   },
 };
 
-export const DRIVERS: Record<string, Driver> = { auth, merchantSearch, loader, greetieView, sandbox, profile, recipient };
+/**
+ * The merchant's side: the demo owner signs in to the portal (the redemptions list, 'Byt
+ * handlarkod') and the till mode, where a customer's gift is looked up by the code under its QR.
+ */
+const portal: Driver = {
+  machines: ['portalRedemptions', 'codeRotation', 'tillMode'],
+  async run(camera) {
+    const { page, baseURL } = camera;
+    const customer = freshNumber();
+    const customerToken = await tokenFor(baseURL, customer.e164, 'Cleo');
+    const gift = await giveValueGift(baseURL, freshNumber().e164, customer, customerToken);
+    const asCustomer = { authorization: `Bearer ${customerToken}` };
+    // Two uses at the customer's till, so the list has more than one page of one.
+    for (const amount of [5_000, 4_000]) {
+      await api(baseURL, '/api/voucher/redeem', { method: 'POST', headers: { ...asCustomer, 'idempotency-key': randomUUID() }, body: JSON.stringify({ voucherId: gift.voucherId, merchantCode: gift.merchantCode, amount }) });
+    }
+    const owner = (await api<{ id: string; ownerNumber: string }[]>(baseURL, '/api/sandbox/merchants')).find((m) => m.id === gift.merchantId)!.ownerNumber;
+    await tokenFor(baseURL, owner, 'Ägaren');
+    await page.clock.install();
+    await signIn(camera, { typed: owner, e164: owner });
+
+    const list = `**/api/portal/merchants/${gift.merchantId}/redemptions?**`;
+    await attempt(camera, 'portalRedemptions', async () => {
+      // Pages of one, so there is a next page.
+      await page.route(list, (route) => {
+        const url = new URL(route.request().url());
+        url.searchParams.set('limit', '1');
+        return route.fallback({ url: url.toString() });
+      });
+      const part = { show: page.getByRole('heading', { name: /Inlösta presenter/ }).first() };
+      let release = await camera.hold(list);
+      await page.goto(`/portal/${gift.merchantId}`);
+      await camera.shoot('portalRedemptions', 'loading', part);
+      await release();
+      await camera.shoot('portalRedemptions', 'showing', { ...part, settle: 600 });
+      const more = page.getByRole('button', { name: 'Visa fler' });
+      release = await camera.hold(list);
+      await more.click();
+      await camera.shoot('portalRedemptions', 'loadingMore', part);
+      await release();
+      await camera.waitFor('portalRedemptions', 'showing');
+      release = await camera.fail(list);
+      await more.click();
+      await camera.shoot('portalRedemptions', 'failed.nextPage', part);
+      await page.getByRole('button', { name: 'Visa', exact: true }).click();
+      await camera.shoot('portalRedemptions', 'failed.firstPage', part);
+      await release();
+    });
+
+    await attempt(camera, 'codeRotation', async () => {
+      await page.goto(`/portal/${gift.merchantId}`);
+      const change = page.getByRole('button', { name: 'Byt handlarkod' });
+      await change.scrollIntoViewIfNeeded();
+      await camera.shoot('codeRotation', 'idle', { show: change });
+      await change.click();
+      await camera.shoot('codeRotation', 'confirming');
+      const code = `**/api/portal/merchants/${gift.merchantId}/code`;
+      let release = await camera.fail(code);
+      await page.getByRole('dialog').getByRole('button', { name: 'Byt kod' }).click();
+      await camera.shoot('codeRotation', 'failed');
+      await release();
+      await page.getByRole('dialog').getByRole('button', { name: 'Stäng' }).click();
+      await change.click();
+      release = await camera.hold(code);
+      await page.getByRole('dialog').getByRole('button', { name: 'Byt kod' }).click();
+      await camera.shoot('codeRotation', 'rotating');
+      await release();
+      await camera.shoot('codeRotation', 'shown');
+      await page.getByRole('dialog').getByRole('button', { name: 'Jag har sparat koden' }).click();
+    });
+
+    await attempt(camera, 'tillMode', async () => {
+      const { token } = await api<{ token: string }>(baseURL, `/api/voucher/${gift.voucherId}/qr`, { headers: asCustomer });
+      await page.goto(`/portal/${gift.merchantId}/kassa`);
+      await camera.shoot('tillMode', 'idle');
+      const main = page.getByRole('main');
+      await main.getByRole('textbox', { name: 'Koden under QR-koden' }).fill(token);
+      let release = await camera.hold(`**/api/portal/merchants/${gift.merchantId}/scan`);
+      await main.getByRole('button', { name: 'Hämta gåvan' }).click();
+      await camera.shoot('tillMode', 'lookingUp');
+      await release();
+      await camera.shoot('tillMode', 'found', { settle: 600 });
+      await main.getByRole('textbox', { name: 'Belopp att dra' }).fill('49');
+      release = await camera.hold(`**/api/portal/merchants/${gift.merchantId}/redeem`);
+      await main.getByRole('button', { name: 'Lös in' }).click();
+      await camera.shoot('tillMode', 'redeeming');
+      await release();
+      await camera.shoot('tillMode', 'undoable.offered', { settle: 600 });
+      await main.getByRole('button', { name: 'Ångra', exact: true }).click();
+      await camera.shoot('tillMode', 'undoable.asking');
+      release = await camera.hold(`**/api/portal/merchants/${gift.merchantId}/redemptions/*/undo`);
+      await main.getByRole('button', { name: 'Ja, ångra köpet' }).click();
+      await camera.shoot('tillMode', 'undoing');
+      await release();
+      await camera.shoot('tillMode', 'undone');
+    });
+    await attempt(camera, 'tillMode: closed', async () => {
+      const { token } = await api<{ token: string }>(baseURL, `/api/voucher/${gift.voucherId}/qr`, { headers: asCustomer });
+      await page.goto(`/portal/${gift.merchantId}/kassa`);
+      const main = page.getByRole('main');
+      await main.getByRole('textbox', { name: 'Koden under QR-koden' }).fill(token);
+      await main.getByRole('button', { name: 'Hämta gåvan' }).click();
+      await camera.waitFor('tillMode', 'found');
+      await main.getByRole('textbox', { name: 'Belopp att dra' }).fill('10');
+      await main.getByRole('button', { name: 'Lös in' }).click();
+      await camera.waitFor('tillMode', 'undoable.offered');
+      await page.clock.fastForward('10:05');
+      await camera.shoot('tillMode', 'closed');
+    });
+  },
+};
+
+/** A draft greetie from `token`'s person with one fixed-price gift, to a fresh number. */
+async function draftWithGift(baseURL: string, token: string): Promise<string> {
+  for (const m of await api<{ id: string }[]>(baseURL, '/api/merchant')) {
+    const p = (await api<{ id: string; price?: number }[]>(baseURL, `/api/merchant/${m.id}/products`)).find((x) => typeof x.price === 'number' && x.price > 0);
+    if (!p) continue;
+    const draft = await api<{ id: string }>(baseURL, '/api/greetie/createv2', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ recipient: { mobileNumber: freshNumber().e164, name: 'Bo' }, message: 'Grattis!', gifts: [{ productId: p.id }] }),
+    });
+    return draft.id;
+  }
+  throw new Error('the demo catalogue has no fixed-price product');
+}
+
+/**
+ * The sender's side, on a greetie's details page: the payment taken up there (Swish's outcomes
+ * one by one, from the sandbox), the actions on a delivered, unopened greetie, and the refund.
+ */
+const sender: Driver = {
+  machines: ['payment', 'greetieActions', 'refund'],
+  async run(camera) {
+    const { page, baseURL } = camera;
+    const me = freshNumber();
+    const token = await tokenFor(baseURL, me.e164, 'Anna');
+    const auth = { authorization: `Bearer ${token}` };
+    const id = await draftWithGift(baseURL, token);
+    const unpaid = await draftWithGift(baseURL, token);
+    await page.clock.install();
+    await signIn(camera, me);
+    const paymentRead = `**/api/greetie/${id}/payment`;
+    const settle = async (outcome: string) => {
+      const payment = await api<{ id: string }>(baseURL, `/api/greetie/${id}/payment`, { headers: auth });
+      await api(baseURL, `/api/sandbox/payments/${payment.id}`, { method: 'POST', body: JSON.stringify({ outcome }) });
+    };
+    const retry = async () => {
+      const consent = page.getByRole('checkbox', { name: /^Jag vill att greetien levereras direkt/ });
+      if ((await consent.count()) > 0 && !(await consent.isChecked())) await consent.check();
+      await page.getByRole('button', { name: 'Försök igen' }).first().click();
+    };
+
+    await attempt(camera, 'payment: none, refund: none', async () => {
+      await page.goto(`/greetie/details/${unpaid}`);
+      await camera.shoot('payment', 'none', { settle: 600 });
+      await camera.shoot('refund', 'none');
+    });
+
+    await attempt(camera, 'payment', async () => {
+      await api(baseURL, `/api/greetie/${id}/startpayment`, { method: 'POST', headers: auth, body: JSON.stringify({ withdrawalConsent: true }) });
+      let release = await camera.hold(paymentRead);
+      await page.goto(`/greetie/details/${id}`);
+      await camera.shoot('payment', 'checking');
+      await release();
+      await camera.shoot('payment', 'open', { settle: 600 });
+      release = await camera.fail(paymentRead);
+      await page.reload();
+      await camera.shoot('payment', 'checkFailed');
+      await release();
+      await page.reload();
+      await camera.waitFor('payment', 'open');
+      for (const [outcome, state] of [
+        ['declined', 'ended.declined'],
+        ['cancelled', 'ended.cancelled'],
+        ['timeout', 'ended.expired'],
+        ['error', 'ended.failed'],
+      ] as const) {
+        await settle(outcome);
+        await camera.shoot('payment', state, { timeout: 20_000 });
+        if (state === 'ended.declined') {
+          const start = await camera.hold(`**/api/greetie/${id}/startpayment`);
+          await retry();
+          await camera.shoot('payment', 'starting');
+          await start();
+        } else {
+          await retry();
+        }
+        await camera.waitFor('payment', 'open');
+      }
+      release = await camera.fail(`**/api/greetie/${id}/startpayment`, 409, 'SOLD_OUT');
+      await settle('declined');
+      await camera.waitFor('payment', 'ended.declined', 20_000);
+      await retry();
+      await camera.shoot('payment', 'ended.startFailed');
+      await release();
+      await retry();
+      await camera.waitFor('payment', 'open');
+      await settle('paid');
+      await camera.shoot('payment', 'paid', { timeout: 20_000, settle: 600 });
+    });
+
+    await attempt(camera, 'greetieActions', async () => {
+      await page.goto(`/greetie/details/${id}`);
+      const resend = page.getByRole('button', { name: 'Skicka länken igen' });
+      await resend.waitFor({ timeout: 30_000 });
+      await camera.shoot('greetieActions', 'idle', { show: resend });
+      await resend.click();
+      await camera.shoot('greetieActions', 'confirming');
+      let release = await camera.fail(`**/api/greetie/${id}/resend`);
+      await page.getByRole('dialog').getByRole('button', { name: 'Skicka igen' }).click();
+      await camera.shoot('greetieActions', 'failed');
+      await release();
+      release = await camera.hold(`**/api/greetie/${id}/resend`);
+      await page.getByRole('dialog').getByRole('button', { name: 'Skicka igen' }).click();
+      await camera.shoot('greetieActions', 'working');
+      await release();
+      await camera.shoot('greetieActions', 'done');
+    });
+
+    await attempt(camera, 'refund', async () => {
+      await page.goto(`/greetie/details/${id}`);
+      await page.getByRole('button', { name: 'Avbryt och få pengarna tillbaka' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Avbryt greetien' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'detached' }).catch(() => undefined);
+      let release = await camera.hold(paymentRead);
+      await page.reload();
+      await camera.shoot('refund', 'loading');
+      await release();
+      await camera.shoot('refund', 'pending', { settle: 600 });
+      await page.clock.fastForward('03:05');
+      await camera.shoot('refund', 'slow');
+      release = await camera.fail(paymentRead);
+      await page.reload();
+      await camera.shoot('refund', 'loadFailed');
+      await release();
+      const [pending] = await api<{ id: string }[]>(baseURL, '/api/sandbox/refunds');
+      await api(baseURL, `/api/sandbox/refunds/${pending!.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'error' }) });
+      await page.reload();
+      await camera.shoot('refund', 'failed');
+      const [again] = await api<{ id: string }[]>(baseURL, '/api/sandbox/refunds');
+      if (again) await api(baseURL, `/api/sandbox/refunds/${again.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
+      await page.reload();
+      await camera.shoot('refund', 'paid');
+    });
+  },
+};
+
+export const DRIVERS: Record<string, Driver> = { auth, merchantSearch, loader, greetieView, sandbox, profile, recipient, portal, sender };

@@ -162,7 +162,7 @@ export class Camera {
     await this.waitFor(machine, statePath, opts.timeout);
     if (this.album.has(machine, statePath)) return;
     // The part of a long page the machine draws, at the top of the screen.
-    if (opts.show) {
+    if (opts.show && (await opts.show.count()) > 0) {
       await opts.show.evaluate((el) => {
         el.scrollIntoView({ block: 'start' });
         // Below the sticky header.
