@@ -6,6 +6,7 @@
  * are declared.
  */
 const POLL = 'the wait or the read between two polls; the page shows the list it already has';
+const OPENING = "the page's first moment: it tells the machine what the address asks for as it mounts, before anything is drawn";
 
 export const BACKGROUND: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   app: {
@@ -18,6 +19,7 @@ export const BACKGROUND: Readonly<Record<string, Readonly<Record<string, string>
     expired: "a toast's timer has run out; the toast goes",
   },
   compose: {
+    opening: OPENING,
     'editing.giftLimits': 'the gift limits read beside the editor; the step shown is in editing.steps',
     'editing.giftLimits.known': 'the gift limits read beside the editor; the step shown is in editing.steps',
     'editing.giftLimits.loading': 'the gift limits read beside the editor; the step shown is in editing.steps',
@@ -26,6 +28,7 @@ export const BACKGROUND: Readonly<Record<string, Readonly<Record<string, string>
     'editing.overlay.uploading': "the overlay picture's upload beside the editor; the step shown is in editing.steps",
   },
   payment: {
+    opening: OPENING,
     'open.poll': 'the payment read again in the background while the Swish screen shows',
     'open.poll.waiting': 'the payment read again in the background while the Swish screen shows',
     'open.poll.reading': 'the payment read again in the background while the Swish screen shows',
@@ -33,6 +36,7 @@ export const BACKGROUND: Readonly<Record<string, Readonly<Record<string, string>
   refund: { 'pending.waiting': POLL, 'pending.reading': POLL },
   sandboxRefunds: { 'showing.waiting': POLL, 'failed.waiting': POLL },
   smsOutbox: { 'showing.waiting': POLL, 'failed.waiting': POLL },
+  redeem: { validating: 'a check of the code on the phone that ends before the page is drawn again' },
   auth: { 'unauthenticated.enteringCode.history': 'a history state: it returns to the sub-state last shown and is never shown itself' },
 };
 
