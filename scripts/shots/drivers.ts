@@ -528,7 +528,7 @@ const portal: Driver = {
     await page.clock.install();
     await signIn(camera, { typed: owner, e164: owner });
 
-    const list = `**/api/portal/merchants/${gift.merchantId}/redemptions?**`;
+    const list = new RegExp(`/api/portal/merchants/${gift.merchantId}/redemptions(\\?|$)`);
     await attempt(camera, 'portalRedemptions', async () => {
       // Pages of one, so there is a next page.
       await page.route(list, (route) => {
@@ -667,15 +667,17 @@ const sender: Driver = {
     });
 
     await attempt(camera, 'payment', async () => {
+      // The payment's part of the details page (below the greetie itself).
+      const part = { show: page.getByRole('heading', { name: /Betala med Swish|Betalningen|Tack!/ }).first() };
       await api(baseURL, `/api/greetie/${id}/startpayment`, { method: 'POST', headers: auth, body: JSON.stringify({ withdrawalConsent: true }) });
       let release = await camera.hold(paymentRead);
       await page.goto(`/greetie/details/${id}`);
-      await camera.shoot('payment', 'checking');
+      await camera.shoot('payment', 'checking', part);
       await release();
-      await camera.shoot('payment', 'open', { settle: 600 });
+      await camera.shoot('payment', 'open', { ...part, settle: 600 });
       release = await camera.fail(paymentRead);
       await page.reload();
-      await camera.shoot('payment', 'checkFailed');
+      await camera.shoot('payment', 'checkFailed', part);
       await release();
       await page.reload();
       await camera.waitFor('payment', 'open');
@@ -686,11 +688,11 @@ const sender: Driver = {
         ['error', 'ended.failed'],
       ] as const) {
         await settle(outcome);
-        await camera.shoot('payment', state, { timeout: 20_000 });
+        await camera.shoot('payment', state, { ...part, timeout: 20_000 });
         if (state === 'ended.declined') {
           const start = await camera.hold(`**/api/greetie/${id}/startpayment`);
           await retry();
-          await camera.shoot('payment', 'starting');
+          await camera.shoot('payment', 'starting', part);
           await start();
         } else {
           await retry();
@@ -701,12 +703,12 @@ const sender: Driver = {
       await settle('declined');
       await camera.waitFor('payment', 'ended.declined', 20_000);
       await retry();
-      await camera.shoot('payment', 'ended.startFailed');
+      await camera.shoot('payment', 'ended.startFailed', part);
       await release();
       await retry();
       await camera.waitFor('payment', 'open');
       await settle('paid');
-      await camera.shoot('payment', 'paid', { timeout: 20_000, settle: 600 });
+      await camera.shoot('payment', 'paid', { ...part, timeout: 20_000, settle: 600 });
     });
 
     await attempt(camera, 'greetieActions', async () => {
@@ -720,6 +722,11 @@ const sender: Driver = {
       await page.getByRole('dialog').getByRole('button', { name: 'Skicka igen' }).click();
       await camera.shoot('greetieActions', 'failed');
       await release();
+      const again = page.getByRole('dialog').getByRole('button', { name: 'Skicka igen' });
+      if (!(await again.isVisible())) {
+        await page.getByRole('dialog').getByRole('button', { name: /^(Stäng|Tillbaka)$/ }).first().click();
+        await resend.click();
+      }
       release = await camera.hold(`**/api/greetie/${id}/resend`);
       await page.getByRole('dialog').getByRole('button', { name: 'Skicka igen' }).click();
       await camera.shoot('greetieActions', 'working');
@@ -728,29 +735,40 @@ const sender: Driver = {
     });
 
     await attempt(camera, 'refund', async () => {
+      // What the page says about the money, wherever it stands on the page.
+      const part = { show: page.getByText(/återbetalning|Swish-konto/i).first() };
       await page.goto(`/greetie/details/${id}`);
       await page.getByRole('button', { name: 'Avbryt och få pengarna tillbaka' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Avbryt greetien' }).click();
       await page.getByRole('dialog').waitFor({ state: 'detached' }).catch(() => undefined);
       let release = await camera.hold(paymentRead);
       await page.reload();
-      await camera.shoot('refund', 'loading');
+      await camera.shoot('refund', 'loading', part);
       await release();
-      await camera.shoot('refund', 'pending', { settle: 600 });
+      await camera.shoot('refund', 'pending', { ...part, settle: 600 });
       await page.clock.fastForward('03:05');
-      await camera.shoot('refund', 'slow');
+      await camera.shoot('refund', 'slow', part);
       release = await camera.fail(paymentRead);
       await page.reload();
-      await camera.shoot('refund', 'loadFailed');
+      await camera.shoot('refund', 'loadFailed', part);
       await release();
       const [pending] = await api<{ id: string }[]>(baseURL, '/api/sandbox/refunds');
       await api(baseURL, `/api/sandbox/refunds/${pending!.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'error' }) });
       await page.reload();
-      await camera.shoot('refund', 'failed');
-      const [again] = await api<{ id: string }[]>(baseURL, '/api/sandbox/refunds');
-      if (again) await api(baseURL, `/api/sandbox/refunds/${again.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
+      await camera.shoot('refund', 'failed', part);
+      // The same refund is tried again by a job: settle it as paid once it is pending again.
+      const until = Date.now() + 30_000;
+      for (;;) {
+        const [again] = await api<{ id: string }[]>(baseURL, '/api/sandbox/refunds');
+        if (again) {
+          await api(baseURL, `/api/sandbox/refunds/${again.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
+          break;
+        }
+        if (Date.now() > until) throw new Error('the refund was not tried again within 30 s');
+        await new Promise((r) => setTimeout(r, 500));
+      }
       await page.reload();
-      await camera.shoot('refund', 'paid');
+      await camera.shoot('refund', 'paid', part);
     });
   },
 };
