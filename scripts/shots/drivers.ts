@@ -98,7 +98,7 @@ const auth: Driver = {
     await camera.shoot('auth', 'unauthenticated.enteringCode.waitingToResend');
     const code = await codeFor(camera.baseURL, who.e164, since);
     await attempt(camera, 'auth: canResend, resendingCode', async () => {
-      await page.clock.fastForward('00:31');
+      await page.clock.runFor(31_000);
       await camera.shoot('auth', 'unauthenticated.enteringCode.canResend');
       release = await camera.hold('**/api/auth/verificationcode');
       await page.getByRole('button', { name: 'Skicka ny kod' }).click();
@@ -265,7 +265,7 @@ const sandbox: Driver = {
 
 /** A first sign-in asks for a name (the profile); then the profile and settings pages. */
 const profile: Driver = {
-  machines: ['profile'],
+  machines: ['profile', 'toasts'],
   async run(camera) {
     const { page } = camera;
     await signIn(camera);
@@ -275,6 +275,9 @@ const profile: Driver = {
     await page.getByRole('button', { name: 'Klar' }).click();
     await camera.shoot('profile', 'ready.savingName');
     await release();
+    // The toast that says so: the toasts' queue is active on every page, shown here with one.
+    await page.getByText('Ditt namn är sparat.').first().waitFor();
+    await camera.shoot('toasts', 'active');
     release = await camera.hold('**/api/mobileuser/**');
     await page.goto('/my/settings');
     await attempt(camera, 'profile: loading', () => camera.shoot('profile', 'loading'));
@@ -323,7 +326,9 @@ async function giveValueGift(baseURL: string, sender: string, recipient: { e164:
   for (const m of merchants) {
     const products = await api<{ id: string; name: string; source: string; minAmount?: number; maxAmount?: number }[]>(baseURL, `/api/merchant/${m.id}/products`);
     const p = products.find((x) => x.source === 'InStore' && typeof x.minAmount === 'number' && x.minAmount <= AMOUNT && (x.maxAmount ?? 0) >= AMOUNT);
-    if (!p) continue;
+    // The sandbox knows a merchant's code until someone changes it (then it is shown once only).
+    const merchantCode = (await api<{ id: string; merchantCode: string | null }[]>(baseURL, '/api/sandbox/merchants')).find((x) => x.id === m.id)?.merchantCode;
+    if (!p || !merchantCode) continue;
     const draft = await api<{ id: string }>(baseURL, '/api/greetie/createv2', {
       method: 'POST',
       headers: auth,
@@ -331,8 +336,6 @@ async function giveValueGift(baseURL: string, sender: string, recipient: { e164:
     });
     const payment = await api<{ id: string }>(baseURL, `/api/greetie/${draft.id}/startpayment`, { method: 'POST', headers: auth, body: JSON.stringify({ withdrawalConsent: true }) });
     await api(baseURL, `/api/sandbox/payments/${payment.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
-    const merchantCode = (await api<{ id: string; merchantCode: string | null }[]>(baseURL, '/api/sandbox/merchants')).find((x) => x.id === m.id)?.merchantCode;
-    if (!merchantCode) throw new Error(`no sandbox merchant code for ${m.name}`);
     const until = Date.now() + 30_000;
     for (;;) {
       const messages = await api<{ to: string; body: string; sentAt: string }[]>(baseURL, `/api/sandbox/sms?to=${encodeURIComponent(recipient.e164)}`);
@@ -348,7 +351,7 @@ async function giveValueGift(baseURL: string, sender: string, recipient: { e164:
       await new Promise((r) => setTimeout(r, 300));
     }
   }
-  throw new Error('the demo catalogue has no in-store product with a range holding 349 kr');
+  throw new Error('the demo catalogue has no in-store product with a range holding 349 kr at a merchant whose code the sandbox knows');
 }
 
 /**
@@ -370,7 +373,15 @@ const recipient: Driver = {
       // The moment before the gifts shows only with motion allowed.
       await page.emulateMedia({ reducedMotion: 'no-preference' });
       await page.goto(gift.link);
-      await camera.shoot('greetieView', 'showing', { settle: 0 }).catch(() => undefined);
+      // The moment is a timer: held still while it is pictured.
+      await camera.waitFor('greetieView', 'showing').then(
+        async () => {
+          await page.clock.pauseAt(Date.now() + 3_600_000);
+          await camera.shoot('greetieView', 'showing', { settle: 0 });
+        },
+        () => undefined,
+      );
+      await page.clock.resume();
       await page.emulateMedia({ reducedMotion: 'reduce' });
       await camera.shoot('greetieView', 'viewed', { settle: 800 });
     });
@@ -795,29 +806,14 @@ const compose: Driver = {
     await page.goto('/greetie/new');
     await camera.shoot('compose', 'editing.steps.media.ready', { settle: 600 });
     await camera.shoot('upload', 'ready.idle');
-    await attempt(camera, 'upload: refused', async () => {
-      await file.setInputFiles({ name: 'inte-en-bild.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('inte en bild') });
-      await camera.shoot('upload', 'ready.refused');
-    });
-    let draft = await camera.hold('**/api/greetie');
-    let media = await camera.hold('**/api/greetie/*/media');
+    const draft = await camera.hold('**/api/greetie');
+    const media = await camera.hold('**/api/greetie/*/media');
     await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
     await attempt(camera, 'upload: creatingDraft', () => camera.shoot('upload', 'creatingDraft'));
     await draft();
     await camera.shoot('upload', 'uploading');
     await camera.shoot('compose', 'editing.steps.media.uploading');
-    await attempt(camera, 'upload: cancelled', async () => {
-      await main.getByRole('button', { name: 'Avbryt uppladdningen' }).click();
-      await camera.shoot('upload', 'ready.stopped.cancelled');
-    });
     await media();
-    await attempt(camera, 'upload: failed', async () => {
-      const fail = await camera.fail('**/api/greetie/*/media');
-      await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
-      await camera.shoot('upload', 'ready.stopped.failed');
-      await fail();
-    });
-    await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
     await main.getByRole('img', { name: 'Din bild' }).waitFor({ timeout: 30_000 });
     await camera.waitFor('upload', 'ready.idle', 30_000);
     await next.click();
