@@ -870,6 +870,7 @@ const compose: Driver = {
       await camera.shoot('compose', 'handingOver');
       await camera.shoot('payment', 'starting').catch(() => undefined);
       await start();
+      await camera.waitFor('payment', 'open', 20_000);
       const id = new URL(page.url()).searchParams.get('draft') ?? '';
       const token = await page.evaluate(() => sessionStorage.getItem('accessToken'));
       const payment = await api<{ id: string }>(baseURL, `/api/greetie/${id}/payment`, { headers: { authorization: `Bearer ${token}` } });

@@ -11,7 +11,7 @@ import { charts } from '../../src/pages/flows/machines.ts';
  * The states the command does not reach yet are `todo` in the manifest, and there may be at most
  * TODO_AT_MOST of them: lower it when a driver pictures more, never raise it.
  */
-const TODO_AT_MOST = 200;
+const TODO_AT_MOST = 22;
 
 const dir = join(process.cwd(), SHOTS_DIR);
 const manifest = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as ShotManifest;
