@@ -9,6 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { shotFile } from '../../charts/shots.ts';
+import { pageOf } from '../../src/inspect.ts';
 
 /** The phone the pictures are taken at: the journeys' phone (tests/e2e/harness/journey.ts). */
 export const PHONE = { width: 390, height: 844 };
@@ -182,8 +183,7 @@ export class Camera {
     }
     const file = shotFile(machine, statePath);
     const bytes = await writeSmall(png, path.join(this.album.dir, file));
-    const url = new URL(this.page.url());
-    const picture = { file, page: url.pathname + url.search, bytes };
+    const picture = { file, page: pageOfUrl(this.page.url()), bytes };
     this.album.put(machine, statePath, picture);
     for (const other of Camera.paths(after, machine)) this.album.put(machine, other, picture);
     this.log.push(`${machine}: ${statePath} (${(bytes / 1024).toFixed(1)} KB, ${picture.page})`);
@@ -228,6 +228,17 @@ export class Camera {
   async close(): Promise<void> {
     await this.context.close();
   }
+}
+
+/**
+ * The page a picture shows, as the /flows channel names pages (src/inspect.ts): an id or token in
+ * the path or the query reads `:id`, so the manifest says which page without whose, and stays the
+ * same from one run to the next.
+ */
+function pageOfUrl(href: string): string {
+  const url = new URL(href);
+  for (const [key, value] of url.searchParams) if (pageOf(`/${value}`) !== `/${value}`) url.searchParams.set(key, ':id');
+  return pageOf(url.pathname) + decodeURIComponent(url.search);
 }
 
 /** The screenshot as WebP within the budget: lower quality first, then a smaller picture. */
