@@ -133,7 +133,8 @@ journey('flow viewer: drag, export and a link to a state', async (j) => {
   await expect.poll(() => page.locator('[data-state-id="compose.editing.steps.recipient"]').getAttribute('aria-pressed')).toBe('true');
   await panel.getByRole('heading', { level: 3, name: 'Tillstånd Mottagare' }).waitFor();
   await panel.getByRole('heading', { level: 4, name: 'Vägar ut' }).waitFor();
-  await panel.getByText('Ingen bild än').waitFor();
+  // The page in that state, pictured at phone size by npm run flows:shots.
+  await panel.getByRole('img', { name: 'Sidan i läget ”Mottagare” (Skapa greetie), i mobilstorlek' }).waitFor();
   await j.check('a state selected by keyboard, its panel');
 });
 

@@ -5,6 +5,7 @@ import { statePath } from '../../../charts/labels.ts';
 import type { DiagramMarks, Selection } from './Diagram.tsx';
 import { isBackground } from './background.ts';
 import { useChartLabels } from './labels.ts';
+import { pictureOf } from './shots.ts';
 import * as css from './flows.css.ts';
 
 /**
@@ -87,10 +88,35 @@ export function StatePanel({
           </ul>
         )}
         {covering}
-        <figure className={css.picture}>
-          <p>{isBackground(chart.id, statePath(chart, state.id)) ? t('noPage') : t('noPicture')}</p>
-        </figure>
+        {picture(state)}
       </>
+    );
+  }
+
+  /** The page in that state at phone size (`npm run flows:shots`), or why there is none. */
+  function picture(state: ChartState) {
+    const path = statePath(chart, state.id);
+    const shot = pictureOf(chart.id, path);
+    if (!shot) {
+      return (
+        <figure className={css.picture}>
+          <p>{isBackground(chart.id, path) ? t('noPage') : t('noPicture')}</p>
+        </figure>
+      );
+    }
+    return (
+      <figure className={css.shot}>
+        <img
+          className={css.shotImage}
+          src={shot.url}
+          width={shot.width}
+          height={shot.height}
+          loading="lazy"
+          decoding="async"
+          alt={t('pictureAlt', { machine: labels.title(chart), state: labels.state(chart, state) })}
+        />
+        <figcaption className={css.codeName}>{t('pictureCaption', { page: shot.page })}</figcaption>
+      </figure>
     );
   }
 }

@@ -219,7 +219,7 @@ export const linkButton = style({
   cursor: 'pointer',
   selectors: { '&:focus-visible': { outline: `3px solid ${vars.color.focus}`, outlineOffset: 2 } },
 });
-// The slot for the page's picture at phone size (the pictures come with a later command).
+// The slot for the page's picture at phone size, when there is no picture (npm run flows:shots).
 export const picture = style({
   margin: `${vars.space.md} 0 0`,
   display: 'grid',
@@ -231,4 +231,17 @@ export const picture = style({
   color: vars.color.textMuted,
   textAlign: 'center',
   padding: vars.space.sm,
+});
+
+// The page's picture at phone size (390 × 844 shown at 180 px wide), framed like a phone's screen.
+export const shot = style({
+  margin: `${vars.space.md} 0 0`,
+  width: 180,
+});
+export const shotImage = style({
+  display: 'block',
+  width: '100%',
+  height: 'auto',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
 });

@@ -66,7 +66,11 @@ describe('/flows', () => {
     expect(within(panel).getByRole('heading', { level: 4, name: 'Vägar in' })).toBeInTheDocument();
     expect(within(panel).getByRole('heading', { level: 4, name: 'Vägar ut' })).toBeInTheDocument();
     expect(within(panel).getAllByRole('link', { name: /^Testväg \d+, steg \d+$/ }).length).toBeGreaterThan(0);
-    expect(within(panel).getByText('Ingen bild än')).toBeInTheDocument();
+    // The page in that state at phone size (npm run flows:shots), named in the app's language, loaded lazily.
+    const picture = within(panel).getByRole('img', { name: 'Sidan i läget ”Skriver kod” (Inloggning), i mobilstorlek' });
+    expect(picture).toHaveAttribute('loading', 'lazy');
+    expect(picture.getAttribute('src')).toMatch(/\.webp$/);
+    expect(within(panel).getByText('Sidan /auth/jwt/login i en mobil')).toBeInTheDocument();
     // A way out names its target by label; choosing it selects that state.
     await user.click(within(panel).getAllByRole('button', { name: 'Loggar in' })[0]!);
     expect(within(svg).getByRole('button', { name: /^Tillstånd Loggar in:/ })).toHaveAttribute('aria-pressed', 'true');

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SHOTS_DIR, manifestGaps, shotStatePaths, todoShots, type ShotManifest } from '../../charts/shots.ts';
+import { BACKGROUND, backgroundReason } from '../../src/pages/flows/background.ts';
+import { charts } from '../../src/pages/flows/machines.ts';
+
+/**
+ * Every state of every machine has a picture of the page it shows (docs/flows/shots/, made by
+ * `npm run flows:shots`) or is shown by no page (src/pages/flows/background.ts, with a reason).
+ * The states the command does not reach yet are `todo` in the manifest, and there may be at most
+ * TODO_AT_MOST of them: lower it when a driver pictures more, never raise it.
+ */
+const TODO_AT_MOST = 22;
+
+const dir = join(process.cwd(), SHOTS_DIR);
+const manifest = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as ShotManifest;
+
+describe('pictures of the pages (docs/flows/shots)', () => {
+  it('says something about every state of every machine, and every picture it names is there', () => {
+    expect(manifestGaps(manifest, charts, (file) => existsSync(join(dir, file))), 'run npm run flows:shots').toEqual([]);
+  });
+
+  it('marks exactly the declared background states as shown by no page', () => {
+    for (const chart of charts) {
+      for (const path of shotStatePaths(chart)) {
+        const entry = manifest.machines[chart.id]?.[path];
+        const reason = backgroundReason(chart.id, path);
+        if (reason) expect(entry, `${chart.id}: ${path}`).toEqual({ noPage: reason });
+        else expect(entry && 'noPage' in entry, `${chart.id}: ${path} has no picture but is not declared in background.ts`).toBeFalsy();
+      }
+    }
+    // A background state that names no state of its machine is a leftover.
+    const known = new Map(charts.map((c) => [c.id, new Set(shotStatePaths(c))]));
+    const stale = Object.entries(BACKGROUND).flatMap(([machine, states]) => Object.keys(states).filter((p) => !known.get(machine)?.has(p)).map((p) => `${machine}: ${p}`));
+    expect(stale, 'background.ts names states that do not exist').toEqual([]);
+  });
+
+  it(`leaves at most ${TODO_AT_MOST} states without a picture yet`, () => {
+    expect(todoShots(manifest).length).toBeLessThanOrEqual(TODO_AT_MOST);
+  });
+
+  it('keeps every picture small (≤ 60 KB)', () => {
+    const files = Object.values(manifest.machines).flatMap((e) => Object.values(e).flatMap((x) => ('picture' in x ? [x.picture] : [])));
+    const big = [...new Set(files)].filter((f) => statSync(join(dir, f)).size > 60_000);
+    expect(big).toEqual([]);
+  });
+});
