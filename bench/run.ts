@@ -11,7 +11,8 @@
  * BENCH_REDEEM_RATE_CONNECTIONS connections (100) — the same for partial redemptions of value
  * vouchers (`partial`),
  * BENCH_PORTAL_REDEMPTIONS redemptions at the portal part's own merchant (100000),
- * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,… to leave parts out,
+ * BENCH_FLOWS_LOADS cold loads per machine of /flows?machine=… (7) for BENCH_FLOWS_MACHINES (payment,compose,auth),
+ * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,flows,… to leave parts out,
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings.
  */
 import { execFileSync } from 'node:child_process';
@@ -28,6 +29,7 @@ import { benchPayments, type PaymentBenchResult, type PaymentSample } from './pa
 import { deliveredGreetieWithPhoto } from './view.ts';
 import { codeRequest, signIn } from './auth.ts';
 import { benchPortal, type PortalBenchResult } from './portal.ts';
+import { benchFlowsDraw, type FlowsDrawResult } from './flows.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -38,6 +40,8 @@ const REDEEM_COUNT = Number(process.env.BENCH_REDEEMS ?? 3000);
 const REDEEM_RATE = Number(process.env.BENCH_REDEEM_RATE ?? 500);
 const REDEEM_RATE_CONNECTIONS = Number(process.env.BENCH_REDEEM_RATE_CONNECTIONS ?? 100);
 const PORTAL_REDEMPTIONS = Number(process.env.BENCH_PORTAL_REDEMPTIONS ?? 100_000);
+const FLOWS_LOADS = Number(process.env.BENCH_FLOWS_LOADS ?? 7);
+const FLOWS_MACHINES = (process.env.BENCH_FLOWS_MACHINES ?? 'payment,compose,auth').split(',').filter(Boolean);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
 const MB = 1024 * 1024;
@@ -266,6 +270,17 @@ async function main(): Promise<void> {
       }
     }
 
+    // /flows draws the layouts `npm run flows` computed (decision 121): navigation → a drawn chart, cold.
+    let flows: FlowsDrawResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
+    if (!SKIP.has('flows')) {
+      log(`flows: ${FLOWS_LOADS} cold loads each of /flows?machine=${FLOWS_MACHINES.join(', ')} at 1400 × 900`);
+      try {
+        flows = await benchFlowsDraw(server.baseUrl, { machines: FLOWS_MACHINES, loads: FLOWS_LOADS, log });
+      } catch (err) {
+        flows = { available: false, why: (err as Error).message };
+      }
+    }
+
     let lh: LighthouseRun[] | { unavailable: string } = { unavailable: 'skipped (BENCH_SKIP)' };
     if (!SKIP.has('lighthouse')) {
       if (!existsSync(CHROME_PATH)) lh = { unavailable: `no Chromium at ${CHROME_PATH} (apt-get install chromium)` };
@@ -317,6 +332,13 @@ async function main(): Promise<void> {
       if (failed > 0) targets.push({ what: 'POST /api/voucher/redeem: non-2xx or errors', target: '0', value: String(failed), ceiling: '', pass: false, gate: true, by: 'failed redeems' });
     } else if (!SKIP.has('redeem')) {
       targets.push({ what: 'POST /api/voucher/redeem: redeems per second', target: '≥ 500 /s', value: 'not available', ceiling: '', pass: false, gate: true, by: redeem.why });
+    }
+    if (flows.available) {
+      const at = `${flows.loads} cold loads each of ${flows.machines.map((m) => m.machine).join(', ')}`;
+      check(`/flows?machine=…: navigation → chart drawn, median (${at})`, flows.median, 500, 'max', ' ms', 0);
+      check(`/flows?machine=…: navigation → chart drawn, worst (${at})`, flows.worst, 1500, 'max', ' ms', 0);
+    } else if (!SKIP.has('flows')) {
+      targets.push({ what: '/flows?machine=…: navigation → chart drawn', target: '≤ 500 ms median, ≤ 1500 ms worst', value: 'not available', ceiling: '', pass: false, gate: true, by: flows.why });
     }
     if (partial.available) {
       // As the redeem above (the same measure and gates), for partial redemptions of value vouchers.
@@ -436,6 +458,8 @@ async function main(): Promise<void> {
         portal:
           'bench/portal.ts: a merchant of the bench\'s own (not the demo data) written straight into the server\'s database (its triggers keep the rollup, as at a real write): BENCH_PORTAL_REDEMPTIONS redemptions over a tenth as many value vouchers issued over the last year, 10 each an hour apart, one in ten undone, a greetie in 500 cancelled, vouchers valid 300 days; vacuumed and analysed as autovacuum would leave them; its owner signed in over HTTP. ' +
           'Then, as the API figures: autocannon (this process) at BENCH_CONNECTIONS on the summary, the summary over the last year and the first page of redemptions, BENCH_ROUNDS rounds alternating with the ceiling; p99 the worse round, gated at 50 ms',
+        flows:
+          'bench/flows.ts: Chromium (playwright-core) at 1400 × 900, a new browser context per load (empty cache); performance.now() in the page, in the animation frame after the chart\'s first state is in the document, so from navigation to a drawn chart; one uncounted load first; median and worst over all loads',
         lighthouse: 'lighthouse 12 npm package, default (mobile) config: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown; performance category only; median of the runs; Chromium headless',
       },
       buildMs,
@@ -446,6 +470,7 @@ async function main(): Promise<void> {
       partial,
       payments,
       portal,
+      flows,
       api: api.results,
       bundle,
       lighthouse: lh,
@@ -526,6 +551,11 @@ async function main(): Promise<void> {
         ]),
       );
     } else lines.push(`Portal: not available (${portal.why})`);
+    lines.push(
+      flows.available
+        ? `/flows draw time (navigation → chart drawn, cold, 1400 × 900): ${flows.machines.map((m) => `${m.machine} median ${m.median} ms, worst ${m.worst} ms`).join('; ')}; all ${flows.machines.length * flows.loads} loads: median ${flows.median} ms, worst ${flows.worst} ms`
+        : `/flows draw time: not available (${flows.why})`,
+    );
     lines.push('');
     lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');
     lines.push(
