@@ -27,7 +27,7 @@ for (const m of await loadMachines()) {
   writeFileSync(join(out, `${m.id}.changes.md`), diffDoc(m.id, approval, snapshot(chart)));
   const layouts = await layoutBoth(chart, labelTexts(chart, sv, en));
   writeFileSync(join(out, 'layouts', `${m.id}.json`), `${JSON.stringify(layouts)}\n`);
-  index.push(`- [${chart.title}](${m.id}.md)${chart.description ? `: ${chart.description}` : ''}`);
+  index.push(`- [${chart.title}](${m.id}.md) ([ändringar sedan godkännandet](${m.id}.changes.md))${chart.description ? `: ${chart.description}` : ''}`);
   console.log(`docs/flows/${m.id}.md`);
 }
 writeFileSync(join(out, 'README.md'), `${index.join('\n')}\n`);
