@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMachine, setup, type AnyStateMachine } from 'xstate';
+import { and, createMachine, not, setup, stateIn, type AnyStateMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { readChart } from '../../charts/chart.ts';
+import { guardLabel, readChart } from '../../charts/chart.ts';
 import { approvalOf, diffCharts, diffDoc, removedAt, snapshot, type Approval } from '../../charts/diff.ts';
 import { charts } from '../../src/pages/flows/machines.ts';
 import { authMachine } from '../../machines/auth.ts';
@@ -126,6 +126,15 @@ describe('the chart difference', () => {
     expect(text).toContain('## Ändrade övergångar\n\n- `door.locked` vid `user.release` → `door.closed` (förut `user.unlock` → `door.closed`)');
     expect(text).toContain('## Bytta händelsenamn\n\n- `user.unlock` → `user.release`');
     expect(diffDoc('door', undefined, snap(base))).toContain('Inte godkänd än');
+  });
+});
+
+describe('guard labels in a production build', () => {
+  it('reads not/and/stateIn guards the same when the bundler has renamed their functions', () => {
+    const minified = <T extends object>(g: T) => Object.defineProperty(g, 'name', { value: 'n' });
+    expect(guardLabel(minified(not('hasDraft')))).toBe('not hasDraft');
+    expect(guardLabel(minified(and(['isA', minified(not('isB'))])))).toBe('isA and not isB');
+    expect(guardLabel(minified(stateIn('#door.open')))).toBe('stateIn');
   });
 });
 
