@@ -28,23 +28,23 @@ declare global {
   }
 }
 
+// A string, not a function: tsx would wrap a function's inner functions in a helper the page lacks.
+const DRAWN = `window.__flowsDrawn = new Promise((resolve) => {
+  const observer = new MutationObserver(() => {
+    if (!document.querySelector('svg[role="group"] g.state')) return;
+    observer.disconnect();
+    requestAnimationFrame(() => resolve(performance.now()));
+  });
+  observer.observe(document, { childList: true, subtree: true });
+});`;
+
 export async function benchFlowsDraw(baseUrl: string, opts: { machines: string[]; loads: number; log: (s: string) => void }): Promise<FlowsDrawResult> {
   const browser = await chromium.launch(launchOptions());
   const drawOnce = async (machine: string): Promise<number> => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
       const page = await context.newPage();
-      await page.addInitScript(() => {
-        window.__flowsDrawn = new Promise<number>((resolve) => {
-          const drawn = () => document.querySelector('svg[role="group"] g.state');
-          const observer = new MutationObserver(() => {
-            if (!drawn()) return;
-            observer.disconnect();
-            requestAnimationFrame(() => resolve(performance.now()));
-          });
-          observer.observe(document, { childList: true, subtree: true });
-        });
-      });
+      await page.addInitScript(DRAWN);
       await page.goto(`${baseUrl}/flows?machine=${encodeURIComponent(machine)}`, { waitUntil: 'commit' });
       await page.waitForSelector('svg[role="group"] g.state', { timeout: 30_000 });
       return Math.round(await page.evaluate(() => window.__flowsDrawn!));
