@@ -23,7 +23,7 @@ export function approvalStatus(chart: Chart, approvals: ReadonlyMap<string, Appr
 
 /**
  * Every chart's approval status, once the approvals have loaded (undefined until then, or when
- * they cannot load). They load after the first paint, so the chart is drawn first.
+ * they cannot load). They load when the browser is idle (within 2 s), so the chart is drawn first.
  */
 export function useApprovalStatuses(charts: readonly Chart[]): ReadonlyMap<string, ApprovalStatus> | undefined {
   const [statuses, setStatuses] = useState<ReadonlyMap<string, ApprovalStatus>>();
@@ -34,7 +34,7 @@ export function useApprovalStatuses(charts: readonly Chart[]): ReadonlyMap<strin
         (approvals) => live && setStatuses(new Map(charts.map((c) => [c.id, approvalStatus(c, approvals)]))),
         () => undefined,
       );
-    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void start(), { timeout: 500 }) : undefined;
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void start(), { timeout: 2000 }) : undefined;
     const timer = idle === undefined ? setTimeout(() => void start(), 0) : undefined;
     return () => {
       live = false;
