@@ -70,5 +70,5 @@ describe('/flows: changes since approval', () => {
     // A part in the list selects it on the chart.
     await user.click(within(changes).getByRole('button', { name: 'Återställer inloggning' })!);
     await waitFor(() => expect(restoring.getAttribute('aria-pressed')).toBe('true'));
-  });
+  }, 30_000); // renders the whole page and its chart twice: 6 s alone, more beside other files on a busy machine
 });
