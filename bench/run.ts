@@ -12,7 +12,8 @@
  * vouchers (`partial`),
  * BENCH_PORTAL_REDEMPTIONS redemptions at the portal part's own merchant (100000),
  * BENCH_SEARCH_MERCHANTS merchants in the search part's own database (10000, ten products each),
- * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,search,firstload,… to leave parts out,
+ * BENCH_FLOWS_LOADS cold loads per machine of /flows?machine=… (7) for BENCH_FLOWS_MACHINES (payment,compose,auth),
+ * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,search,flows,firstload,… to leave parts out,
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings,
  * BENCH_FIRST_LOAD_UPDATE=1 to write this build's first-load figures to bench/first-load.json.
  */
@@ -32,6 +33,7 @@ import { codeRequest, signIn } from './auth.ts';
 import { benchPortal, type PortalBenchResult } from './portal.ts';
 import { benchSearch, type SearchBenchResult } from './search.ts';
 import { DECISION_FILE, GROWTH_LIMIT_KIB, firstLoadFigures, firstLoadGrowth, readBaseline, writeBaseline } from './first-load.ts';
+import { benchFlowsDraw, type FlowsDrawResult } from './flows.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -45,6 +47,8 @@ const REDEEM_RATE = Number(process.env.BENCH_REDEEM_RATE ?? 500);
 const REDEEM_RATE_CONNECTIONS = Number(process.env.BENCH_REDEEM_RATE_CONNECTIONS ?? 100);
 const PORTAL_REDEMPTIONS = Number(process.env.BENCH_PORTAL_REDEMPTIONS ?? 100_000);
 const SEARCH_MERCHANTS = Number(process.env.BENCH_SEARCH_MERCHANTS ?? 10_000);
+const FLOWS_LOADS = Number(process.env.BENCH_FLOWS_LOADS ?? 7);
+const FLOWS_MACHINES = (process.env.BENCH_FLOWS_MACHINES ?? 'payment,compose,auth').split(',').filter(Boolean);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
 const MB = 1024 * 1024;
@@ -311,6 +315,17 @@ async function main(): Promise<void> {
       }
     }
 
+    // /flows draws the layouts `npm run flows` computed (decision 121): navigation → a drawn chart, cold.
+    let flows: FlowsDrawResult | { available: false; why: string } = { available: false, why: 'skipped (BENCH_SKIP)' };
+    if (!SKIP.has('flows')) {
+      log(`flows: ${FLOWS_LOADS} cold loads each of /flows?machine=${FLOWS_MACHINES.join(', ')} at 1400 × 900`);
+      try {
+        flows = await benchFlowsDraw(server.baseUrl, { machines: FLOWS_MACHINES, loads: FLOWS_LOADS, log });
+      } catch (err) {
+        flows = { available: false, why: (err as Error).message };
+      }
+    }
+
     let lh: LighthouseRun[] | { unavailable: string } = { unavailable: 'skipped (BENCH_SKIP)' };
     let lhSlow: LighthouseRun[] = [];
     if (!SKIP.has('lighthouse')) {
@@ -367,6 +382,13 @@ async function main(): Promise<void> {
       if (failed > 0) targets.push({ what: 'POST /api/voucher/redeem: non-2xx or errors', target: '0', value: String(failed), ceiling: '', pass: false, gate: true, by: 'failed redeems' });
     } else if (!SKIP.has('redeem')) {
       targets.push({ what: 'POST /api/voucher/redeem: redeems per second', target: '≥ 500 /s', value: 'not available', ceiling: '', pass: false, gate: true, by: redeem.why });
+    }
+    if (flows.available) {
+      const at = `${flows.loads} cold loads each of ${flows.machines.map((m) => m.machine).join(', ')}`;
+      check(`/flows?machine=…: navigation → chart drawn, median (${at})`, flows.median, 500, 'max', ' ms', 0);
+      check(`/flows?machine=…: navigation → chart drawn, worst (${at})`, flows.worst, 1500, 'max', ' ms', 0);
+    } else if (!SKIP.has('flows')) {
+      targets.push({ what: '/flows?machine=…: navigation → chart drawn', target: '≤ 500 ms median, ≤ 1500 ms worst', value: 'not available', ceiling: '', pass: false, gate: true, by: flows.why });
     }
     if (partial.available) {
       // As the redeem above (the same measure and gates), for partial redemptions of value vouchers.
@@ -511,6 +533,8 @@ async function main(): Promise<void> {
         search:
           'bench/search.ts: a database of its own (greetie_search_bench, in the same embedded PostgreSQL) migrated and filled by bench/catalogue-data.ts (the search EXPLAIN tests\' generator: BENCH_SEARCH_MERCHANTS merchants, ten products each, one in 500 selling "Fika för två"), vacuumed and analysed; served by a second `node --import tsx server/main.ts` of this build with DATABASE_URL pointing at it. ' +
           'autocannon (this process) at BENCH_CONNECTIONS, BENCH_ROUNDS rounds alternating with the ceiling: the first pages of q=ka and q=fika and the next page through nextCursor, as served (the catalogue cache answers after the first request), and q=fika next pages from 500 random cursors (each a different cache key: mostly the query). p99 the worse round, gated at 20 ms',
+        flows:
+          'bench/flows.ts: Chromium (playwright-core) at 1400 × 900, a new browser context per load (empty cache); performance.now() in the page, in the animation frame after the chart\'s first state is in the document, so from navigation to a drawn chart; one uncounted load first; median and worst over all loads',
         lighthouse: 'lighthouse 12 npm package, default (mobile) config: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown; performance category only; median of the runs; Chromium headless',
       },
       buildMs,
@@ -522,6 +546,7 @@ async function main(): Promise<void> {
       payments,
       portal,
       search,
+      flows,
       api: api.results,
       bundle,
       lighthouse: lh,
@@ -598,6 +623,11 @@ async function main(): Promise<void> {
       lines.push(`Search (${search.merchants} merchants, ${search.products} products in a database of its own, made in ${search.prepareSeconds.toFixed(1)} s): autocannon, ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION}s rounds alternating with the ceiling`);
       lines.push(p99Table(search.results, 'query', 20));
     } else lines.push(`Search: not available (${search.why})`);
+    lines.push(
+      flows.available
+        ? `/flows draw time (navigation → chart drawn, cold, 1400 × 900): ${flows.machines.map((m) => `${m.machine} median ${m.median} ms, worst ${m.worst} ms`).join('; ')}; all ${flows.machines.length * flows.loads} loads: median ${flows.median} ms, worst ${flows.worst} ms`
+        : `/flows draw time: not available (${flows.why})`,
+    );
     lines.push('');
     lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');
     lines.push(

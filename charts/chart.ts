@@ -1,4 +1,4 @@
-import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+import { and, not, or, stateIn, type AnyStateMachine, type AnyStateNode, type AnyTransitionDefinition } from 'xstate';
 
 /**
  * A machine read as a chart: its states and every transition, each guarded branch, each
@@ -82,16 +82,29 @@ export function discoverMachines(modules: Record<string, unknown>): DiscoveredMa
   return found.sort((a, b) => a.id.localeCompare(b.id));
 }
 
+// XState's guard combinators, told apart by their `check` (shared by every guard each makes), not
+// by their function names: a production build minifies those, and the page must read a chart
+// exactly as `npm run flows` did (its layouts and approvals are keyed by these labels).
+const checkOf = (g: unknown) => (g as { check?: unknown }).check;
+const COMBINATORS = new Map<unknown, string>([
+  [checkOf(not('x')), 'not'],
+  [checkOf(and(['x'])), 'and'],
+  [checkOf(or(['x'])), 'or'],
+  [checkOf(stateIn('#x')), 'stateIn'],
+]);
+
 export function guardLabel(guard: unknown): string | undefined {
   if (guard === undefined || guard === null) return undefined;
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'function') {
     const g = guard as { guards?: unknown[]; name?: string; check?: unknown };
+    const combinator = COMBINATORS.get(g.check);
     if (Array.isArray(g.guards)) {
       const inner = g.guards.map((x) => guardLabel(x) ?? '?');
-      const op = g.name === 'not' ? 'not' : g.name === 'or' ? 'or' : g.name === 'and' ? 'and' : g.name || 'guard';
+      const op = combinator ?? 'guard';
       return op === 'not' ? `not ${inner.join(', ')}` : inner.join(` ${op} `);
     }
+    if (combinator) return combinator;
     return g.name && g.name !== 'guard' ? g.name : 'inline guard';
   }
   if (typeof guard === 'object' && 'type' in (guard as object)) return String((guard as { type: unknown }).type);

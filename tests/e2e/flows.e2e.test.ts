@@ -139,10 +139,21 @@ journey('flow viewer: drag, export and a link to a state', async (j) => {
 });
 
 // The chart first: opening a machine by its address shows its chart frame in the top half of a
-// 1400 × 900 screen, at least 400 px high; on a phone, within the first screen.
+// 1400 × 900 screen, at least 400 px high; on a phone, within the first screen. Then, at the same
+// two sizes (axe on each): a state selected by keyboard opens its panel, and a machine changed
+// since its approval shows its changes. The approvals reach the page as one chunk
+// (src/pages/flows/approved.ts); here it is served as if payment had been approved when its
+// `checkFailed` state was still called `checkRefused`, so the committed approvals stay as they are.
 journey('flow viewer: the chart first', async (j) => {
   const { page } = j;
   if (j.viewport === 'desktop') await page.setViewportSize({ width: 1400, height: 900 });
+  let approvalsServed = false;
+  await page.route('**/assets/approved-*.js', async (route) => {
+    const real = await route.fetch();
+    const body = (await real.text()).replace(/(?<=[`"'])payment\.checkFailed(?=\\?[`"'])/g, 'payment.checkRefused');
+    approvalsServed = body.includes('payment.checkRefused');
+    await route.fulfill({ status: 200, contentType: 'text/javascript', body });
+  });
   const started = Date.now();
   await page.goto('/flows?machine=payment');
   await page.getByRole('group', { name: 'Diagram över Betalning' }).waitFor();
@@ -156,6 +167,33 @@ journey('flow viewer: the chart first', async (j) => {
   await page.getByRole('button', { name: 'Helskärm' }).click();
   await page.getByRole('button', { name: 'Stäng helskärm' }).click();
   await j.check('the chart first');
+
+  // A state selected by keyboard: pressed, and its panel says what it is.
+  const listen = page.locator('[data-state-id="payment.open.listen"]');
+  await listen.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => listen.getAttribute('aria-pressed')).toBe('true');
+  const panel = page.getByRole('region', { name: 'Valt tillstånd' });
+  await panel.getByText('payment.open.listen').waitFor();
+  await panel.getByRole('heading', { level: 4, name: 'Vägar ut' }).waitFor();
+
+  // Changed since approval: said in the list with a count, shown on the chart and listed on request.
+  const nav = page.getByRole('navigation', { name: 'Maskiner' });
+  await nav.getByRole('link', { name: /^Betalning.*Ändrad sedan godkännandet: \d+ ändringar/ }).waitFor();
+  expect(approvalsServed).toBe(true);
+  await nav.getByRole('link', { name: /^Inloggning.*✓ Godkänd/ }).waitFor();
+  const show = page.getByRole('button', { name: /Visa ändringar/ });
+  await show.click();
+  await expect.poll(() => show.getAttribute('aria-pressed')).toBe('true');
+  const changes = page.getByRole('region', { name: /ändringar sedan godkännandet/ });
+  await changes.getByRole('list', { name: 'Förklaring till ändringarna' }).waitFor();
+  await changes.getByRole('heading', { name: /Borttagna tillstånd \(1\)/ }).waitFor();
+  await changes.getByText('payment.checkRefused', { exact: true }).first().waitFor();
+  const added = page.locator('[data-state-id="payment.checkFailed"]');
+  await expect.poll(() => added.getAttribute('class')).toContain('diff-added');
+  expect(await added.locator('.diff-badge').textContent()).toBe('+');
+  expect(await page.locator('g.edge.diff-changed').count()).toBeGreaterThan(0);
+  await j.check('changes since approval');
 }, { walkAtBothSizes: true });
 
 journey('flow viewer: a journey across tabs', async (j) => {

@@ -21,6 +21,29 @@ export interface DiagramMarks {
     /** The generated paths (numbered from 1) that take each transition, for its tooltip. */
     pathsByTransition?: ReadonlyMap<string, number[]>;
   };
+  /** "Visa ändringar": state ids and transition keys added or changed since approval, and per state the parts removed there. */
+  changes?: ChangeMarks;
+}
+
+export interface ChangeMarks {
+  added: ReadonlySet<string>;
+  changed: ReadonlySet<string>;
+  removedAt: ReadonlyMap<string, number>;
+}
+
+/** The sign beside a part added (+) or changed (Δ) since approval, and a count of parts removed (−n); text besides colour and line. */
+function ChangeBadge({ x, y, kind, removed }: { x: number; y: number; kind: 'added' | 'changed' | undefined; removed: number }) {
+  const text = [kind === 'added' ? '+' : kind === 'changed' ? 'Δ' : '', removed ? `−${removed}` : ''].filter(Boolean).join(' ');
+  if (!text) return null;
+  const width = 10 + text.length * 7;
+  return (
+    <g className={`diff-badge ${kind ?? 'removed'}`} aria-hidden="true">
+      <rect x={x - width / 2} y={y - 9} width={width} height={18} rx={9} />
+      <text x={x} y={y + 4} textAnchor="middle">
+        {text}
+      </text>
+    </g>
+  );
 }
 
 const activate = (fn: () => void) => (e: KeyboardEvent) => {
@@ -67,10 +90,20 @@ export function Diagram({
   };
   const title = labels.title(chart);
   const byKey = new Map(chart.transitions.map((tr) => [tr.key, tr]));
+  const ch = marks.changes;
+  const changeOf = (id: string) => (ch?.added.has(id) ? 'added' : ch?.changed.has(id) ? 'changed' : undefined);
+  const changeText = (id: string) => {
+    const kind = changeOf(id);
+    const removed = ch?.removedAt.get(id) ?? 0;
+    return [kind === 'added' ? t('diffAdded') : kind === 'changed' ? t('diffChanged') : '', removed ? t('diffRemovedHere', { count: removed }) : '']
+      .filter(Boolean)
+      .map((x) => ` (${x})`)
+      .join('');
+  };
   const stateLabel = (s: ChartState) =>
-    `${t('state')} ${nameOf(s)}${s.type === 'final' ? ` (${t('final')})` : ''}: ${s.description ?? t('noDescription')}`;
+    `${t('state')} ${nameOf(s)}${s.type === 'final' ? ` (${t('final')})` : ''}${changeText(s.id)}: ${s.description ?? t('noDescription')}`;
   const transitionLabel = (tr: ChartTransition) =>
-    `${t('transition')} ${tr.label}, ${targetName(tr.source)} → ${tr.targets.map(targetName).join(', ') || t('stays')}: ${tr.description ?? t('noDescription')}`;
+    `${t('transition')} ${tr.label}, ${targetName(tr.source)} → ${tr.targets.map(targetName).join(', ') || t('stays')}${changeText(tr.key)}: ${tr.description ?? t('noDescription')}`;
 
   return (
     <svg
@@ -103,7 +136,9 @@ export function Diagram({
             marks.active.has(st.id) ? 'active' : '',
             marks.step.has(st.id) ? 'step' : '',
             selected ? 'selected' : '',
+            changeOf(st.id) ? `diff-${changeOf(st.id)}` : '',
           ].join(' ');
+          const badge = <ChangeBadge x={s.x + s.width - 6} y={s.y + 2} kind={changeOf(st.id)} removed={ch?.removedAt.get(st.id) ?? 0} />;
           if (st.type === 'history') {
             return (
               <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-pressed={selected} aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
@@ -112,6 +147,7 @@ export function Diagram({
                 <text x={s.x + s.width / 2} y={s.y + s.height / 2 + 4} textAnchor="middle">
                   H
                 </text>
+                {badge}
               </g>
             );
           }
@@ -124,6 +160,7 @@ export function Diagram({
                 {nameOf(st)}
                 {marks.coverage?.uncoveredStates.has(st.id) ? ' ⚠' : ''}
               </text>
+              {badge}
             </g>
           );
         })}
@@ -145,6 +182,7 @@ export function Diagram({
           cov ? (cov.uncoveredTransitions.has(e.key) ? 'uncovered' : 'covered') : '',
           marks.taken.has(e.key) ? 'taken' : '',
           selection?.kind === 'transition' && selection.key === e.key ? 'selected' : '',
+          changeOf(e.key) ? `diff-${changeOf(e.key)}` : '',
         ].join(' ');
         const d = e.points.map((p, j) => `${j ? 'L' : 'M'}${p.x},${p.y}`).join(' ');
         const select = () => onSelect({ kind: 'transition', key: e.key });
@@ -171,6 +209,7 @@ export function Diagram({
               {cov?.uncoveredTransitions.has(e.key) ? '⚠ ' : ''}
               {e.label.text}
             </text>
+            <ChangeBadge x={e.label.x - 4} y={e.label.y + 2} kind={changeOf(e.key)} removed={0} />
           </g>
         );
       })}

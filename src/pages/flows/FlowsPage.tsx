@@ -14,6 +14,8 @@ import type { JourneyStep } from './journey.ts';
 import { useSandboxOn } from '../../components/useSandboxOn.ts';
 import { useChartLabels } from './labels.ts';
 import { StatePanel } from './StatePanel.tsx';
+import { useApprovalStatuses, type ApprovalStatus } from './approvals.ts';
+import { Changes } from './Changes.tsx';
 import * as css from './flows.css.ts';
 
 /**
@@ -72,6 +74,7 @@ export function FlowViewer() {
   };
 
   const labels = useChartLabels();
+  const approvals = useApprovalStatuses(charts);
 
   // In the source the chart comes first, then the machines and the journey: a phone opening a
   // machine's link sees its chart at once; a wider screen puts the list beside it.
@@ -83,7 +86,7 @@ export function FlowViewer() {
       <div className={css.layout}>
         <div className={css.mainArea}>
           {chart ? (
-            <MachineView key={chart.id} chart={chart} live={live} pinned={pinned?.machineId === chart.root ? pinned : undefined} />
+            <MachineView key={chart.id} chart={chart} live={live} pinned={pinned?.machineId === chart.root ? pinned : undefined} approval={approvals?.get(chart.id)} />
           ) : (
             <p>{t('none')}</p>
           )}
@@ -108,6 +111,7 @@ export function FlowViewer() {
                     <span className={gaps ? `${css.badge} ${css.badgeGap}` : css.badge}>
                       {cov ? `${cov.transitions.covered}/${cov.transitions.total}` : t('noReport')}
                     </span>
+                    <ApprovalMark status={approvals?.get(c.id)} />
                   </Link>
                 </li>
               );
@@ -121,6 +125,15 @@ export function FlowViewer() {
       </div>
     </section>
   );
+}
+
+/** Approved, changed since approval (with a count), or not approved yet: a sign and words. */
+function ApprovalMark({ status }: { status: ApprovalStatus | undefined }) {
+  const { t } = useTranslation('flows');
+  if (!status) return null;
+  if (status.kind === 'unapproved') return <span className={css.approvalMark}>○ {t('unapproved')}</span>;
+  if (status.diff.count === 0) return <span className={css.approvalMark}>✓ {t('approved')}</span>;
+  return <span className={`${css.approvalMark} ${css.approvalChanged}`}>Δ {t('changedSinceApproval', { count: status.diff.count })}</span>;
 }
 
 /** What a link names: the selected state or transition, the test path and its step (both from 1). */
@@ -157,13 +170,26 @@ function pathsByTransition(paths: { steps: { transitions: string[] }[] }[]): Map
   return out;
 }
 
-function MachineView({ chart, live, pinned }: { chart: Chart; live: LiveActor[]; pinned: JourneyStep | undefined }) {
+/** What the chart marks while the changes are shown: added and changed parts, and where removed ones were. */
+function changeMarks(status: Extract<ApprovalStatus, { kind: 'approved' }>): NonNullable<DiagramMarks['changes']> {
+  const { diff } = status;
+  return {
+    added: new Set([...diff.states.added.map((s) => s.id), ...diff.transitions.added.flatMap((tr) => (tr.key ? [tr.key] : []))]),
+    changed: new Set([...diff.states.changed.map((c) => c.after.id), ...diff.transitions.changed.flatMap((c) => (c.after.key ? [c.after.key] : []))]),
+    removedAt: status.removedAt,
+  };
+}
+
+function MachineView({ chart, live, pinned, approval }: { chart: Chart; live: LiveActor[]; pinned: JourneyStep | undefined; approval: ApprovalStatus | undefined }) {
   const { t } = useTranslation('flows');
   const labels = useChartLabels();
   const cov = coverageOf(chart.id);
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const [showCoverage, setShowCoverage] = useState(true);
+  const diff = approval?.kind === 'approved' && approval.diff.count > 0 ? approval : undefined;
+  const [showChanges, setShowChanges] = useState(false);
+  const changesShown = Boolean(diff && showChanges);
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
   // The address holds what is selected (replaced, not pushed), so it can be copied at any time.
   const { selection, pathIndex, step: askedStep } = readLink(chart, params, cov?.paths.length ?? 0);
@@ -208,12 +234,14 @@ function MachineView({ chart, live, pinned }: { chart: Chart; live: LiveActor[];
       active: l.active,
       step: new Set(current?.states ?? []),
       taken: new Set([...(current?.transitions ?? []), ...(path ? [] : l.taken)]),
+      // The changes replace the coverage overlay while shown: both mark parts with lines.
+      changes: changesShown && diff ? changeMarks(diff) : undefined,
       coverage:
-        showCoverage && cov
+        showCoverage && cov && !changesShown
           ? { uncoveredStates: new Set(cov.states.uncovered), uncoveredTransitions: new Set(cov.transitions.uncovered), pathsByTransition: pathsByTransition(cov.paths) }
           : undefined,
     };
-  }, [chart, mine, pinned, current, path, showCoverage, cov]);
+  }, [chart, mine, pinned, current, path, showCoverage, cov, changesShown, diff]);
 
   const selectedTransition = selection?.kind === 'transition' ? chart.transitions.find((tr) => tr.key === selection.key) : undefined;
   const rootTransitions = chart.transitions.filter((tr) => tr.source === chart.root);
@@ -257,8 +285,16 @@ function MachineView({ chart, live, pinned }: { chart: Chart; live: LiveActor[];
             {t('coverageShort', { transitions: `${cov.transitions.covered}/${cov.transitions.total}` })}
           </span>
         )}
+        {approval?.kind === 'approved' && !diff && <span className={css.badge}>✓ {t('approvedOn', { date: approval.approval.approvedAt })}</span>}
+        {approval?.kind === 'unapproved' && <span className={css.badge}>○ {t('unapproved')}</span>}
+        {diff && (
+          <button type="button" className={css.smallButton} aria-pressed={showChanges} onClick={() => setShowChanges((on) => !on)}>
+            Δ {t('showChanges')} ({diff.diff.count})
+          </button>
+        )}
       </div>
       <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} />
+      {changesShown && diff && <Changes chart={chart} diff={diff.diff} approvedAt={diff.approval.approvedAt} removedAtRoot={diff.removedAt.get(chart.root) ?? 0} onSelect={setSelection} />}
       {path && (
         <p className={css.stepText} aria-live="polite">
           {step + 1}. {current?.text}

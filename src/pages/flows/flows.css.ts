@@ -21,6 +21,7 @@ export const machineList = style({ listStyle: 'none', margin: 0, padding: 0, dis
 
 export const machineLink = style({
   display: 'flex',
+  flexWrap: 'wrap',
   justifyContent: 'space-between',
   gap: vars.space.sm,
   padding: `${vars.space.sm} ${vars.space.md}`,
@@ -149,6 +150,32 @@ globalStyle(`${svg} .edge.uncovered text`, { fill: vars.color.danger, fontWeight
 globalStyle(`${svg} .edge.taken path`, { stroke: vars.color.primaryDark, strokeWidth: 3.5 });
 globalStyle(`${svg} .edge.taken text`, { fontWeight: 700 });
 globalStyle(`${svg} .edge.selected path`, { strokeWidth: 4 });
+// Changes since approval: a colour, a line (solid and thick for added, dashed for changed) and a sign (+, Δ, −n), never colour alone.
+const changedColour = '#8A4B00';
+globalStyle(`${svg} .state.diff-added > rect.box`, { stroke: vars.color.success, strokeWidth: 4, fill: vars.color.successSoft });
+globalStyle(`${svg} .state.diff-changed > rect.box`, { stroke: changedColour, strokeWidth: 3, strokeDasharray: '9 4', fill: '#FFF4E0' });
+globalStyle(`${svg} .edge.diff-added path`, { stroke: vars.color.success, strokeWidth: 3.5 });
+globalStyle(`${svg} .edge.diff-changed path`, { stroke: changedColour, strokeWidth: 3, strokeDasharray: '9 4' });
+globalStyle(`${svg} .diff-badge rect`, { stroke: 'none' });
+globalStyle(`${svg} .diff-badge text`, { fill: vars.color.onPrimary, fontSize: 12, fontWeight: 700 });
+globalStyle(`${svg} .diff-badge.added rect`, { fill: vars.color.success });
+globalStyle(`${svg} .diff-badge.changed rect`, { fill: changedColour });
+globalStyle(`${svg} .diff-badge.removed rect`, { fill: vars.color.danger });
+export const diffSwatch = style({ verticalAlign: 'middle', marginInlineEnd: vars.space.xs });
+globalStyle(`${diffSwatch} line`, { strokeWidth: 3 });
+globalStyle(`${diffSwatch}.added line`, { stroke: vars.color.success, strokeWidth: 4 });
+globalStyle(`${diffSwatch}.changed line`, { stroke: changedColour, strokeDasharray: '6 3' });
+globalStyle(`${diffSwatch}.removed line`, { stroke: vars.color.danger, strokeDasharray: '2 3' });
+export const approvalMark = style({ flexBasis: '100%', fontSize: '0.8em', fontWeight: 400, color: vars.color.textMuted });
+export const approvalChanged = style({ color: changedColour, fontWeight: 700 });
+export const changes = style({
+  marginTop: vars.space.md,
+  padding: vars.space.md,
+  border: `2px dashed ${changedColour}`,
+  borderRadius: vars.radius.base,
+});
+export const changeList = style({ margin: `${vars.space.xs} 0 ${vars.space.md}`, paddingInlineStart: vars.space.lg });
+
 globalStyle(`${svg} [tabindex]:focus`, { outline: 'none' });
 globalStyle(`${svg} [tabindex]:focus-visible > rect.box, ${svg} [tabindex]:focus-visible > rect.label`, { stroke: vars.color.focus, strokeWidth: 3 });
 globalStyle(`${svg} [tabindex]`, { cursor: 'pointer' });
