@@ -11,7 +11,8 @@
  * BENCH_REDEEM_RATE_CONNECTIONS connections (100) — the same for partial redemptions of value
  * vouchers (`partial`),
  * BENCH_PORTAL_REDEMPTIONS redemptions at the portal part's own merchant (100000),
- * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,… to leave parts out,
+ * BENCH_JOURNEY_RUNS runs of each browser journey timed (`journeys`: link → gifts, approve → receipt; 5),
+ * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,journeys,… to leave parts out,
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings.
  */
 import { execFileSync } from 'node:child_process';
@@ -28,6 +29,7 @@ import { benchPayments, type PaymentBenchResult, type PaymentSample } from './pa
 import { deliveredGreetieWithPhoto } from './view.ts';
 import { codeRequest, signIn } from './auth.ts';
 import { benchPortal, type PortalBenchResult } from './portal.ts';
+import { benchJourneys, type JourneyResult, type JourneysResult } from './journeys.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -38,6 +40,7 @@ const REDEEM_COUNT = Number(process.env.BENCH_REDEEMS ?? 3000);
 const REDEEM_RATE = Number(process.env.BENCH_REDEEM_RATE ?? 500);
 const REDEEM_RATE_CONNECTIONS = Number(process.env.BENCH_REDEEM_RATE_CONNECTIONS ?? 100);
 const PORTAL_REDEMPTIONS = Number(process.env.BENCH_PORTAL_REDEMPTIONS ?? 100_000);
+const JOURNEY_RUNS = Number(process.env.BENCH_JOURNEY_RUNS ?? 5);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
 const MB = 1024 * 1024;
@@ -266,6 +269,18 @@ async function main(): Promise<void> {
       }
     }
 
+    // What people wait for, in a browser at the phone's size (bench/journeys.ts): the recipient's
+    // link → gifts visible (≤ 1 s) and the payer's approve → receipt (≤ 1.5 s at the median).
+    const skipped = { available: false as const, why: 'skipped (BENCH_SKIP)' };
+    let journeys: JourneysResult = { recipient: skipped, visitor: skipped, receipt: skipped };
+    if (!SKIP.has('journeys')) {
+      if (!existsSync(CHROME_PATH)) journeys = { recipient: { available: false, why: `no Chromium at ${CHROME_PATH}` }, visitor: skipped, receipt: skipped };
+      else {
+        log(`journeys: link → gifts and approve → receipt, ${JOURNEY_RUNS} runs each, Chromium at 390×844`);
+        journeys = await benchJourneys(server.baseUrl, { chromePath: CHROME_PATH, runs: JOURNEY_RUNS, log });
+      }
+    }
+
     let lh: LighthouseRun[] | { unavailable: string } = { unavailable: 'skipped (BENCH_SKIP)' };
     if (!SKIP.has('lighthouse')) {
       if (!existsSync(CHROME_PATH)) lh = { unavailable: `no Chromium at ${CHROME_PATH} (apt-get install chromium)` };
@@ -358,6 +373,14 @@ async function main(): Promise<void> {
     } else if (!SKIP.has('portal')) {
       targets.push({ what: 'portal summary and first page: p99', target: '≤ 50 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: portal.why });
     }
+    // What people wait for (issue 27): medians of the browser runs; gates, whatever the machine.
+    const journey = (what: string, r: JourneyResult, limitMs: number, gate: boolean) => {
+      if (r.available) check(`${what} (median of ${r.runs.length}: ${r.runs.join(', ')} ms)`, r.median / 1000, limitMs / 1000, 'max', ' s', 2, { gate });
+      else if (!SKIP.has('journeys')) targets.push({ what, target: `≤ ${limitMs / 1000} s`, value: 'not available', ceiling: '', pass: false, gate, by: r.why });
+    };
+    journey('link → gifts visible, the recipient signed in (phone)', journeys.recipient, 1000, true);
+    journey('link → gifts visible, a visitor (phone)', journeys.visitor, 1000, false);
+    journey("approve in Swish → receipt on the payer's page (phone)", journeys.receipt, 1500, true);
     // Payments (decision 080 "Bench"): throughput is the gate, p99 at 50 connections an aim.
     if (payments.available) {
       for (const [name, samples] of [['POST /api/greetie/{id}/startpayment', payments.startpayment], ['POST /api/greetie/paymentCallBack (paid path)', payments.callback]] as const) {
@@ -436,6 +459,10 @@ async function main(): Promise<void> {
         portal:
           'bench/portal.ts: a merchant of the bench\'s own (not the demo data) written straight into the server\'s database (its triggers keep the rollup, as at a real write): BENCH_PORTAL_REDEMPTIONS redemptions over a tenth as many value vouchers issued over the last year, 10 each an hour apart, one in ten undone, a greetie in 500 cancelled, vouchers valid 300 days; vacuumed and analysed as autovacuum would leave them; its owner signed in over HTTP. ' +
           'Then, as the API figures: autocannon (this process) at BENCH_CONNECTIONS on the summary, the summary over the last year and the first page of redemptions, BENCH_ROUNDS rounds alternating with the ceiling; p99 the worse round, gated at 50 ms',
+        journeys:
+          'bench/journeys.ts: Chromium (headless, 390×844, touch, default motion) on the production build; BENCH_JOURNEY_RUNS navigations each in one browser context (the first cold), the median counted. ' +
+          "link → gifts: a greetie with a photo and one InStore gift, delivered, opened by its link; from the navigation's start to the first gift's 'Lös in' (signed-in recipient) or the first gift (visitor) in the document, by the page's clock (a MutationObserver). " +
+          "approve → receipt: a draft with one gift at its review, consent ticked, 'Betala med Swish'; in /sandbox in another window 'Godkänn' pressed; from that click to the receipt (article 'Kvitto') in the payer's page, on the browser's shared clock",
         lighthouse: 'lighthouse 12 npm package, default (mobile) config: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown; performance category only; median of the runs; Chromium headless',
       },
       buildMs,
@@ -446,6 +473,7 @@ async function main(): Promise<void> {
       partial,
       payments,
       portal,
+      journeys,
       api: api.results,
       bundle,
       lighthouse: lh,
@@ -526,6 +554,13 @@ async function main(): Promise<void> {
         ]),
       );
     } else lines.push(`Portal: not available (${portal.why})`);
+    const journeyLine = (what: string, r: JourneyResult, target: string) =>
+      r.available
+        ? `${what}: median ${r.median} ms (target ${target}; runs ${r.runs.join(', ')} ms); the last run's reads: ${r.reads.map(([p, a, b]) => `${p.replace(/[0-9a-f-]{36}/g, '{id}')} ${a}–${b}`).join(', ')}`
+        : `${what}: not available (${r.why})`;
+    lines.push(journeyLine('Link → gifts visible, the recipient signed in (phone)', journeys.recipient, '≤ 1000 ms'));
+    lines.push(journeyLine('Link → gifts visible, a visitor (phone)', journeys.visitor, '≤ 1000 ms'));
+    lines.push(journeyLine('Approve in Swish → receipt (phone)', journeys.receipt, '≤ 1500 ms at the median'));
     lines.push('');
     lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');
     lines.push(
