@@ -67,7 +67,7 @@ async function paidGreetie(baseURL: string, token: string, to: string): Promise<
 function expectRefused(j: Journey, status: number, path: string): void {
   // Asked once (decision 132), so the browser saw the refusal once.
   const seen = j.problems.filter((p) => p.includes(`status of ${status}`) && p.includes(path));
-  expect(seen.length, `the browser saw the ${status} from ${path} once`).toBe(1);
+  expect(seen.length, `the browser saw the ${status} from ${path} once: ${seen.join(" | ")}`).toBe(1);
   j.problems.splice(0, j.problems.length, ...j.problems.filter((p) => !seen.includes(p)));
 }
 
