@@ -18,6 +18,7 @@ import { deliveredGreetieWithPhoto } from './view.ts';
  *
  * Each run is a fresh navigation in the same browser context (the HTTP cache warm, as for a person
  * who opens the link twice; the first, cold run is counted too). Medians are the figures.
+ * BENCH_JOURNEY_SHOTS=<dir> saves the payer's and the sandbox's screens when approve → receipt fails.
  */
 
 export interface JourneyTimes {
