@@ -13,7 +13,8 @@
  * BENCH_PORTAL_REDEMPTIONS redemptions at the portal part's own merchant (100000),
  * BENCH_SEARCH_MERCHANTS merchants in the search part's own database (10000, ten products each),
  * BENCH_FLOWS_LOADS cold loads per machine of /flows?machine=… (7) for BENCH_FLOWS_MACHINES (payment,compose,auth),
- * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,search,flows,firstload,… to leave parts out,
+ * BENCH_JOURNEY_RUNS runs of each browser journey timed (`journeys`: link → gifts, approve → receipt; 5),
+ * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,search,flows,journeys,firstload,… to leave parts out,
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings,
  * BENCH_FIRST_LOAD_UPDATE=1 to write this build's first-load figures to bench/first-load.json.
  */
@@ -34,6 +35,7 @@ import { benchPortal, type PortalBenchResult } from './portal.ts';
 import { benchSearch, type SearchBenchResult } from './search.ts';
 import { DECISION_FILE, GROWTH_LIMIT_KIB, firstLoadFigures, firstLoadGrowth, readBaseline, writeBaseline } from './first-load.ts';
 import { benchFlowsDraw, type FlowsDrawResult } from './flows.ts';
+import { benchJourneys, type JourneyResult, type JourneysResult } from './journeys.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -49,6 +51,7 @@ const PORTAL_REDEMPTIONS = Number(process.env.BENCH_PORTAL_REDEMPTIONS ?? 100_00
 const SEARCH_MERCHANTS = Number(process.env.BENCH_SEARCH_MERCHANTS ?? 10_000);
 const FLOWS_LOADS = Number(process.env.BENCH_FLOWS_LOADS ?? 7);
 const FLOWS_MACHINES = (process.env.BENCH_FLOWS_MACHINES ?? 'payment,compose,auth').split(',').filter(Boolean);
+const JOURNEY_RUNS = Number(process.env.BENCH_JOURNEY_RUNS ?? 5);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
 const MB = 1024 * 1024;
@@ -326,6 +329,18 @@ async function main(): Promise<void> {
       }
     }
 
+    // What people wait for, in a browser at the phone's size (bench/journeys.ts): the recipient's
+    // link → gifts visible (≤ 1 s) and the payer's approve → receipt (≤ 1.5 s at the median).
+    const skipped = { available: false as const, why: 'skipped (BENCH_SKIP)' };
+    let journeys: JourneysResult = { recipient: skipped, visitor: skipped, receipt: skipped };
+    if (!SKIP.has('journeys')) {
+      if (!existsSync(CHROME_PATH)) journeys = { recipient: { available: false, why: `no Chromium at ${CHROME_PATH}` }, visitor: skipped, receipt: skipped };
+      else {
+        log(`journeys: link → gifts and approve → receipt, ${JOURNEY_RUNS} runs each, Chromium at 390×844`);
+        journeys = await benchJourneys(server.baseUrl, { chromePath: CHROME_PATH, runs: JOURNEY_RUNS, log });
+      }
+    }
+
     let lh: LighthouseRun[] | { unavailable: string } = { unavailable: 'skipped (BENCH_SKIP)' };
     let lhSlow: LighthouseRun[] = [];
     if (!SKIP.has('lighthouse')) {
@@ -427,6 +442,14 @@ async function main(): Promise<void> {
     } else if (!SKIP.has('search')) {
       targets.push({ what: 'GET /api/merchant/v2 at 10 000 merchants: p99', target: '≤ 20 ms', value: 'not available', ceiling: '', pass: false, gate: true, by: search.why });
     }
+    // What people wait for (issue 27): medians of the browser runs; gates, whatever the machine.
+    const journey = (what: string, r: JourneyResult, limitMs: number, gate: boolean) => {
+      if (r.available) check(`${what} (median of ${r.runs.length}: ${r.runs.join(', ')} ms)`, r.median / 1000, limitMs / 1000, 'max', ' s', 2, { gate });
+      else if (!SKIP.has('journeys')) targets.push({ what, target: `≤ ${limitMs / 1000} s`, value: 'not available', ceiling: '', pass: false, gate, by: r.why });
+    };
+    journey('link → gifts visible, the recipient signed in (phone)', journeys.recipient, 1000, true);
+    journey('link → gifts visible, a visitor (phone)', journeys.visitor, 1000, false);
+    journey("approve in Swish → receipt on the payer's page (phone)", journeys.receipt, 1500, true);
     // Payments (decision 080 "Bench"): throughput is the gate, p99 at 50 connections an aim.
     if (payments.available) {
       for (const [name, samples] of [['POST /api/greetie/{id}/startpayment', payments.startpayment], ['POST /api/greetie/paymentCallBack (paid path)', payments.callback]] as const) {
@@ -535,6 +558,10 @@ async function main(): Promise<void> {
           'autocannon (this process) at BENCH_CONNECTIONS, BENCH_ROUNDS rounds alternating with the ceiling: the first pages of q=ka and q=fika and the next page through nextCursor, as served (the catalogue cache answers after the first request), and q=fika next pages from 500 random cursors (each a different cache key: mostly the query). p99 the worse round, gated at 20 ms',
         flows:
           'bench/flows.ts: Chromium (playwright-core) at 1400 × 900, a new browser context per load (empty cache); performance.now() in the page, in the animation frame after the chart\'s first state is in the document, so from navigation to a drawn chart; one uncounted load first; median and worst over all loads',
+        journeys:
+          'bench/journeys.ts: Chromium (headless, 390×844, touch, default motion) on the production build; BENCH_JOURNEY_RUNS navigations each in one browser context (the first cold), the median counted. ' +
+          "link → gifts: a greetie with a photo and one InStore gift, delivered, opened by its link; from the navigation's start to the first gift's 'Lös in' (signed-in recipient) or the first gift (visitor) in the document, by the page's clock (a MutationObserver). " +
+          "approve → receipt: a draft with one gift at its review, consent ticked, 'Betala med Swish'; in /sandbox in another window 'Godkänn' pressed; from that click to the receipt (article 'Kvitto') in the payer's page, on the browser's shared clock",
         lighthouse: 'lighthouse 12 npm package, default (mobile) config: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown; performance category only; median of the runs; Chromium headless',
       },
       buildMs,
@@ -547,6 +574,7 @@ async function main(): Promise<void> {
       portal,
       search,
       flows,
+      journeys,
       api: api.results,
       bundle,
       lighthouse: lh,
@@ -628,6 +656,13 @@ async function main(): Promise<void> {
         ? `/flows draw time (navigation → chart drawn, cold, 1400 × 900): ${flows.machines.map((m) => `${m.machine} median ${m.median} ms, worst ${m.worst} ms`).join('; ')}; all ${flows.machines.length * flows.loads} loads: median ${flows.median} ms, worst ${flows.worst} ms`
         : `/flows draw time: not available (${flows.why})`,
     );
+    const journeyLine = (what: string, r: JourneyResult, target: string) =>
+      r.available
+        ? `${what}: median ${r.median} ms (target ${target}; runs ${r.runs.join(', ')} ms); the last run's reads: ${r.reads.map(([p, a, b]) => `${p.replace(/[0-9a-f-]{36}/g, '{id}')} ${a}–${b}`).join(', ')}`
+        : `${what}: not available (${r.why})`;
+    lines.push(journeyLine('Link → gifts visible, the recipient signed in (phone)', journeys.recipient, '≤ 1000 ms'));
+    lines.push(journeyLine('Link → gifts visible, a visitor (phone)', journeys.visitor, '≤ 1000 ms'));
+    lines.push(journeyLine('Approve in Swish → receipt (phone)', journeys.receipt, '≤ 1500 ms at the median'));
     lines.push('');
     lines.push('Frontend: what / loads before it is interactive (gzip -9 / brotli q11)');
     lines.push(

@@ -6,9 +6,13 @@ import sharp from 'sharp';
  * one, over HTTP: a sender signs in, makes a greetie with a photo (1080×1350 JPEG, a blurred noise
  * pattern so it weighs like a photo, not a flat colour), a text over it and one fixed-price InStore
  * gift, pays in the sandbox, and the server's delivery worker delivers it. Answers the public
- * view's path, /greetie/view/{refId} (what the recipient's SMS links to).
+ * view's path, /greetie/view/{refId} (what the recipient's SMS links to), sent to `to`.
  */
-export async function deliveredGreetieWithPhoto(baseUrl: string, signIn: (baseUrl: string) => Promise<string>): Promise<{ path: string; photoBytes: number }> {
+export async function deliveredGreetieWithPhoto(
+  baseUrl: string,
+  signIn: (baseUrl: string) => Promise<string>,
+  to = '+46709990001',
+): Promise<{ path: string; photoBytes: number }> {
   const token = await signIn(baseUrl);
   const auth = { authorization: `Bearer ${token}` };
   const json = { ...auth, 'content-type': 'application/json' };
@@ -30,7 +34,7 @@ export async function deliveredGreetieWithPhoto(baseUrl: string, signIn: (baseUr
       method: 'POST',
       headers: json,
       body: JSON.stringify({
-        recipient: { mobileNumber: '+46709990001', name: 'Bo' },
+        recipient: { mobileNumber: to, name: 'Bo' },
         message: 'Grattis på födelsedagen!',
         content: [{ type: 'text', value: 'Hurra!', x: 0.5, y: 0.2, scale: 1.4, rotation: -4 }],
         gifts: [{ productId }],

@@ -12,7 +12,9 @@ import '@fontsource/quicksand/latin-ext-700.css';
 import '../styles/global.css.ts';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router-dom';
 import { App } from './app/App.tsx';
+import { routes } from './app/routes.tsx';
 import { createAppActor } from './app/AppActors.tsx';
 import { startInspection } from './app/inspect.ts';
 import { createI18n, languageReady } from './i18n.ts';
@@ -24,6 +26,8 @@ startInspection();
 const i18n = createI18n();
 // The app's root actor, started once for the page (not in a render: see App).
 const actor = createAppActor().start();
+// The router too: it runs the first route's loader as it is made (the greetie view's read).
+const router = createBrowserRouter(routes);
 // The first render is a transition: React renders in slices and lets the browser paint and take
 // input between them, instead of one long task (the first screen is already painted from the
 // HTML, decision 094).
@@ -31,7 +35,7 @@ const render = () =>
   startTransition(() =>
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
-        <App i18n={i18n} actor={actor} />
+        <App i18n={i18n} actor={actor} router={router} />
       </StrictMode>,
     ),
   );

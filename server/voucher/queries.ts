@@ -18,13 +18,12 @@ export interface VoucherRow {
   merchant_logo_url: string;
   product_id: string;
   product_name: string;
-  /** The product's description and the sender's name: read by the lists and GET /voucher/{id}, not by the redeem function. */
-  product_description?: string;
-  sender_name?: string | null;
-  merchant_street?: string | null;
-  merchant_postal_code?: string | null;
-  merchant_city?: string | null;
-  merchant_opening_hours?: string | null;
+  product_description: string;
+  sender_name: string | null;
+  merchant_street: string | null;
+  merchant_postal_code: string | null;
+  merchant_city: string | null;
+  merchant_opening_hours: string | null;
   source: string;
   kind: string;
   amount: number;
@@ -46,14 +45,15 @@ export interface RedemptionJson {
   undone: boolean;
 }
 
-/** A voucher's redemptions as json, oldest first (null when none): the same expression as in `voucher_redeem_known`. */
+/** A voucher's redemptions as json, oldest first (null when none). */
 const redemptionsOf = sql<RedemptionJson[] | null>`(
   SELECT json_agg(json_build_object('id', r.id, 'amount', r.amount, 'redeemedAt', r.redeemed_at,
                                     'via', r.via, 'undone', r.undone_at IS NOT NULL) ORDER BY r.seq)
     FROM voucher_redemption r WHERE r.voucher_id = v.id)`;
 
-function voucherSelect(db: Executor) {
-  return db
+/** Every answer's Voucher row (GET, the lists, the redeems by code and by QR): the one builder. */
+function voucherSelect(db: Executor, { donated = false } = {}) {
+  const q = db
     .selectFrom('voucher as v')
     .innerJoin('merchant as m', 'm.id', 'v.merchant_id')
     .innerJoin('product as p', 'p.id', 'v.product_id')
@@ -82,8 +82,8 @@ function voucherSelect(db: Executor) {
       'v.expires_at',
       'v.created_at',
       redemptionsOf.as('redemptions'),
-    ])
-    .where('v.donated_at', 'is', null);
+    ]);
+  return donated ? q : q.where('v.donated_at', 'is', null);
 }
 
 /** The voucher's greetie (`g`) is delivered to the number of user `userId`. */
@@ -239,25 +239,36 @@ export async function recordAttempt(
 
 /**
  * The redeem of a code this process already knows to be right (decision 034): one call of
- * `voucher_redeem_known` (migration 020), no transaction, no read before it. It takes `amount`
+ * `voucher_redeem_known` (migrations 020, 028), no transaction, no read before it. It takes `amount`
  * (absent: the whole balance) from the balance when it fits (1 ≤ amount ≤ balance; a "fixed"
  * voucher only whole), the voucher is not donated and not expired at `now`, under the row's lock,
  * so concurrent redeems never take more than the balance; it records the redemption and the
- * attempt and answers the voucher. The caller must own the voucher, its merchant's stored code hash must be one of
+ * attempt and answers the voucher's id. The caller must own the voucher, its merchant's stored code hash must be one of
  * `codeHashes` (those the typed code is known to match) and the voucher must have fewer than
  * `maxWrong` wrong codes since `since`, and the person fewer than `maxWrongAtMerchant` at its
  * merchant (migration 015), so a locked voucher stays locked. A wrong code is never
  * known to match the voucher's merchant, so it never redeems this way; it takes the locked path,
- * where it is counted in turn. Undefined: nothing changed (the locked path says why).
+ * where it is counted in turn. Undefined: nothing changed (the locked path says why). The answer
+ * is read after it with `redeemedVoucher`.
  */
 export async function redeemKnownCode(
   db: Executor,
   a: { id: string; userId: string; codeHashes: string[]; now: Date; since: Date; maxWrong: number; maxWrongAtMerchant: number; amount: number | null },
-): Promise<VoucherRow | undefined> {
-  const { rows } = await sql<VoucherRow>`
-    SELECT * FROM voucher_redeem_known(${a.id}::uuid, ${a.userId}::uuid, ${a.codeHashes}::text[], ${a.now}, ${a.since}, ${a.maxWrong},
-                                       ${a.maxWrongAtMerchant}, ${a.amount}::integer)`.execute(db);
-  return rows[0];
+): Promise<string | undefined> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM voucher_redeem_known(${a.id}::uuid, ${a.userId}::uuid, ${a.codeHashes}::text[], ${a.now}, ${a.since}, ${a.maxWrong},
+                                        ${a.maxWrongAtMerchant}, ${a.amount}::integer)`.execute(db);
+  return rows[0]?.id;
+}
+
+/**
+ * A voucher just redeemed, as every answer shows it. Read even when it was donated a moment after
+ * the redeem committed (the redeem happened; its answer says what it took).
+ */
+export async function redeemedVoucher(db: Executor, id: string): Promise<VoucherRow> {
+  const row = await voucherSelect(db, { donated: true }).where('v.id', '=', id).executeTakeFirst();
+  if (!row) throw new Error(`voucher ${id} was redeemed but cannot be read`);
+  return row;
 }
 
 /**

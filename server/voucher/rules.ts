@@ -28,6 +28,7 @@ import {
   recordAttempt,
   redeemKnownCode,
   redeemTarget,
+  redeemedVoucher,
   redemptionOf,
   undoOnce,
   type RedeemOutcome,
@@ -80,13 +81,11 @@ export function toVoucher(r: VoucherRow, withCode: boolean): Voucher {
       id: r.merchant_id,
       name: r.merchant_name,
       logoUrl: r.merchant_logo_url,
-      ...(r.merchant_opening_hours !== undefined && {
-        address: r.merchant_street && r.merchant_postal_code && r.merchant_city ? { street: r.merchant_street, postalCode: r.merchant_postal_code, city: r.merchant_city } : null,
-        openingHours: r.merchant_opening_hours,
-      }),
+      address: r.merchant_street && r.merchant_postal_code && r.merchant_city ? { street: r.merchant_street, postalCode: r.merchant_postal_code, city: r.merchant_city } : null,
+      openingHours: r.merchant_opening_hours,
     },
-    product: { id: r.product_id, name: r.product_name, ...(r.product_description !== undefined && { description: r.product_description }) },
-    ...(r.sender_name !== undefined && { senderName: r.sender_name }),
+    product: { id: r.product_id, name: r.product_name, description: r.product_description },
+    senderName: r.sender_name,
     source: r.source as MerchantSource,
     amount: r.amount,
     kind: r.kind as VoucherKind,
@@ -177,8 +176,8 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
   const knownHashes = knownMerchantCodeHashes(code);
   const known = { id: body.voucherId, userId, now, since: windowStart, maxWrong: REDEEM_MAX_WRONG, maxWrongAtMerchant: REDEEM_MAX_WRONG_AT_MERCHANT, amount };
   if (knownHashes.length > 0) {
-    const row = await redeemKnownCode(deps.db, { ...known, codeHashes: knownHashes });
-    if (row) return toVoucher(row, true);
+    const id = await redeemKnownCode(deps.db, { ...known, codeHashes: knownHashes });
+    if (id) return toVoucher(await redeemedVoucher(deps.db, id), true);
   }
 
   const target = await redeemTarget(deps.db, userId, body.voucherId);
@@ -188,8 +187,8 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
   // and then take the short way.
   const running = runningMerchantCodeCheck(code, target.code_hash);
   if (running && (await running.catch(() => false)) && !target.is_redeemed) {
-    const row = await redeemKnownCode(deps.db, { ...known, codeHashes: [target.code_hash] });
-    if (row) return toVoucher(row, true);
+    const id = await redeemKnownCode(deps.db, { ...known, codeHashes: [target.code_hash] });
+    if (id) return toVoucher(await redeemedVoucher(deps.db, id), true);
   }
   // Nothing changed (not the caller's, redeemed, expired, locked, a wrong amount, a new code, not
   // known yet, a wrong code): the locked path says why.
@@ -229,7 +228,7 @@ export async function redeem(deps: VoucherDeps, userId: string, body: RedeemBody
       await attempt('alreadyRedeemed');
       return { outcome: 'alreadyRedeemed' };
     }
-    return { outcome: 'redeemed', voucher: toVoucher(redeemed, true) };
+    return { outcome: 'redeemed', voucher: toVoucher(await redeemedVoucher(tx, redeemed), true) };
   });
 
   switch (result.outcome) {

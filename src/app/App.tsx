@@ -27,14 +27,17 @@ export function AppProviders({ i18n, actor, children }: { i18n: I18n; actor?: Ap
   );
 }
 
+export type AppRouter = ReturnType<typeof createBrowserRouter>;
+
 /**
- * `i18n`, `actor`: made by main.tsx, once per page, outside React. A render React discards (one that
- * suspends before it commits) runs useState's initialiser again, so anything started in one would
- * start twice: two root actors, two auth actors restoring the session from the refresh cookie at the
- * same time. The fallbacks here are for tests.
+ * `i18n`, `actor`, `router`: made by main.tsx, once per page, outside React. A render React discards
+ * (one that suspends before it commits) runs useState's initialiser again, so anything started in one
+ * would start twice: two root actors, two auth actors restoring the session from the refresh cookie at
+ * the same time, two routers running the first route's loader (the greetie view's read, which marks
+ * it viewed). The fallbacks here are for tests.
  */
-export function App({ i18n: given, actor }: { i18n?: I18n; actor?: AppActor } = {}) {
-  const [router] = useState(() => createBrowserRouter(routes));
+export function App({ i18n: given, actor, router: givenRouter }: { i18n?: I18n; actor?: AppActor; router?: AppRouter } = {}) {
+  const [router] = useState(() => givenRouter ?? createBrowserRouter(routes));
   const [i18n] = useState(() => given ?? createI18n());
   return (
     <AppProviders i18n={i18n} actor={actor}>

@@ -1,4 +1,4 @@
-import { Navigate, type RouteObject } from 'react-router-dom';
+import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
 import { LoadingScreen, RootLayout } from './layouts/RootLayout.tsx';
 import { MainLayout } from './layouts/MainLayout.tsx';
 import { PublicLayout } from './layouts/PublicLayout.tsx';
@@ -7,6 +7,8 @@ import { RedirectIfAuthenticated, RequireAuth } from './guards.tsx';
 import { loadNamespaces } from '../i18n.ts';
 import { loadVoucherStore } from './AppActors.tsx';
 import type { PageHandle } from './layouts/pageKey.ts';
+import { ACCESS_TOKEN_KEY, SIGNED_IN_HINT_KEY, expiryOf } from './auth.ts';
+import { startByRefRead } from '../api/greetieView.ts';
 
 /**
  * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, greetie/view, merchant,
@@ -62,6 +64,26 @@ export const groups = {
 const { landing, auth, my, redeem, voucher, greetie, 'greetie/view': view, merchant, sandbox, flows, portal, errors, legal } = groups;
 const tillMode = groups['portal/till'];
 
+/**
+ * The greetie a link opens is read while the view's code loads, not after it (decision 132): the
+ * route's loader starts GET /greetie/byRef side by side with the chunk, and the page's load takes
+ * that answer. Only when who asks is already certain: a live access token in this tab (the read
+ * carries it) or no sign-in in this browser (a visitor). A sign-in the refresh cookie may restore
+ * waits for the session, as before: the read marks the greetie viewed unless its sender asks.
+ */
+function readGreetieEarly({ params, request }: LoaderFunctionArgs): null {
+  if (!params.id || new URL(request.url).searchParams.get('byId') === 'true') return null;
+  try {
+    const token = sessionStorage.getItem(ACCESS_TOKEN_KEY);
+    const live = token !== null && (expiryOf(token) ?? 0) > Date.now() + 30_000;
+    if (live) startByRefRead(params.id, token);
+    else if (localStorage.getItem(SIGNED_IN_HINT_KEY) !== '1') startByRefRead(params.id, null);
+  } catch {
+    // No storage (a locked-down browser): the page reads it itself.
+  }
+  return null;
+}
+
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
@@ -115,7 +137,7 @@ export const routes: RouteObject[] = [
       {
         // Layout 3: minimal (a top-left menu only), for the greetie a recipient opens.
         element: <MinimalLayout />,
-        children: [{ path: 'greetie/view/:id', lazy: page(view, 'GreetieViewPage') }],
+        children: [{ path: 'greetie/view/:id', lazy: page(view, 'GreetieViewPage'), loader: readGreetieEarly, shouldRevalidate: () => false }],
       },
       { element: <RedirectIfAuthenticated />, children: [{ path: 'auth/jwt/login', lazy: page(auth, 'LoginPage') }] },
       // Anything else: /404, replacing the history entry.

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { api, call, expectPath, header, mobileNumberFor, readCodeFromOutbox, signInByApi, signInOnLoginPage } from './harness/app.ts';
+import { api, call, deliveredVoucher, expectPath, giveValueGift, header, mobileNumberFor, readCodeFromOutbox, signInByApi, signInOnLoginPage } from './harness/app.ts';
 
 /**
  * Till mode in the merchant portal (issue 26): a sender gives a 349 kr value gift (an InStore
@@ -14,46 +14,11 @@ import { api, call, expectPath, header, mobileNumberFor, readCodeFromOutbox, sig
 
 connectBrowser();
 
-const AMOUNT = 34900;
-
-/** A paid greetie with one 349 kr value gift to `recipientE164`: the product and its merchant. */
-async function giveValueGift(baseURL: string, senderE164: string, recipientE164: string) {
-  const token = await signInByApi(baseURL, senderE164);
-  await call(baseURL, token, 'POST', '/api/mobileuser', { name: 'Anna' });
-  const merchants = await api<Array<{ id: string; name: string }>>(baseURL, '/api/merchant');
-  for (const m of merchants) {
-    const products = await api<Array<{ id: string; name: string; source: string; minAmount?: number; maxAmount?: number }>>(baseURL, `/api/merchant/${m.id}/products`);
-    const p = products.find((x) => x.source === 'InStore' && typeof x.minAmount === 'number' && x.minAmount <= AMOUNT && (x.maxAmount ?? 0) >= AMOUNT);
-    if (!p) continue;
-    const draft = await call<{ id: string }>(baseURL, token, 'POST', '/api/greetie/createv2', {
-      recipient: { mobileNumber: recipientE164, name: 'Bo' },
-      message: 'Ät något gott!',
-      gifts: [{ productId: p.id, amount: AMOUNT }],
-    });
-    const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
-    await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
-    return { product: p.name, merchantId: m.id, merchant: m.name, greetieId: draft.id };
-  }
-  throw new Error('the demo catalogue has no InStore product with a range holding 349 kr');
-}
-
-/** The recipient's voucher of that greetie once delivered (delivery is a job). */
+/** The recipient's voucher of that greetie once delivered, the recipient named (the first sign-in on the phone would ask). */
 async function voucherFor(baseURL: string, recipientE164: string, greetieId: string): Promise<string> {
   const token = await signInByApi(baseURL, recipientE164);
-  // A name already, so the first sign-in on the phone does not ask for one.
   await call(baseURL, token, 'POST', '/api/mobileuser', { name: 'Bo' });
-  let voucherId: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const vouchers = await call<Array<{ id: string; greetieId: string }>>(baseURL, token, 'GET', '/api/voucher');
-        voucherId = vouchers.find((v) => v.greetieId === greetieId)?.id;
-        return Boolean(voucherId);
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  return voucherId!;
+  return deliveredVoucher(baseURL, token, greetieId);
 }
 
 const plain = (s: string | null) => (s ?? '').replace(/\s+/gu, ' ').trim();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { journey, connectBrowser, type Journey } from './harness/journey.ts';
-import { api, call, expectPath, expectSignedIn, header, mobileNumberFor, readCodeFromOutbox, signInByApi, signInOnLoginPage } from './harness/app.ts';
+import { api, call, deliveredVoucher, expectPath, expectSignedIn, header, mobileNumberFor, paidGift, readCodeFromOutbox, signInByApi, signInOnLoginPage } from './harness/app.ts';
 
 /**
  * The merchant portal (issue 26): a customer's value gift was used in part at a demo merchant's
@@ -62,24 +62,7 @@ async function people(baseURL: string, customerE164: string): Promise<People> {
 
 /** A gift of `product` paid by a sender for the customer: the customer's voucher, once delivered. */
 async function paidVoucher(baseURL: string, people: People, customerE164: string, product: Product, amount: number): Promise<string> {
-  const { sender, customer } = people;
-  const draft = await call<{ id: string }>(baseURL, sender, 'POST', '/api/greetie/createv2', {
-    recipient: { mobileNumber: customerE164, name: 'Bo' },
-    message: 'Ät något gott!',
-    gifts: [{ productId: product.id, ...(typeof product.price === 'number' ? {} : { amount }) }],
-  });
-  const payment = await call<{ id: string }>(baseURL, sender, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
-  await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
-  // Delivery is a job: the gift shows up among the customer's vouchers.
-  let voucher: { id: string } | undefined;
-  await expect
-    .poll(async () => {
-      const vouchers = await call<Array<{ id: string; product: { id: string }; greetieId: string }>>(baseURL, customer, 'GET', '/api/voucher');
-      voucher = vouchers.find((v) => v.product.id === product.id && v.greetieId === draft.id);
-      return Boolean(voucher);
-    }, { timeout: 20_000 })
-    .toBe(true);
-  return voucher!.id;
+  return deliveredVoucher(baseURL, people.customer, await paidGift(baseURL, people.sender, customerE164, product, amount));
 }
 
 /** The customer's paid gift, used in part (or whole) at the till with the merchant code: its voucher and what was redeemed. */

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { api, call, expectPath, mobileNumberFor, signInByApi, signInOnLoginPage } from './harness/app.ts';
+import { api, expectPath, giveValueGift, mobileNumberFor, signInOnLoginPage } from './harness/app.ts';
 
 /**
  * The till with a value voucher used in part, and undone (issue 25): a sender gives a 349 kr
@@ -12,29 +12,6 @@ import { api, call, expectPath, mobileNumberFor, signInByApi, signInOnLoginPage 
  */
 
 connectBrowser();
-
-const AMOUNT = 34900;
-
-/** A paid greetie with one 349 kr value gift (an InStore product with a range) to `recipientE164`. */
-async function giveValueGift(baseURL: string, senderE164: string, recipientE164: string) {
-  const token = await signInByApi(baseURL, senderE164);
-  await call(baseURL, token, 'POST', '/api/mobileuser', { name: 'Anna' });
-  const merchants = await api<Array<{ id: string; name: string }>>(baseURL, '/api/merchant');
-  for (const m of merchants) {
-    const products = await api<Array<{ id: string; name: string; source: string; minAmount?: number; maxAmount?: number }>>(baseURL, `/api/merchant/${m.id}/products`);
-    const p = products.find((x) => x.source === 'InStore' && typeof x.minAmount === 'number' && x.minAmount <= AMOUNT && (x.maxAmount ?? 0) >= AMOUNT);
-    if (!p) continue;
-    const draft = await call<{ id: string }>(baseURL, token, 'POST', '/api/greetie/createv2', {
-      recipient: { mobileNumber: recipientE164, name: 'Bo' },
-      message: 'Ät något gott!',
-      gifts: [{ productId: p.id, amount: AMOUNT }],
-    });
-    const payment = await call<{ id: string }>(baseURL, token, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
-    await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
-    return { product: p.name, merchantId: m.id, merchant: m.name };
-  }
-  throw new Error('the demo catalogue has no InStore product with a range holding 349 kr');
-}
 
 /** Text as a person reads it: the no-break spaces of "349 kr" read as spaces. */
 const plain = (s: string | null) => (s ?? '').replace(/\s+/gu, ' ').trim();

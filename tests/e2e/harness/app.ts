@@ -40,6 +40,60 @@ export async function signInByApi(baseURL: string, e164: string): Promise<string
   return session.token;
 }
 
+/**
+ * A greetie from `senderToken`'s user to `recipientE164` with one gift of `product` (a value
+ * product's gift `amount` öre; a fixed price its own), paid in the sandbox's Swish: its id.
+ * Delivery is a job: see `deliveredVoucher`.
+ */
+export async function paidGift(baseURL: string, senderToken: string, recipientE164: string, product: Pick<Product, 'id' | 'price'>, amount?: number): Promise<string> {
+  const draft = await call<{ id: string }>(baseURL, senderToken, 'POST', '/api/greetie/createv2', {
+    recipient: { mobileNumber: recipientE164, name: 'Bo' },
+    message: 'Ät något gott!',
+    gifts: [{ productId: product.id, ...(typeof product.price === 'number' ? {} : { amount }) }],
+  });
+  const payment = await call<{ id: string }>(baseURL, senderToken, 'POST', `/api/greetie/${draft.id}/startpayment`, { withdrawalConsent: true });
+  await call(baseURL, null, 'POST', `/api/sandbox/payments/${payment.id}`, { outcome: 'paid' });
+  return draft.id;
+}
+
+/**
+ * A paid greetie with one value gift (349 kr unless said: the first InStore product whose range
+ * holds it) from a sender signed in through the API as `senderE164` (named Anna) to
+ * `recipientE164`: the product's name, its merchant and the greetie.
+ */
+export async function giveValueGift(
+  baseURL: string,
+  senderE164: string,
+  recipientE164: string,
+  amount = 34900,
+): Promise<{ product: string; merchantId: string; merchant: string; greetieId: string }> {
+  const token = await signInByApi(baseURL, senderE164);
+  await call(baseURL, token, 'POST', '/api/mobileuser', { name: 'Anna' });
+  for (const m of await api<Merchant[]>(baseURL, '/api/merchant')) {
+    const products = await api<Product[]>(baseURL, `/api/merchant/${m.id}/products`);
+    const p = products.find((x) => x.source === 'InStore' && typeof x.minAmount === 'number' && x.minAmount <= amount && (x.maxAmount ?? 0) >= amount);
+    if (!p) continue;
+    return { product: p.name, merchantId: m.id, merchant: m.name, greetieId: await paidGift(baseURL, token, recipientE164, p, amount) };
+  }
+  throw new Error(`the demo catalogue has no InStore product with a range holding ${amount / 100} kr`);
+}
+
+/** The recipient's (`recipientToken`'s) voucher of a paid greetie, once it is delivered (a job). */
+export async function deliveredVoucher(baseURL: string, recipientToken: string, greetieId: string): Promise<string> {
+  let voucherId: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const vouchers = await call<Array<{ id: string; greetieId: string }>>(baseURL, recipientToken, 'GET', '/api/voucher');
+        voucherId = vouchers.find((v) => v.greetieId === greetieId)?.id;
+        return Boolean(voucherId);
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return voucherId!;
+}
+
 /** Waits until the page's path (and query, when given) is the expected one. */
 export async function expectPath(page: Page, expected: string | RegExp): Promise<void> {
   await page.waitForURL((url) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Value } from 'typebox/value';
 import { Voucher } from '../../../contract/voucher.ts';
+import { addStaff } from '../../../server/portal/rules.ts';
 import { call, greetieTestApp, person, type Person } from '../greetie/support.ts';
 import { MERCHANT_CODE, codeOf, deliver, paidGreetie, voucherCatalogue, voucherIds, type VoucherCatalogue } from './support.ts';
 
@@ -137,5 +138,39 @@ describe('a voucher says what it is and who it is from', () => {
     expect(placed.merchant).toMatchObject({ address: { street: 'Skånegatan 73', postalCode: '116 37', city: 'Stockholm' }, openingHours: 'Alla dagar 8–18' });
     const [listed] = (await list(me)).filter((v) => v.id === id);
     expect(listed).toMatchObject({ product: { description: 'Två valfria kaffedrycker och två bakverk.' }, senderName: 'Astrid Lindqvist' });
+  });
+
+  it("answers a redeem with the same Voucher as GET: by the merchant code (both ways through it) and at the portal's till by the QR", async () => {
+    const me = await person(t.app);
+    const sender = await person(t.app, undefined, 'Astrid Lindqvist');
+    const cashier = await person(t.app);
+    await addStaff(t.db.db, shop.merchantId, cashier.mobileNumber, 'staff');
+    await sql`UPDATE product SET description = 'Ett presentkort att handla för.' WHERE id = ${shop.valueInStore}`.execute(t.db.db);
+    await sql`UPDATE merchant SET street = 'Skånegatan 73', postal_code = '116 37', city = 'Stockholm', opening_hours = 'Alla dagar 8–18' WHERE id = ${shop.merchantId}`.execute(t.db.db);
+    const greetie = await paidGreetie(t.app, sender, me.mobileNumber, [{ productId: shop.valueInStore, amount: 50000 }]);
+    await deliver(t.app, greetie.id);
+    const [id] = await voucherIds(t.db.db, greetie.id);
+    const asGet = async () => (await call(t.app, me, 'GET', `/api/voucher/${id}`)).json() as Voucher;
+
+    // The first redeem in this process checks the code (the locked way), the next knows it (decision 034).
+    for (const amount of [10000, 5000]) {
+      const res = await call(t.app, me, 'POST', '/api/voucher/redeem', { voucherId: id, merchantCode: MERCHANT_CODE, amount });
+      expect(res.statusCode, res.body).toBe(200);
+      const answer = res.json() as Voucher;
+      expect(Value.Check(Voucher, answer), res.body).toBe(true);
+      expect(answer).toMatchObject({
+        product: { description: 'Ett presentkort att handla för.' },
+        senderName: 'Astrid Lindqvist',
+        merchant: { address: { street: 'Skånegatan 73', postalCode: '116 37', city: 'Stockholm' }, openingHours: 'Alla dagar 8–18' },
+      });
+      expect(answer).toEqual(await asGet());
+    }
+
+    const qr = await call(t.app, me, 'GET', `/api/voucher/${id}/qr`);
+    expect(qr.statusCode, qr.body).toBe(200);
+    const till = await call(t.app, cashier, 'POST', `/api/portal/merchants/${shop.merchantId}/redeem`, { token: (qr.json() as { token: string }).token, amount: 2000 });
+    expect(till.statusCode, till.body).toBe(200);
+    expect(till.json()).toMatchObject({ balance: 33000, senderName: 'Astrid Lindqvist', product: { description: 'Ett presentkort att handla för.' } });
+    expect(till.json()).toEqual(await asGet());
   });
 });
