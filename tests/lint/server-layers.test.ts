@@ -18,7 +18,7 @@ const root = join(import.meta.dirname, '../..');
  */
 export const LAYERS: readonly (readonly string[])[] = [
   // foundation: shared helpers, the database, settings, messages' registry, outside services
-  ['access.ts', 'config.ts', 'cursor.ts', 'errors.ts', 'mediaUrls.ts', 'net.ts', 'openapi.ts', 'process.ts', 'services.ts', 'settings.ts', 'validation.ts',
+  ['access.ts', 'config.ts', 'cursor.ts', 'errors.ts', 'mediaUrls.ts', 'net.ts', 'openapi.ts', 'periodic.ts', 'process.ts', 'services.ts', 'settings.ts', 'validation.ts',
     'db', 'i18n', 'idempotency', 'providers/payment', 'providers/push', 'providers/sms', 'providers/storage'],
   ['auth', 'merchant', 'notification', 'seller', 'health', 'spa'],
   ['delivery', 'voucher'],
