@@ -45,6 +45,8 @@ async function main(): Promise<void> {
   let stats = await connectStats();
   await stats.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
   await stats.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`);
+  // Planning time per statement too (kysely's statements are unnamed: planned at every call).
+  await stats.query(`ALTER SYSTEM SET pg_stat_statements.track_planning = on`);
   await stats.end();
   child.kill('SIGTERM');
   await exited;
@@ -132,12 +134,16 @@ async function main(): Promise<void> {
       console.log(`  transactions ${((c1.commits - c0.commits) / n).toFixed(2)} per request, WAL fsyncs ${((c1.syncs - c0.syncs) / n).toFixed(3)} per request`);
       console.log(`  the server's connections, mean over ${samples} samples:`);
       for (const [k, v] of [...seen].sort((a, b) => b[1] - a[1])) console.log(`    ${(v / samples).toFixed(2).padStart(6)}  ${k}`);
-      const { rows: st } = await stats.query<{ calls: string; exec: number; query: string }>(
-        `SELECT calls, total_exec_time / calls * 1000 AS exec, query FROM pg_stat_statements
+      const { rows: st } = await stats.query<{ calls: string; plans: string; exec: number; plan: number; query: string }>(
+        `SELECT calls, plans, total_exec_time / calls * 1000 AS exec, CASE WHEN plans > 0 THEN total_plan_time / plans * 1000 ELSE 0 END AS plan, query
+           FROM pg_stat_statements
           WHERE calls >= ${Math.floor(n / 4)} ORDER BY calls DESC, total_exec_time DESC LIMIT 10`,
       );
-      console.log(`  statements (calls per request, exec µs per call):`);
-      for (const q of st) console.log(`    ${(Number(q.calls) / n).toFixed(2)}×  ${q.exec.toFixed(0).padStart(5)} µs  ${q.query.replace(/\s+/g, ' ').slice(0, 120)}`);
+      console.log(`  statements (calls per request, plans per call, plan µs per plan, exec µs per call):`);
+      for (const q of st)
+        console.log(
+          `    ${(Number(q.calls) / n).toFixed(2)}×  plans ${(Number(q.plans) / Number(q.calls)).toFixed(2)}  plan ${q.plan.toFixed(0).padStart(5)} µs  exec ${q.exec.toFixed(0).padStart(5)} µs  ${q.query.replace(/\s+/g, ' ').slice(0, 100)}`,
+        );
     }
   } finally {
     await sampler.end().catch(() => {});

@@ -19,8 +19,8 @@ export interface Config {
   /** External PostgreSQL; when undefined the embedded server under dataDir is used. */
   databaseUrl: string | undefined;
   /**
-   * Connections in this process's pool (DATABASE_POOL_SIZE, 10; 1–200). The catalogue and payment
-   * listeners hold one more each (LISTEN), so a process opens at most this + 2.
+   * Connections in this process's pool (DATABASE_POOL_SIZE, 10; 1–200). The catalogue cache and
+   * the payment events share one more (server/db/listener.ts, LISTEN), so a process opens at most this + 1.
    */
   databasePoolSize: number;
   /** Sandbox adapters (SMS outbox, payment simulator…) and /api/sandbox. */

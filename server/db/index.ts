@@ -2,6 +2,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { prepareMarked } from './prepared.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -19,6 +20,8 @@ export function connect(url: string, opts: { max?: number } = {}): DatabaseHandl
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
   // A dropped idle connection must not crash the process; the next query gets a fresh one.
   pool.on('error', () => {});
+  // Reads marked PREPARED are named statements, parsed and planned once per connection (127).
+  prepareMarked(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
 import type { Db } from '../db/index.ts';
+import type { Listener } from '../db/listener.ts';
 
 /**
  * A read-through cache of catalogue answers, already serialized, with their ETag.
@@ -12,10 +12,10 @@ import type { Db } from '../db/index.ts';
  * version with `pg_notify('greetie_catalogue', …)`, delivered when that transaction commits.
  *
  * Two modes:
- * - **Listening** (the normal one, with `listenUrl`): one dedicated connection per process runs
- *   `LISTEN greetie_catalogue`; a notification empties the cache. A read asks the database
- *   nothing.
- * - **Checking** (no `listenUrl`, before LISTEN is up, and whenever the listening connection is
+ * - **Listening** (the normal one, with a `listener`): the process's one LISTEN connection
+ *   (server/db/listener.ts) runs `LISTEN greetie_catalogue`; a notification empties the cache. A
+ *   read asks the database nothing.
+ * - **Checking** (no `listener`, before LISTEN is up, and whenever the listening connection is
  *   gone): each read first asks for the version — one primary-key lookup — and empties the cache
  *   when it moved. The version is read *before* the data, so an answer can only ever be stored
  *   under a version at most as new as the data it holds.
@@ -30,12 +30,8 @@ export const CATALOGUE_CHANNEL = 'greetie_catalogue';
 
 export interface CatalogueCacheOptions {
   maxEntries?: number;
-  /** A connection string for the dedicated LISTEN connection; without it every read checks. */
-  listenUrl?: string;
-  /** Milliseconds before reconnecting a dropped listening connection (doubles up to 30 s). */
-  reconnectMs?: number;
-  /** Where the listening connection reports losing and regaining its LISTEN. */
-  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** The process's LISTEN connection (server/db/listener.ts); without it every read checks. */
+  listener?: Listener;
 }
 
 export interface CachedAnswer {
@@ -56,6 +52,8 @@ export interface CacheStats {
   listens: number;
 }
 
+const VERSION_SQL = `SELECT value FROM app_meta WHERE key = 'catalogue_version'`;
+
 export class CatalogueCache {
   private version: string | null = null;
   private readonly entries = new Map<string, Promise<CachedAnswer | null>>();
@@ -64,77 +62,45 @@ export class CatalogueCache {
   private readonly maxEntries: number;
   private listening = false;
   private listens = 0;
-  private client: pg.Client | undefined;
-  private retry: NodeJS.Timeout | undefined;
-  private delay: number;
-  private closed = false;
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly opts: CatalogueCacheOptions = {},
   ) {
     this.maxEntries = opts.maxEntries ?? 300;
-    this.delay = opts.reconnectMs ?? 500;
   }
 
   async currentVersion(): Promise<string> {
-    const { rows } = await sql<{ value: string }>`SELECT value FROM app_meta WHERE key = 'catalogue_version'`.execute(this.db);
+    const { rows } = await sql<{ value: string }>`${sql.raw(VERSION_SQL)}`.execute(this.db);
     return rows[0]?.value ?? '0';
   }
 
   /**
-   * Opens the listening connection (when a `listenUrl` was given). Never throws: a failure leaves
-   * the cache checking per read and tries again later.
+   * Subscribes to `greetie_catalogue` on the process's listener (when one was given). Never
+   * throws: until the listener is live, reads check the version themselves.
    */
   async start(): Promise<void> {
-    if (!this.opts.listenUrl || this.closed || this.client) return;
-    const client = new pg.Client({ connectionString: this.opts.listenUrl, keepAlive: true, application_name: 'greetie catalogue listener' });
-    this.client = client;
-    const lost = (err?: Error) => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      const was = this.listening;
-      this.listening = false; // reads check the version from now on
-      client.removeAllListeners('notification');
-      client.end().catch(() => {});
-      if (this.closed) return;
-      if (was) this.opts.log?.warn({ err: err?.message }, 'catalogue cache: listening connection lost; reads check the version until it is back');
-      this.retry = setTimeout(() => {
-        this.retry = undefined;
-        void this.start();
-      }, this.delay);
-      this.retry.unref();
-      this.delay = Math.min(this.delay * 2, 30_000);
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', (msg) => {
-      if (msg.channel === CATALOGUE_CHANNEL) this.moveTo(msg.payload ?? null);
+    if (!this.opts.listener || this.unsubscribe) return;
+    this.unsubscribe = await this.opts.listener.subscribe(CATALOGUE_CHANNEL, {
+      notify: (payload) => this.moveTo(payload),
+      ready: async (client) => {
+        // A change committed before LISTEN took effect notified no one here: read the version once.
+        const { rows } = await client.query<{ value: string }>(VERSION_SQL);
+        this.moveTo(rows[0]?.value ?? '0');
+        this.listening = true;
+        this.listens += 1;
+      },
+      lost: () => {
+        this.listening = false; // reads check the version from now on
+      },
     });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CATALOGUE_CHANNEL}`);
-      // A change committed before LISTEN took effect notified no one here: read the version once.
-      const { rows } = await client.query<{ value: string }>(`SELECT value FROM app_meta WHERE key = 'catalogue_version'`);
-      if (this.client !== client) return; // lost meanwhile
-      this.moveTo(rows[0]?.value ?? '0');
-      this.listening = true;
-      this.listens += 1;
-      this.delay = this.opts.reconnectMs ?? 500;
-      if (this.listens > 1) this.opts.log?.info({}, 'catalogue cache: listening again');
-    } catch (err) {
-      lost(err as Error);
-    }
   }
 
-  /** Closes the listening connection; reads check the version from then on. */
+  /** Stops listening; reads check the version from then on. */
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.retry) clearTimeout(this.retry);
-    const client = this.client;
-    this.client = undefined;
+    this.unsubscribe?.();
     this.listening = false;
-    if (client) await client.end().catch(() => {});
   }
 
   /** A version seen (notified or read): empties the cache when it differs from the one held. */

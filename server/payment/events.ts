@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type { Listener } from '../db/listener.ts';
 
 /**
  * Who is waiting to hear of a greetie's payment, in this process (decision 116).
@@ -6,11 +6,11 @@ import pg from 'pg';
  * Migration 023's trigger sends the greetie's id on `greetie_payment` when one of its payments is
  * made or changes status, delivered by PostgreSQL when that transaction commits, to every process
  * listening: the callback may land on another process than the one holding the page's stream.
- * One dedicated `pg.Client` per process listens (as the catalogue cache's does, decision 064);
- * a notification wakes the streams of that greetie, which read the payment again themselves (the
+ * The process's one LISTEN connection (server/db/listener.ts, shared with the catalogue cache)
+ * listens; a notification wakes the streams of that greetie, which read the payment again themselves (the
  * notification carries nothing else).
  *
- * Without a `listenUrl` (tests' apps without one), before LISTEN is up and while the connection is
+ * Without a `listener` (tests' apps without a database URL), before LISTEN is up and while the connection is
  * lost, `listening` is false: streams then read the payment every few seconds on their own. After
  * a reconnect every stream is woken once (a change while nobody listened notified no one here).
  *
@@ -31,22 +31,17 @@ export interface StreamTimes {
 export const STREAM_TIMES: StreamTimes = { heartbeatMs: 15_000, checkMs: 2_000, maxAgeMs: 5 * 60_000 };
 
 export interface PaymentEventsOptions {
-  listenUrl?: string;
+  /** The process's LISTEN connection; without it streams read the payment on their own. */
+  listener?: Listener;
   /** Open streams one user may hold at once (the next is 429 PAYMENT_STREAMS_LIMIT). */
   maxPerUser?: number;
-  reconnectMs?: number;
-  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 export class PaymentEvents {
   private readonly waiting = new Map<string, Set<() => void>>();
   private readonly perUser = new Map<string, number>();
   private readonly enders = new Set<() => void>();
-  private client: pg.Client | undefined;
-  private retry: NodeJS.Timeout | undefined;
-  private delay: number;
-  private closed = false;
-  private listens = 0;
+  private unsubscribe: (() => void) | undefined;
   /** True while LISTEN runs on a live connection. */
   listening = false;
   readonly maxPerUser: number;
@@ -55,48 +50,24 @@ export class PaymentEvents {
 
   constructor(private readonly opts: PaymentEventsOptions = {}) {
     this.maxPerUser = opts.maxPerUser ?? 4;
-    this.delay = opts.reconnectMs ?? 500;
   }
 
-  /** Opens the listening connection; never throws (a failure is retried, streams check meanwhile). */
+  /** Subscribes to `greetie_payment` on the listener; never throws (streams check until it is live). */
   async start(): Promise<void> {
-    if (!this.opts.listenUrl || this.closed || this.client) return;
-    const client = new pg.Client({ connectionString: this.opts.listenUrl, keepAlive: true, application_name: 'greetie payment listener' });
-    this.client = client;
-    const lost = (err?: Error) => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      const was = this.listening;
-      this.listening = false;
-      client.removeAllListeners('notification');
-      client.end().catch(() => {});
-      if (this.closed) return;
-      if (was) this.opts.log?.warn({ err: err?.message }, 'payment events: listening connection lost; streams check the payment until it is back');
-      this.retry = setTimeout(() => {
-        this.retry = undefined;
-        void this.start();
-      }, this.delay);
-      this.retry.unref();
-      this.delay = Math.min(this.delay * 2, 30_000);
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', (msg) => {
-      if (msg.channel === PAYMENT_CHANNEL && msg.payload) this.wake(msg.payload);
+    if (!this.opts.listener || this.unsubscribe) return;
+    this.unsubscribe = await this.opts.listener.subscribe(PAYMENT_CHANNEL, {
+      notify: (payload) => {
+        if (payload) this.wake(payload);
+      },
+      ready: () => {
+        this.listening = true;
+        // Whatever changed while nobody listened: every stream reads its payment once.
+        for (const greetieId of [...this.waiting.keys()]) this.wake(greetieId);
+      },
+      lost: () => {
+        this.listening = false;
+      },
     });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${PAYMENT_CHANNEL}`);
-      if (this.client !== client) return;
-      this.listening = true;
-      this.listens += 1;
-      this.delay = this.opts.reconnectMs ?? 500;
-      if (this.listens > 1) this.opts.log?.info({}, 'payment events: listening again');
-      // Whatever changed while nobody listened: every stream reads its payment once.
-      for (const greetieId of [...this.waiting.keys()]) this.wake(greetieId);
-    } catch (err) {
-      lost(err as Error);
-    }
   }
 
   /** `end` runs when the app closes (an open stream would otherwise hold the server up). */
@@ -112,12 +83,8 @@ export class PaymentEvents {
 
   async close(): Promise<void> {
     this.endStreams();
-    this.closed = true;
-    if (this.retry) clearTimeout(this.retry);
-    const client = this.client;
-    this.client = undefined;
+    this.unsubscribe?.();
     this.listening = false;
-    if (client) await client.end().catch(() => {});
   }
 
   /** Calls `wake` whenever the greetie's payment may have changed; returns how to stop. */

@@ -11,6 +11,7 @@ import { createDeliveryQueue } from '../delivery/queue.ts';
 import { createPushProvider } from '../providers/push/index.ts';
 import { createWebPushSender, resolveVapidKeys, type WebPushSenderOptions } from '../providers/push/webpush.ts';
 import { createNotificationQueue } from '../notification/queue.ts';
+import { Listener } from '../db/listener.ts';
 import { CatalogueCache } from '../merchant/cache.ts';
 import { PaymentEvents } from '../payment/events.ts';
 import { startRateEventPurge, type RateEventPurge } from '../auth/retention.ts';
@@ -23,7 +24,7 @@ export interface LifecycleOptions {
   services?: Partial<Services>;
   /** Tests only: how the Web Push sender reaches the tests' fake push service. */
   webpush?: Pick<WebPushSenderOptions, 'ca' | 'resolve' | 'reachable'>;
-  /** The database's connection string, for the catalogue cache's own LISTEN connection. */
+  /** The database's connection string, for the process's one LISTEN connection (server/db/listener.ts). */
   databaseUrl?: string;
 }
 
@@ -85,8 +86,12 @@ const lifecycle: FastifyPluginAsync<LifecycleOptions> = async (app, deps) => {
     await portalFold?.stop();
   });
 
+  // The process's one LISTEN connection, shared by the catalogue cache and the payment events;
+  // started after them (they subscribe first), closed after them.
+  const listener = new Listener({ url: deps.databaseUrl, log: app.log });
+
   // The catalogue's answers, emptied by PostgreSQL notifications once listening (decision 064).
-  const catalogueCache = new CatalogueCache(deps.db, { listenUrl: deps.databaseUrl, log: app.log });
+  const catalogueCache = new CatalogueCache(deps.db, { listener: deps.databaseUrl ? listener : undefined });
   app.decorate('catalogueCache', catalogueCache);
   app.addHook('onReady', async () => {
     await catalogueCache.start();
@@ -96,7 +101,7 @@ const lifecycle: FastifyPluginAsync<LifecycleOptions> = async (app, deps) => {
   });
 
   // Who waits to hear of a payment: PostgreSQL notifications across processes (decision 116).
-  const paymentEvents = new PaymentEvents({ listenUrl: deps.databaseUrl, log: app.log });
+  const paymentEvents = new PaymentEvents({ listener: deps.databaseUrl ? listener : undefined });
   app.decorate('paymentEvents', paymentEvents);
   app.addHook('onReady', async () => {
     await paymentEvents.start();
@@ -107,6 +112,12 @@ const lifecycle: FastifyPluginAsync<LifecycleOptions> = async (app, deps) => {
   });
   app.addHook('onClose', async () => {
     await paymentEvents.close();
+  });
+  app.addHook('onReady', async () => {
+    await listener.start();
+  });
+  app.addHook('onClose', async () => {
+    await listener.close();
   });
 
   // Shutting down (decision 002): an answer still being made when close begins goes out with

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
+import { PREPARED } from '../db/prepared.ts';
+import { PORTAL_PAGE_DEFAULT } from '../../contract/portal.ts';
 
 /**
  * The merchant portal's SQL (migrations 022, 023, 027): who works for a merchant, and what was
@@ -75,7 +77,7 @@ const periodDays = (period: Period) =>
   sql`${period.from === null ? sql`` : sql`AND d.day >= ${period.from}::date`} ${period.to === null ? sql`` : sql`AND d.day < ${period.to}::date`}`;
 
 /**
- * The whole summary in one statement (one round trip; decision 123).
+ * The whole summary in one statement (one round trip; decision 123), prepared (decision 127).
  * - Issued and redeemed within the period: the sums of the merchant's rows in `portal_day` (one
  *   per Stockholm day, kept by triggers: vouchers not donated away whose greetie is not cancelled,
  *   by the day they were issued; redemptions not undone, by the day they were redeemed).
@@ -89,8 +91,7 @@ export function summaryQuery(db: Executor, merchantId: string, period: Period, n
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const tomorrow = new Date(today.getTime() + 86_400_000);
   const day = today.toISOString().slice(0, 10);
-  return sql<SummaryRow>`
-    SELECT i.issued_count, i.issued_amount, i.redeemed_count, i.redeemed_amount,
+  return sql<SummaryRow>`SELECT ${PREPARED} i.issued_count, i.issued_amount, i.redeemed_count, i.redeemed_amount,
            (f.outstanding_count + t.outstanding_count)::int AS outstanding_count,
            (f.outstanding_amount + t.outstanding_amount)::int AS outstanding_amount,
            (f.expired_count + t.expired_count)::int AS expired_count,
@@ -147,8 +148,13 @@ const exactRedeemedAt = sql<string>`to_char(r.redeemed_at AT TIME ZONE 'UTC', 'Y
  * through `voucher_redemption_merchant_page`; each with its voucher's product's name.
  */
 export function redemptionPageQuery(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number) {
+  // The page the portal asks for (the default limit) is a prepared statement with its limit in
+  // the text (a `LIMIT $n` would keep PostgreSQL planning it at every call; decision 127); other
+  // limits (a chosen `limit`, the settlement file's pages) are unnamed statements as before.
+  const prepared = limit === PORTAL_PAGE_DEFAULT + 1;
   let q = db
     .selectFrom('voucher_redemption as r')
+    .$if(prepared, (b) => b.modifyFront(PREPARED))
     .innerJoin('voucher as v', 'v.id', 'r.voucher_id')
     .innerJoin('product as p', 'p.id', 'v.product_id')
     .select([
@@ -166,7 +172,10 @@ export function redemptionPageQuery(db: Executor, merchantId: string, period: Pe
   if (period.from) q = q.where('r.redeemed_at', '>=', dayStart(period.from));
   if (period.to) q = q.where('r.redeemed_at', '<', dayStart(period.to));
   if (after) q = q.where(sql<boolean>`(r.redeemed_at, r.id) < (${after.at}::timestamptz, ${after.id}::uuid)`);
-  return q.orderBy('r.redeemed_at', 'desc').orderBy('r.id', 'desc').limit(limit);
+  return q
+    .orderBy('r.redeemed_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(prepared ? sql.lit(limit) : limit);
 }
 
 export function redemptionPage(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number): Promise<RedemptionListRow[]> {

@@ -54,7 +54,7 @@ describe('two server processes on one database', { timeout: 180_000 }, () => {
 
   it('each process holds one listening connection and serves reads from its cache', async () => {
     const listeners = await db.pool.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'greetie catalogue listener'",
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'greetie listener'",
     );
     expect(listeners.rows[0]!.n).toBe(2);
     for (const s of servers) expect(await nameIn(s)).toBe('Café Kanelbullen');

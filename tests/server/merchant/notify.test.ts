@@ -48,7 +48,7 @@ describe('the catalogue cache, invalidated by LISTEN/NOTIFY', () => {
     await app.ready();
   });
   afterAll(async () => {
-    await app?.close();
+    if (app?.server.listening !== false) await app?.close().catch(() => {});
     await db?.drop();
   });
 
@@ -85,7 +85,7 @@ describe('the catalogue cache, invalidated by LISTEN/NOTIFY', () => {
     const killed = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM (
         SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND application_name = 'greetie catalogue listener'
+        WHERE datname = current_database() AND application_name = 'greetie listener'
       ) t`.execute(db.db);
     expect(killed.rows[0]!.n).toBe(1);
     await until(async () => app.catalogueCache.stats().mode === 'checking');
@@ -111,7 +111,7 @@ describe('the catalogue cache, invalidated by LISTEN/NOTIFY', () => {
     // between (so no per-request check sees the change): only the re-read on reconnect can.
     await sql`
       SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-      WHERE datname = current_database() AND application_name = 'greetie catalogue listener'`.execute(db.db);
+      WHERE datname = current_database() AND application_name = 'greetie listener'`.execute(db.db);
     await until(async () => app.catalogueCache.stats().mode === 'checking');
     await sql`UPDATE merchant SET name = 'Café Medan Borta' WHERE id = ${cafe.id}`.execute(db.db);
     await until(async () => app.catalogueCache.stats().mode === 'listening', 10_000);
@@ -120,12 +120,15 @@ describe('the catalogue cache, invalidated by LISTEN/NOTIFY', () => {
     expect(reads()).toBe(0);
   });
 
-  it('close ends the listening connection', async () => {
+  it("the cache's close stops its listening; the process's one LISTEN connection (shared with the payment events) ends with the app", async () => {
     const count = async () =>
-      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'greetie catalogue listener'`.execute(db.db)).rows[0]!.n;
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'greetie listener'`.execute(db.db)).rows[0]!.n;
     expect(await count()).toBe(1);
     await app.catalogueCache.close();
     expect(app.catalogueCache.stats().mode).toBe('checking');
+    expect(app.paymentEvents.stats().listening).toBe(true);
+    await app.close();
+    expect(app.paymentEvents.stats().listening).toBe(false);
     await until(async () => (await count()) === 0);
   });
 });
