@@ -9,8 +9,11 @@
  * doing, sampled every 20 ms from pg_stat_activity (active, idle, idle in transaction; the wait
  * events of the active ones), and the statements per request (pg_stat_statements).
  * PROFILE=1 runs node under --cpu-prof and prints bench/profile.ts's summary of the profile.
- * PROFILE_ENV='K=V …' passes settings to the server (DATABASE_POOL_SIZE=…). Not part of
- * `npm run bench`.
+ * PROFILE_ENV='K=V …' passes settings to the server (DATABASE_POOL_SIZE=…); PROFILE_ROOT=<dir>
+ * runs the server of another checkout (an A/B: the code before a change, on the same machine
+ * minutes apart); PROFILE_ACTIVITY=0 leaves the pg_stat_activity sampler out. PostgreSQL's CPU
+ * per request leaves out the profiler's own two connections (decision 127: at a few hundred
+ * requests a second the sampler alone was a large share of it). Not part of `npm run bench`.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
       staticDir: path.join(work, 'no-spa'),
       logFile: path.join(work, 'server.log'),
       nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      root: process.env.PROFILE_ROOT || undefined,
       env: { TRUST_PROXY: 'on', ...envPairs(process.env.PROFILE_ENV) },
     });
   const connectStats = () => connectStatsOf(dataDir);
@@ -91,7 +95,10 @@ async function main(): Promise<void> {
       );
       return { commits: Number(rows[0]!.commits), syncs: Number(rows[0]!.syncs ?? 0) };
     };
-    const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
+    // The profiler's own backends (the counters and the sampler) are not the server's work.
+    const own = new Set([stats, sampler].map((c) => (c as unknown as { processID: number }).processID));
+    const pgCpu = () => postgresPids(dataDir).filter((pid) => !own.has(pid)).reduce((a, pid) => a + cpuSeconds(pid), 0);
+    const activity = process.env.PROFILE_ACTIVITY !== '0';
     for (const ep of prepared.endpoints) {
       await autocannon({ url: base + ep.path, connections: 50, duration: 1, headers: ep.headers });
       await stats.query('SELECT pg_stat_statements_reset()');
@@ -100,7 +107,7 @@ async function main(): Promise<void> {
       // What the server's own connections are doing (not ours), every 20 ms during the load.
       const seen = new Map<string, number>();
       let samples = 0;
-      let sampling = true;
+      let sampling = activity;
       const sampling$ = (async () => {
         while (sampling) {
           const { rows } = await sampler.query<{ state: string | null; wait: string | null; n: number }>(
@@ -132,7 +139,7 @@ async function main(): Promise<void> {
       console.log(`  ${(n / r.duration).toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms; non-2xx ${r.non2xx}, errors ${r.errors}`);
       console.log(`  CPU per request: node ${per(node1 - node0)}, PostgreSQL ${per(pg1 - pg0)} (node ${(node1 - node0).toFixed(2)} s, PostgreSQL ${(pg1 - pg0).toFixed(2)} s of ${r.duration} s)`);
       console.log(`  transactions ${((c1.commits - c0.commits) / n).toFixed(2)} per request, WAL fsyncs ${((c1.syncs - c0.syncs) / n).toFixed(3)} per request`);
-      console.log(`  the server's connections, mean over ${samples} samples:`);
+      if (samples > 0) console.log(`  the server's connections, mean over ${samples} samples:`);
       for (const [k, v] of [...seen].sort((a, b) => b[1] - a[1])) console.log(`    ${(v / samples).toFixed(2).padStart(6)}  ${k}`);
       const { rows: st } = await stats.query<{ calls: string; plans: string; exec: number; plan: number; query: string }>(
         `SELECT calls, plans, total_exec_time / calls * 1000 AS exec, CASE WHEN plans > 0 THEN total_plan_time / plans * 1000 ELSE 0 END AS plan, query

@@ -147,10 +147,19 @@ export interface SourceServer {
  * so `child.pid` is the server and --cpu-prof can be given), its output appended to `logFile`;
  * resolves once /api/health answers 200.
  */
-export async function startSource(opts: { port: number; dataDir: string; staticDir: string; logFile: string; nodeArgs?: string[]; env?: Record<string, string> }): Promise<SourceServer> {
+export async function startSource(opts: {
+  port: number;
+  dataDir: string;
+  staticDir: string;
+  logFile: string;
+  nodeArgs?: string[];
+  env?: Record<string, string>;
+  /** Another checkout's server to run (an A/B of its code against this one's); this one's by default. */
+  root?: string;
+}): Promise<SourceServer> {
   const fd = openSync(opts.logFile, 'a');
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
+    cwd: opts.root ?? ROOT,
     stdio: ['ignore', fd, fd],
     env: { ...process.env, PORT: String(opts.port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, STATIC_DIR: opts.staticDir, ...opts.env },
   });

@@ -9,7 +9,8 @@ import { voucherCatalogue, type VoucherCatalogue } from '../voucher/support.ts';
  * profile under load found each round trip, not the queries' own work, to be most of a request's
  * time. So every read is the sign-in check's user read (which also reads the person's merchants
  * and roles) and at most one statement of its own; nothing is written. Counted at the driver: every
- * statement any client of the app's pool sends while one request is answered.
+ * statement any client of the app's pool sends while one request is answered. Those statements are
+ * named prepared statements (decision 127: parsed and planned once per connection, not per call).
  */
 
 type T = Awaited<ReturnType<typeof greetieTestApp>>;
@@ -20,6 +21,8 @@ let staff: Person;
 let stranger: Person;
 
 const sent: string[] = [];
+/** The name each statement was sent with ('' for an unnamed one), in the order of `sent`. */
+const names: string[] = [];
 const FOLD = /^(begin|commit|rollback)$|greetie\/portal-open-fold|DELETE FROM portal_open/i;
 const original = pg.Client.prototype.query;
 
@@ -42,11 +45,15 @@ afterAll(async () => {
 /** The statements sent while `path` is answered to `who`, and the answer's status. */
 async function statementsOf(who: Person, method: 'GET' | 'POST', path: string): Promise<{ status: number; statements: string[] }> {
   sent.length = 0;
+  names.length = 0;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0] as string | { text: string };
+    const q = args[0] as string | { text: string; name?: string };
     const text = (typeof q === 'string' ? q : q.text).replace(/\s+/g, ' ').trim();
     // The background fold (every 10 s, server/portal/fold.ts) is not the request's.
-    if (!FOLD.test(text)) sent.push(text);
+    if (!FOLD.test(text)) {
+      sent.push(text);
+      names.push(typeof q === 'string' ? '' : (q.name ?? ''));
+    }
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   try {
@@ -70,6 +77,26 @@ describe("the portal's reads: the user read and at most one statement, nothing w
         for (const s of statements) expect(s, path).not.toMatch(/^(insert|update|delete)\b|\b(insert into|update \S+ set|delete from)\b/i);
       }
     }
+  });
+
+  it('the user read, the summary and the first page are named prepared statements, the same name for the same text', async () => {
+    const seen = new Map<string, string>();
+    for (const who of [owner, staff, owner]) {
+      for (const path of ['/summary', '/summary?from=2026-01-01&to=2027-01-01', '/redemptions']) {
+        const { statements } = await statementsOf(who, 'GET', base() + path);
+        expect(names, path).toHaveLength(2);
+        statements.forEach((text, i) => {
+          expect(names[i], `${path}: ${text}`).toMatch(/^g[\w-]{22}$/);
+          expect(seen.get(text) ?? names[i], text).toBe(names[i]);
+          seen.set(text, names[i]!);
+        });
+      }
+    }
+    // The user read, two texts of the summary (with and without a period), the first page.
+    expect(new Set(seen.values()).size).toBe(4);
+    // A page of a limit the caller chose stays unnamed (its limit is a parameter).
+    await statementsOf(owner, 'GET', `${base()}/redemptions?limit=5`);
+    expect(names[1]).toBe('');
   });
 
   it('the list of my merchants answers from the user read alone', async () => {
