@@ -80,6 +80,50 @@ async function attempt(camera: Camera, what: string, fn: () => Promise<void>): P
   }
 }
 
+/**
+ * Answers the `method` requests matching `pattern` with `status` and the API's error shape (the
+ * server's own code, as it would answer), letting every other request through, until the returned
+ * function is called.
+ */
+async function refuse(camera: Camera, pattern: string | RegExp, method: string, status: number, code: string, message = 'Något gick fel.'): Promise<() => Promise<void>> {
+  const handler = (route: Route) =>
+    route.request().method() === method
+      ? route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ message, code }) })
+      : route.fallback();
+  await camera.page.route(pattern, handler);
+  return () => camera.page.unroute(pattern, handler);
+}
+
+/**
+ * Holds the requests matching `pattern` until the returned function is called, then answers them
+ * with the server's answer as `rewrite` changes it (a product sold out meanwhile).
+ */
+async function holdAndRewrite(camera: Camera, pattern: string | RegExp, rewrite: (json: unknown) => unknown): Promise<() => Promise<void>> {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const handler = async (route: Route) => {
+    await gate;
+    const response = await route.fetch().catch(() => null);
+    if (!response) return route.abort().catch(() => undefined);
+    await route.fulfill({ response, json: rewrite(await response.json()) }).catch(() => undefined);
+  };
+  await camera.page.route(pattern, handler);
+  return async () => {
+    open();
+    await camera.page.unroute(pattern, handler);
+  };
+}
+
+/** A paid greetie from `token`'s person (its one fixed-price gift paid in the sandbox), cancelled: its refund is pending. */
+async function cancelledPaidGreetie(baseURL: string, token: string): Promise<string> {
+  const auth = { authorization: `Bearer ${token}` };
+  const id = await draftWithGift(baseURL, token);
+  const payment = await api<{ id: string }>(baseURL, `/api/greetie/${id}/startpayment`, { method: 'POST', headers: auth, body: JSON.stringify({ withdrawalConsent: true }) });
+  await api(baseURL, `/api/sandbox/payments/${payment.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
+  await api(baseURL, `/api/greetie/${id}/cancel`, { method: 'POST', headers: auth, body: '{}' });
+  return id;
+}
+
 const auth: Driver = {
   machines: ['auth'],
   async run(camera) {
@@ -806,6 +850,23 @@ const compose: Driver = {
     await page.goto('/greetie/new');
     await camera.shoot('compose', 'editing.steps.media.ready', { settle: 600 });
     await camera.shoot('upload', 'ready.idle');
+    await attempt(camera, 'upload: refused, stopped', async () => {
+      // A file that is no photo or video is refused on the phone, before anything is sent.
+      await file.setInputFiles({ name: 'inbjudan.txt', mimeType: 'text/plain', buffer: Buffer.from('Välkommen på fest!') });
+      await camera.shoot('upload', 'ready.refused');
+      // The draft the upload needs cannot be created: the upload stops with the reason.
+      const refuseDraft = await refuse(camera, '**/api/greetie', 'POST', 500, 'INTERNAL_ERROR');
+      await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
+      await camera.shoot('upload', 'ready.stopped.failed');
+      await refuseDraft();
+      // Tried again, and cancelled by the person while it is on its way.
+      const held = await camera.hold('**/api/greetie');
+      await main.getByRole('button', { name: 'Försök igen' }).click();
+      await camera.shoot('upload', 'creatingDraft');
+      await main.getByRole('button', { name: 'Avbryt uppladdningen' }).click();
+      await camera.shoot('upload', 'ready.stopped.cancelled');
+      await held();
+    });
     const draft = await camera.hold('**/api/greetie');
     const media = await camera.hold('**/api/greetie/*/media');
     await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
@@ -841,27 +902,58 @@ const compose: Driver = {
       await camera.waitFor('autosave', 'saved', 20_000);
     });
 
+    await attempt(camera, 'compose: editing.overlay.failed', async () => {
+      // The flat picture of the content does not reach the server; the person goes on regardless.
+      const refuseOverlay = await refuse(camera, '**/api/greetie/*/mediaoverlay', 'POST', 500, 'INTERNAL_ERROR');
+      await main.getByRole('group', { name: 'Lägg till' }).getByRole('button', { name: 'Text' }).click();
+      await main.getByRole('region', { name: 'Ny text' }).getByRole('textbox').fill('Ha en fin dag!');
+      await main.getByRole('region', { name: 'Ny text' }).getByRole('button', { name: 'Lägg till text' }).click();
+      await camera.shoot('compose', 'editing.overlay.failed', { timeout: 20_000 });
+      await refuseOverlay();
+    });
+
     await next.click();
     await camera.shoot('compose', 'editing.steps.gifts', { settle: 600 });
     await main.getByRole('region', { name: 'Välj handlare' }).getByRole('button', { name: /Café Kanelbullen/ }).click();
     await main.getByRole('heading', { name: 'Café Kanelbullen' }).waitFor();
-    await main.getByRole('listitem').filter({ hasText: 'Fika för två' }).getByRole('button', { name: /^Lägg till/ }).click();
+    // The gift sells out as it is chosen: the save is refused (GIFT_CODE_POOL_EMPTY, as the server
+    // says it), the products are read again (held on screen) and answer that it is sold out.
+    await attempt(camera, 'autosave: failed.soldOut', async () => {
+      await camera.waitFor('autosave', 'saved', 20_000);
+      const refuseSave = await refuse(camera, '**/api/greetie/*', 'PATCH', 409, 'GIFT_CODE_POOL_EMPTY', 'En present är slut just nu.');
+      const products = await holdAndRewrite(camera, '**/api/merchant/*/products**', (json) =>
+        (json as { name: string }[]).map((p) => (p.name === 'Fika för två' ? { ...p, available: false } : p)),
+      );
+      await main.getByRole('listitem').filter({ hasText: 'Fika för två' }).getByRole('button', { name: /^Lägg till/ }).click();
+      await camera.shoot('autosave', 'failed.soldOut.finding', { timeout: 20_000 });
+      await products();
+      await camera.shoot('autosave', 'failed.soldOut.found', { settle: 600 });
+      await refuseSave();
+      await main.getByRole('button', { name: 'Försök spara igen' }).click();
+    });
+    if ((await main.getByRole('list', { name: 'Valda presenter' }).getByRole('listitem').count()) === 0) {
+      await main.getByRole('listitem').filter({ hasText: 'Fika för två' }).getByRole('button', { name: /^Lägg till/ }).click();
+    }
     await main.getByRole('list', { name: 'Valda presenter' }).getByRole('listitem').first().waitFor();
     await camera.waitFor('autosave', 'saved', 20_000);
     await next.click();
     await camera.shoot('compose', 'editing.steps.recipient.editing', { settle: 600 });
+    await attempt(camera, 'autosave: invalid', async () => {
+      // A number half typed: the server refuses it (INVALID_MOBILE_NUMBER) and the field says so.
+      await main.getByLabel('Mobilnummer').fill('070-12');
+      await main.getByLabel('Mobilnummer').blur();
+      await camera.shoot('autosave', 'invalid', { timeout: 20_000, settle: 600 });
+    });
     await main.getByLabel('Mobilnummer').fill(freshNumber().typed);
     await main.getByLabel('Namn (valfritt)').fill('Mormor');
     await main.getByLabel('Meddelande').fill('Grattis på födelsedagen!');
-    await attempt(camera, 'compose: savingSenderName', async () => {
-      const name = await camera.hold('**/api/mobileuser**');
-      await main.getByLabel('Ditt namn').fill('Anna Lind');
-      await main.getByLabel('Ditt namn').blur();
-      await camera.shoot('compose', 'editing.steps.recipient.savingSenderName');
-      await name();
-    });
+    await main.getByLabel('Ditt namn').fill('Anna Lind');
     await camera.waitFor('autosave', 'saved', 20_000);
+    // The profile has no name yet: 'Nästa' saves the sender's name first (held on screen).
+    const name = await camera.hold('**/api/mobileuser**');
     await next.click();
+    await attempt(camera, 'compose: savingSenderName', () => camera.shoot('compose', 'editing.steps.recipient.savingSenderName'));
+    await name();
     await camera.shoot('compose', 'editing.steps.review', { settle: 600 });
     await attempt(camera, 'compose: handingOver, paid', async () => {
       await main.getByRole('checkbox', { name: /^Jag vill att greetien levereras direkt/ }).check();
@@ -870,7 +962,7 @@ const compose: Driver = {
       await camera.shoot('compose', 'handingOver');
       await camera.shoot('payment', 'starting').catch(() => undefined);
       await start();
-      await camera.waitFor('payment', 'open', 20_000);
+      await camera.shoot('payment', 'open.view.awaitingPayer', { timeout: 20_000, settle: 600 });
       const id = new URL(page.url()).searchParams.get('draft') ?? '';
       const token = await page.evaluate(() => sessionStorage.getItem('accessToken'));
       const payment = await api<{ id: string }>(baseURL, `/api/greetie/${id}/payment`, { headers: { authorization: `Bearer ${token}` } });
@@ -878,6 +970,8 @@ const compose: Driver = {
       await camera.shoot('compose', 'paid', { timeout: 20_000, settle: 600 });
     });
 
+    /** The greetie sent without gifts: opened by its address afterwards, it can no longer be edited. */
+    let sentId: string | null = null;
     await attempt(camera, 'compose: sending, sendFailed, sent', async () => {
       await page.goto('/greetie/new');
       await camera.waitFor('compose', 'editing.steps.media.ready');
@@ -891,6 +985,7 @@ const compose: Driver = {
       await camera.waitFor('autosave', 'saved', 20_000);
       await next.click();
       await camera.waitFor('compose', 'editing.steps.review');
+      sentId = new URL(page.url()).searchParams.get('draft');
       const fail = await camera.fail('**/api/greetie/*/send');
       await main.getByRole('button', { name: 'Skicka', exact: true }).click();
       await camera.shoot('compose', 'sendFailed');
@@ -916,6 +1011,23 @@ const compose: Driver = {
       await release();
       await page.goto('/greetie/new?draft=00000000-0000-4000-8000-000000000000');
       await camera.shoot('compose', 'notFound');
+    });
+
+    await attempt(camera, 'compose: editing.giftLimits.unknown', async () => {
+      // The gifts' products cannot be read: the amounts show as they are and cannot be changed.
+      const token = await page.evaluate(() => sessionStorage.getItem('accessToken'));
+      const id = await draftWithGift(baseURL, token ?? '');
+      const unfail = await camera.fail('**/api/merchant/*/products**');
+      await page.goto(`/greetie/new/gifts?draft=${id}`);
+      await camera.waitFor('compose', 'editing.steps.gifts');
+      await camera.shoot('compose', 'editing.giftLimits.unknown', { timeout: 20_000, settle: 600 });
+      await unfail();
+    });
+
+    await attempt(camera, 'compose: notEditable', async () => {
+      if (!sentId) throw new Error('no greetie was sent');
+      await page.goto(`/greetie/new?draft=${sentId}`);
+      await camera.shoot('compose', 'notEditable', { settle: 600 });
     });
 
     await attempt(camera, 'compose: a gift first', async () => {
