@@ -76,6 +76,7 @@ async function attempt(camera: Camera, what: string, fn: () => Promise<void>): P
     const message = (err as Error).message.split('\n')[0];
     camera.log.push(`✗ ${what}: ${message}`);
     console.log(`  ✗ ${what}: ${message}`);
+    if (process.env.FLOWS_SHOTS_DEBUG) await camera.page.screenshot({ path: `${process.env.FLOWS_SHOTS_DEBUG}/${what.replace(/[^\w.-]+/g, '_')}.png` }).catch(() => undefined);
     await camera.releaseAll();
   }
 }
@@ -304,6 +305,18 @@ const sandbox: Driver = {
       await camera.shoot('sandboxRefunds', 'showing.reading', { ...refundsPart, timeout: 20_000 });
       await hold();
     });
+    await attempt(camera, 'sandboxRefunds: settling', async () => {
+      // A paid greetie cancelled: its refund waits here for Swish's answer, given by hand (held on screen).
+      const token = await tokenFor(camera.baseURL, freshNumber().e164, 'Anna');
+      await cancelledPaidGreetie(camera.baseURL, token);
+      await page.reload();
+      const answers = page.getByRole('group', { name: /^Svara på återbetalningen på/ }).first();
+      await answers.waitFor({ timeout: 20_000 });
+      const settle = await camera.hold('**/api/sandbox/refunds/*');
+      await answers.getByRole('button', { name: 'Återbetald' }).click();
+      await camera.shoot('sandboxRefunds', 'settling', { show: answers });
+      await settle();
+    });
   },
 };
 
@@ -362,17 +375,18 @@ interface Gift {
  * A paid greetie with a 349 kr in-store value gift from `sender` to `recipient`, delivered (the
  * sandbox pays it; delivery is a job), as the till journey makes one.
  */
-async function giveValueGift(baseURL: string, sender: string, recipient: { e164: string }, recipientToken: string): Promise<Gift> {
+async function giveValueGift(baseURL: string, sender: string, recipient: { e164: string }, recipientToken: string, source: 'InStore' | 'Code' = 'InStore'): Promise<Gift> {
   const AMOUNT = 34_900;
   const token = await tokenFor(baseURL, sender, 'Anna');
   const auth = { authorization: `Bearer ${token}` };
   const merchants = await api<{ id: string; name: string }[]>(baseURL, '/api/merchant');
   for (const m of merchants) {
     const products = await api<{ id: string; name: string; source: string; minAmount?: number; maxAmount?: number }[]>(baseURL, `/api/merchant/${m.id}/products`);
-    const p = products.find((x) => x.source === 'InStore' && typeof x.minAmount === 'number' && x.minAmount <= AMOUNT && (x.maxAmount ?? 0) >= AMOUNT);
-    // The sandbox knows a merchant's code until someone changes it (then it is shown once only).
-    const merchantCode = (await api<{ id: string; merchantCode: string | null }[]>(baseURL, '/api/sandbox/merchants')).find((x) => x.id === m.id)?.merchantCode;
-    if (!p || !merchantCode) continue;
+    const p = products.find((x) => x.source === source && typeof x.minAmount === 'number' && x.minAmount <= AMOUNT && (x.maxAmount ?? 0) >= AMOUNT);
+    // The sandbox knows a merchant's code until someone changes it (then it is shown once only);
+    // a code gift (used online) needs none.
+    const merchantCode = (await api<{ id: string; merchantCode: string | null }[]>(baseURL, '/api/sandbox/merchants')).find((x) => x.id === m.id)?.merchantCode ?? (source === 'Code' ? '' : null);
+    if (!p || merchantCode === null || merchantCode === undefined) continue;
     const draft = await api<{ id: string }>(baseURL, '/api/greetie/createv2', {
       method: 'POST',
       headers: auth,
@@ -395,7 +409,7 @@ async function giveValueGift(baseURL: string, sender: string, recipient: { e164:
       await new Promise((r) => setTimeout(r, 300));
     }
   }
-  throw new Error('the demo catalogue has no in-store product with a range holding 349 kr at a merchant whose code the sandbox knows');
+  throw new Error(`the demo catalogue has no ${source} product with a range holding 349 kr${source === 'InStore' ? ' at a merchant whose code the sandbox knows' : ''}`);
 }
 
 /**
@@ -416,15 +430,14 @@ const recipient: Driver = {
     await attempt(camera, 'greetieView: showing, viewed', async () => {
       // The moment before the gifts shows only with motion allowed.
       await page.emulateMedia({ reducedMotion: 'no-preference' });
+      // The moment is a timer (half a second): the page's clock stops while the greetie is read
+      // (held), so the moment stays on screen while it is pictured.
+      const read = await camera.hold('**/api/greetie/byRef**');
       await page.goto(gift.link);
-      // The moment is a timer: held still while it is pictured.
-      await camera.waitFor('greetieView', 'showing').then(
-        async () => {
-          await page.clock.pauseAt(Date.now() + 3_600_000);
-          await camera.shoot('greetieView', 'showing', { settle: 0 });
-        },
-        () => undefined,
-      );
+      await camera.waitFor('greetieView', 'loading');
+      await page.clock.pauseAt(Date.now() + 5_000);
+      await read();
+      await attempt(camera, 'greetieView: showing', () => camera.shoot('greetieView', 'showing', { settle: 400 }));
       await page.clock.resume();
       await page.emulateMedia({ reducedMotion: 'reduce' });
       await camera.shoot('greetieView', 'viewed', { settle: 800 });
@@ -559,6 +572,32 @@ const recipient: Driver = {
       await release();
       await camera.shoot('donate', 'done', { settle: 600 });
     });
+
+    await attempt(camera, 'thanks: refused', async () => {
+      // Thanked already (on another phone, say): the server refuses, and trying again cannot help.
+      const another = await giveValueGift(baseURL, freshNumber().e164, me, myToken);
+      await page.goto(another.link);
+      const form = { show: page.getByRole('region', { name: /^(Tacka|Ditt tack)/ }).first() };
+      await camera.waitFor('thanks', 'composing', 20_000);
+      await page.getByLabel('Ditt tack').fill('Tack, Anna!');
+      const release = await refuse(camera, `**/api/greetie/${another.greetieId}/thanks`, 'POST', 409, 'THANKS_ALREADY_SENT', 'Du har redan tackat för den här greetien.');
+      await page.getByRole('button', { name: 'Skicka tack' }).click();
+      await camera.shoot('thanks', 'refused', { ...form, settle: 600 });
+      await release();
+    });
+
+    await attempt(camera, 'vouchers: selected.ready.marking', async () => {
+      // A code gift (used online, the sandbox's code): 'Markera som använd', held on screen.
+      const code = await giveValueGift(baseURL, freshNumber().e164, me, myToken, 'Code');
+      await page.goto(`/voucher/${code.voucherId}`);
+      const mark = page.getByRole('button', { name: 'Markera som använd' });
+      await mark.waitFor({ timeout: 20_000 });
+      const release = await camera.hold('**/api/voucher/redeemed**');
+      await mark.click();
+      await camera.shoot('vouchers', 'selected.ready.marking', { settle: 400 });
+      await release();
+      await camera.waitFor('vouchers', 'selected.ready.idle');
+    });
   },
 };
 
@@ -658,6 +697,17 @@ const portal: Driver = {
       await release();
       await camera.shoot('tillMode', 'undone');
     });
+    await attempt(camera, 'tillMode: scanning', async () => {
+      // The browser's fake camera (scripts/flows-shots.ts starts Chromium with one): a test picture, no one's face.
+      await camera.context.grantPermissions(['camera'], { origin: camera.baseURL });
+      await page.goto(`/portal/${gift.merchantId}/kassa`);
+      await camera.waitFor('tillMode', 'idle');
+      const main = page.getByRole('main');
+      await main.getByRole('button', { name: 'Skanna kund' }).click();
+      await camera.shoot('tillMode', 'scanning', { settle: 800 });
+      await main.getByRole('button', { name: 'Skriv koden i stället' }).click();
+      await camera.waitFor('tillMode', 'idle');
+    });
     await attempt(camera, 'tillMode: closed', async () => {
       const { token } = await api<{ token: string }>(baseURL, `/api/voucher/${gift.voucherId}/qr`, { headers: asCustomer });
       await page.goto(`/portal/${gift.merchantId}/kassa`);
@@ -715,10 +765,22 @@ const sender: Driver = {
       await page.getByRole('button', { name: 'Försök igen' }).first().click();
     };
 
-    await attempt(camera, 'payment: none, refund: none', async () => {
+    await attempt(camera, 'payment: none', async () => {
       await page.goto(`/greetie/details/${unpaid}`);
       await camera.shoot('payment', 'none', { settle: 600 });
-      await camera.shoot('refund', 'none');
+    });
+
+    await attempt(camera, 'refund: none', async () => {
+      // A greetie without gifts (nothing paid), sent and then cancelled: there is nothing to pay back.
+      const free = await api<{ id: string }>(baseURL, '/api/greetie/createv2', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ recipient: { mobileNumber: freshNumber().e164, name: 'Bo' }, message: 'Grattis!', gifts: [] }),
+      });
+      await api(baseURL, `/api/greetie/${free.id}/send`, { method: 'POST', headers: auth, body: '{}' });
+      await api(baseURL, `/api/greetie/${free.id}/cancel`, { method: 'POST', headers: auth, body: '{}' });
+      await page.goto(`/greetie/details/${free.id}`);
+      await camera.shoot('refund', 'none', { settle: 600 });
     });
 
     await attempt(camera, 'payment', async () => {
@@ -811,19 +873,16 @@ const sender: Driver = {
       await api(baseURL, `/api/sandbox/refunds/${pending!.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'error' }) });
       await page.reload();
       await camera.shoot('refund', 'failed', part);
-      // The same refund is tried again by a job: settle it as paid once it is pending again.
-      const until = Date.now() + 30_000;
-      for (;;) {
-        const [again] = await api<{ id: string }[]>(baseURL, '/api/sandbox/refunds');
-        if (again) {
-          await api(baseURL, `/api/sandbox/refunds/${again.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
-          break;
-        }
-        if (Date.now() > until) throw new Error('the refund was not tried again within 30 s');
-        await new Promise((r) => setTimeout(r, 500));
-      }
-      await page.reload();
-      await camera.shoot('refund', 'paid', part);
+    });
+
+    await attempt(camera, 'refund: paid', async () => {
+      // Another paid greetie cancelled, its refund answered by the sandbox's Swish: the money is back.
+      const back = await cancelledPaidGreetie(baseURL, token);
+      const refund = (await api<{ id: string; greetieId: string }[]>(baseURL, '/api/sandbox/refunds')).find((r) => r.greetieId === back);
+      if (!refund) throw new Error('the cancelled greetie has no pending refund');
+      await api(baseURL, `/api/sandbox/refunds/${refund.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
+      await page.goto(`/greetie/details/${back}`);
+      await camera.shoot('refund', 'paid', { show: page.getByText(/återbetalning|Swish-konto/i).first(), settle: 600 });
     });
   },
 };
@@ -857,7 +916,7 @@ const compose: Driver = {
       // The draft the upload needs cannot be created: the upload stops with the reason.
       const refuseDraft = await refuse(camera, '**/api/greetie', 'POST', 500, 'INTERNAL_ERROR');
       await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
-      await camera.shoot('upload', 'ready.stopped.failed');
+      await camera.shoot('upload', 'ready.stopped.failed', { show: main.getByRole('alert').filter({ hasText: 'Filen kunde inte laddas upp' }) });
       await refuseDraft();
       // Tried again, and cancelled by the person while it is on its way.
       const held = await camera.hold('**/api/greetie');
@@ -925,9 +984,10 @@ const compose: Driver = {
         (json as { name: string }[]).map((p) => (p.name === 'Fika för två' ? { ...p, available: false } : p)),
       );
       await main.getByRole('listitem').filter({ hasText: 'Fika för två' }).getByRole('button', { name: /^Lägg till/ }).click();
-      await camera.shoot('autosave', 'failed.soldOut.finding', { timeout: 20_000 });
+      const alert = { show: main.getByRole('alert').filter({ hasText: 'En present är slut just nu' }) };
+      await camera.shoot('autosave', 'failed.soldOut.finding', { ...alert, timeout: 20_000 });
       await products();
-      await camera.shoot('autosave', 'failed.soldOut.found', { settle: 600 });
+      await camera.shoot('autosave', 'failed.soldOut.found', { ...alert, settle: 600 });
       await refuseSave();
       await main.getByRole('button', { name: 'Försök spara igen' }).click();
     });
@@ -937,6 +997,11 @@ const compose: Driver = {
     await main.getByRole('list', { name: 'Valda presenter' }).getByRole('listitem').first().waitFor();
     await camera.waitFor('autosave', 'saved', 20_000);
     await next.click();
+    await camera.waitFor('compose', 'editing.steps.recipient.editing');
+    // Opened again from its address (as the compose journey does), with the profile known: a
+    // profile without a name is asked for one here.
+    await page.reload();
+    await main.getByLabel('Ditt namn').waitFor();
     await camera.shoot('compose', 'editing.steps.recipient.editing', { settle: 600 });
     await attempt(camera, 'autosave: invalid', async () => {
       // A number half typed: the server refuses it (INVALID_MOBILE_NUMBER) and the field says so.
@@ -1019,6 +1084,14 @@ const compose: Driver = {
       const id = await draftWithGift(baseURL, token ?? '');
       const unfail = await camera.fail('**/api/merchant/*/products**');
       await page.goto(`/greetie/new/gifts?draft=${id}`);
+      await camera.waitFor('compose', 'editing.giftLimits.unknown', 20_000);
+      // The draft has no photo yet: one, and on to its gifts, where the amounts are.
+      await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
+      await main.getByRole('img', { name: 'Din bild' }).waitFor({ timeout: 30_000 });
+      await camera.waitFor('upload', 'ready.idle', 30_000);
+      await next.click();
+      await camera.waitFor('compose', 'editing.steps.content');
+      await next.click();
       await camera.waitFor('compose', 'editing.steps.gifts');
       await camera.shoot('compose', 'editing.giftLimits.unknown', { timeout: 20_000, settle: 600 });
       await unfail();
