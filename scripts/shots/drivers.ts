@@ -314,7 +314,7 @@ const sandbox: Driver = {
       await answers.waitFor({ timeout: 20_000 });
       const settle = await camera.hold('**/api/sandbox/refunds/*');
       await answers.getByRole('button', { name: 'Återbetald' }).click();
-      await camera.shoot('sandboxRefunds', 'settling', { show: answers });
+      await camera.shoot('sandboxRefunds', 'settling', refundsPart);
       await settle();
     });
   },
@@ -771,16 +771,13 @@ const sender: Driver = {
     });
 
     await attempt(camera, 'refund: none', async () => {
-      // A greetie without gifts (nothing paid), sent and then cancelled: there is nothing to pay back.
-      const free = await api<{ id: string }>(baseURL, '/api/greetie/createv2', {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ recipient: { mobileNumber: freshNumber().e164, name: 'Bo' }, message: 'Grattis!', gifts: [] }),
-      });
-      await api(baseURL, `/api/greetie/${free.id}/send`, { method: 'POST', headers: auth, body: '{}' });
-      await api(baseURL, `/api/greetie/${free.id}/cancel`, { method: 'POST', headers: auth, body: '{}' });
-      await page.goto(`/greetie/details/${free.id}`);
+      // A cancelled greetie whose payment the server no longer finds (404 PAYMENT_NOT_FOUND, answered
+      // here): there is nothing to pay back, and the page says nothing about money.
+      const gone = await cancelledPaidGreetie(baseURL, token);
+      const release = await refuse(camera, `**/api/greetie/${gone}/payment`, 'GET', 404, 'PAYMENT_NOT_FOUND', 'Ingen betalning hittades.');
+      await page.goto(`/greetie/details/${gone}`);
       await camera.shoot('refund', 'none', { settle: 600 });
+      await release();
     });
 
     await attempt(camera, 'payment', async () => {
