@@ -73,7 +73,9 @@ try {
     baseURL = server.baseURL;
   }
   console.log(`flows:shots: the app at ${baseURL} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  const browser = await chromium.launch(launchOptions());
+  // A fake camera (a test picture) for till mode's scanner, and its permission asked of no one.
+  const launch = launchOptions();
+  const browser = await chromium.launch({ ...launch, args: [...(launch.args ?? []), '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
   try {
     for (const [name, driver] of drivers) {
       console.log(`${name} (${driver.machines.join(', ')})`);
@@ -83,6 +85,8 @@ try {
       } catch (err) {
         const message = (err as Error).message.split('\n')[0];
         console.log(`  ✗ stopped: ${message}`);
+        // Where it stopped, for whoever fixes the driver (a directory of their choosing, never docs/).
+        if (process.env.FLOWS_SHOTS_DEBUG) await camera.page.screenshot({ path: path.join(process.env.FLOWS_SHOTS_DEBUG, `${name}-stopped.png`) }).catch(() => undefined);
         for (const m of driver.machines) failures.set(m, `the ${name} driver stopped: ${message}`);
       } finally {
         await camera.close();

@@ -6,7 +6,7 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import type { Route } from 'playwright-core';
+import type { Locator, Route } from 'playwright-core';
 import type { Camera } from './recorder.ts';
 
 export interface Driver {
@@ -76,8 +76,53 @@ async function attempt(camera: Camera, what: string, fn: () => Promise<void>): P
     const message = (err as Error).message.split('\n')[0];
     camera.log.push(`✗ ${what}: ${message}`);
     console.log(`  ✗ ${what}: ${message}`);
+    if (process.env.FLOWS_SHOTS_DEBUG) await camera.page.screenshot({ path: `${process.env.FLOWS_SHOTS_DEBUG}/${what.replace(/[^\w.-]+/g, '_')}.png` }).catch(() => undefined);
     await camera.releaseAll();
   }
+}
+
+/**
+ * Answers the `method` requests matching `pattern` with `status` and the API's error shape (the
+ * server's own code, as it would answer), letting every other request through, until the returned
+ * function is called.
+ */
+async function refuse(camera: Camera, pattern: string | RegExp, method: string, status: number, code: string, message = 'Något gick fel.'): Promise<() => Promise<void>> {
+  const handler = (route: Route) =>
+    route.request().method() === method
+      ? route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ message, code }) })
+      : route.fallback();
+  await camera.page.route(pattern, handler);
+  return () => camera.page.unroute(pattern, handler);
+}
+
+/**
+ * Holds the requests matching `pattern` until the returned function is called, then answers them
+ * with the server's answer as `rewrite` changes it (a product sold out meanwhile).
+ */
+async function holdAndRewrite(camera: Camera, pattern: string | RegExp, rewrite: (json: unknown) => unknown): Promise<() => Promise<void>> {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const handler = async (route: Route) => {
+    await gate;
+    const response = await route.fetch().catch(() => null);
+    if (!response) return route.abort().catch(() => undefined);
+    await route.fulfill({ response, json: rewrite(await response.json()) }).catch(() => undefined);
+  };
+  await camera.page.route(pattern, handler);
+  return async () => {
+    open();
+    await camera.page.unroute(pattern, handler);
+  };
+}
+
+/** A paid greetie from `token`'s person (its one fixed-price gift paid in the sandbox), cancelled: its refund is pending. */
+async function cancelledPaidGreetie(baseURL: string, token: string): Promise<string> {
+  const auth = { authorization: `Bearer ${token}` };
+  const id = await draftWithGift(baseURL, token);
+  const payment = await api<{ id: string }>(baseURL, `/api/greetie/${id}/startpayment`, { method: 'POST', headers: auth, body: JSON.stringify({ withdrawalConsent: true }) });
+  await api(baseURL, `/api/sandbox/payments/${payment.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
+  await api(baseURL, `/api/greetie/${id}/cancel`, { method: 'POST', headers: auth, body: '{}' });
+  return id;
 }
 
 const auth: Driver = {
@@ -248,17 +293,19 @@ const sandbox: Driver = {
     await attempt(camera, 'sandboxRefunds: failed.reading', () => camera.shoot('sandboxRefunds', 'failed.reading', { ...refundsPart, timeout: 20_000 }));
     await readSms();
     await readRefunds();
-    await attempt(camera, 'smsOutbox: showing.reading', async () => {
-      await camera.waitFor('smsOutbox', 'showing.waiting', 20_000);
-      const hold = await camera.hold('**/api/sandbox/sms**');
-      await camera.shoot('smsOutbox', 'showing.reading', { ...smsPart, timeout: 20_000 });
-      await hold();
-    });
-    await attempt(camera, 'sandboxRefunds: showing.reading', async () => {
-      await camera.waitFor('sandboxRefunds', 'showing.waiting', 20_000);
-      const hold = await camera.hold('**/api/sandbox/refunds**');
-      await camera.shoot('sandboxRefunds', 'showing.reading', { ...refundsPart, timeout: 20_000 });
-      await hold();
+    await attempt(camera, 'smsOutbox: showing.reading', () => shootNextRead(camera, 'smsOutbox', '**/api/sandbox/sms**', smsPart));
+    await attempt(camera, 'sandboxRefunds: showing.reading', () => shootNextRead(camera, 'sandboxRefunds', '**/api/sandbox/refunds**', refundsPart));
+    await attempt(camera, 'sandboxRefunds: settling', async () => {
+      // A paid greetie cancelled: its refund waits here for Swish's answer, given by hand (held on screen).
+      const token = await tokenFor(camera.baseURL, freshNumber().e164, 'Anna');
+      await cancelledPaidGreetie(camera.baseURL, token);
+      await page.reload();
+      const answers = page.getByRole('group', { name: /^Svara på återbetalningen på/ }).first();
+      await answers.waitFor({ timeout: 20_000 });
+      const settle = await camera.hold('**/api/sandbox/refunds/*');
+      await answers.getByRole('button', { name: 'Återbetald' }).click();
+      await camera.shoot('sandboxRefunds', 'settling', refundsPart);
+      await settle();
     });
   },
 };
@@ -318,17 +365,18 @@ interface Gift {
  * A paid greetie with a 349 kr in-store value gift from `sender` to `recipient`, delivered (the
  * sandbox pays it; delivery is a job), as the till journey makes one.
  */
-async function giveValueGift(baseURL: string, sender: string, recipient: { e164: string }, recipientToken: string): Promise<Gift> {
+async function giveValueGift(baseURL: string, sender: string, recipient: { e164: string }, recipientToken: string, source: 'InStore' | 'Code' = 'InStore'): Promise<Gift> {
   const AMOUNT = 34_900;
   const token = await tokenFor(baseURL, sender, 'Anna');
   const auth = { authorization: `Bearer ${token}` };
   const merchants = await api<{ id: string; name: string }[]>(baseURL, '/api/merchant');
   for (const m of merchants) {
     const products = await api<{ id: string; name: string; source: string; minAmount?: number; maxAmount?: number }[]>(baseURL, `/api/merchant/${m.id}/products`);
-    const p = products.find((x) => x.source === 'InStore' && typeof x.minAmount === 'number' && x.minAmount <= AMOUNT && (x.maxAmount ?? 0) >= AMOUNT);
-    // The sandbox knows a merchant's code until someone changes it (then it is shown once only).
-    const merchantCode = (await api<{ id: string; merchantCode: string | null }[]>(baseURL, '/api/sandbox/merchants')).find((x) => x.id === m.id)?.merchantCode;
-    if (!p || !merchantCode) continue;
+    const p = products.find((x) => x.source === source && typeof x.minAmount === 'number' && x.minAmount <= AMOUNT && (x.maxAmount ?? 0) >= AMOUNT);
+    // The sandbox knows a merchant's code until someone changes it (then it is shown once only);
+    // a code gift (used online) needs none.
+    const merchantCode = (await api<{ id: string; merchantCode: string | null }[]>(baseURL, '/api/sandbox/merchants')).find((x) => x.id === m.id)?.merchantCode ?? (source === 'Code' ? '' : null);
+    if (!p || merchantCode === null || merchantCode === undefined) continue;
     const draft = await api<{ id: string }>(baseURL, '/api/greetie/createv2', {
       method: 'POST',
       headers: auth,
@@ -351,7 +399,7 @@ async function giveValueGift(baseURL: string, sender: string, recipient: { e164:
       await new Promise((r) => setTimeout(r, 300));
     }
   }
-  throw new Error('the demo catalogue has no in-store product with a range holding 349 kr at a merchant whose code the sandbox knows');
+  throw new Error(`the demo catalogue has no ${source} product with a range holding 349 kr${source === 'InStore' ? ' at a merchant whose code the sandbox knows' : ''}`);
 }
 
 /**
@@ -372,15 +420,14 @@ const recipient: Driver = {
     await attempt(camera, 'greetieView: showing, viewed', async () => {
       // The moment before the gifts shows only with motion allowed.
       await page.emulateMedia({ reducedMotion: 'no-preference' });
+      // The moment is a timer (half a second): the page's clock stops while the greetie is read
+      // (held), so the moment stays on screen while it is pictured.
+      const read = await camera.hold('**/api/greetie/byRef**');
       await page.goto(gift.link);
-      // The moment is a timer: held still while it is pictured.
-      await camera.waitFor('greetieView', 'showing').then(
-        async () => {
-          await page.clock.pauseAt(Date.now() + 3_600_000);
-          await camera.shoot('greetieView', 'showing', { settle: 0 });
-        },
-        () => undefined,
-      );
+      await camera.waitFor('greetieView', 'loading');
+      await page.clock.pauseAt(Date.now() + 5_000);
+      await read();
+      await attempt(camera, 'greetieView: showing', () => camera.shoot('greetieView', 'showing', { settle: 400 }));
       await page.clock.resume();
       await page.emulateMedia({ reducedMotion: 'reduce' });
       await camera.shoot('greetieView', 'viewed', { settle: 800 });
@@ -515,6 +562,32 @@ const recipient: Driver = {
       await release();
       await camera.shoot('donate', 'done', { settle: 600 });
     });
+
+    await attempt(camera, 'thanks: refused', async () => {
+      // Thanked already (on another phone, say): the server refuses, and trying again cannot help.
+      const another = await giveValueGift(baseURL, freshNumber().e164, me, myToken);
+      await page.goto(another.link);
+      const form = { show: page.getByRole('region', { name: /^(Tacka|Ditt tack)/ }).first() };
+      await camera.waitFor('thanks', 'composing', 20_000);
+      await page.getByLabel('Ditt tack').fill('Tack, Anna!');
+      const release = await refuse(camera, `**/api/greetie/${another.greetieId}/thanks`, 'POST', 409, 'THANKS_ALREADY_SENT', 'Du har redan tackat för den här greetien.');
+      await page.getByRole('button', { name: 'Skicka tack' }).click();
+      await camera.shoot('thanks', 'refused', { ...form, settle: 600 });
+      await release();
+    });
+
+    await attempt(camera, 'vouchers: selected.ready.marking', async () => {
+      // A code gift (used online, the sandbox's code): 'Markera som använd', held on screen.
+      const code = await giveValueGift(baseURL, freshNumber().e164, me, myToken, 'Code');
+      await page.goto(`/voucher/${code.voucherId}`);
+      const mark = page.getByRole('button', { name: 'Markera som använd' });
+      await mark.waitFor({ timeout: 20_000 });
+      const release = await camera.hold('**/api/voucher/redeemed**');
+      await mark.click();
+      await camera.shoot('vouchers', 'selected.ready.marking', { settle: 400 });
+      await release();
+      await camera.waitFor('vouchers', 'selected.ready.idle');
+    });
   },
 };
 
@@ -614,6 +687,17 @@ const portal: Driver = {
       await release();
       await camera.shoot('tillMode', 'undone');
     });
+    await attempt(camera, 'tillMode: scanning', async () => {
+      // The browser's fake camera (scripts/flows-shots.ts starts Chromium with one): a test picture, no one's face.
+      await camera.context.grantPermissions(['camera'], { origin: camera.baseURL });
+      await page.goto(`/portal/${gift.merchantId}/kassa`);
+      await camera.waitFor('tillMode', 'idle');
+      const main = page.getByRole('main');
+      await main.getByRole('button', { name: 'Skanna kund' }).click();
+      await camera.shoot('tillMode', 'scanning', { settle: 800 });
+      await main.getByRole('button', { name: 'Skriv koden i stället' }).click();
+      await camera.waitFor('tillMode', 'idle');
+    });
     await attempt(camera, 'tillMode: closed', async () => {
       const { token } = await api<{ token: string }>(baseURL, `/api/voucher/${gift.voucherId}/qr`, { headers: asCustomer });
       await page.goto(`/portal/${gift.merchantId}/kassa`);
@@ -671,10 +755,19 @@ const sender: Driver = {
       await page.getByRole('button', { name: 'Försök igen' }).first().click();
     };
 
-    await attempt(camera, 'payment: none, refund: none', async () => {
+    await attempt(camera, 'payment: none', async () => {
       await page.goto(`/greetie/details/${unpaid}`);
       await camera.shoot('payment', 'none', { settle: 600 });
-      await camera.shoot('refund', 'none');
+    });
+
+    await attempt(camera, 'refund: none', async () => {
+      // A cancelled greetie whose payment the server no longer finds (404 PAYMENT_NOT_FOUND, answered
+      // here): there is nothing to pay back, and the page says nothing about money.
+      const gone = await cancelledPaidGreetie(baseURL, token);
+      const release = await refuse(camera, `**/api/greetie/${gone}/payment`, 'GET', 404, 'PAYMENT_NOT_FOUND', 'Ingen betalning hittades.');
+      await page.goto(`/greetie/details/${gone}`);
+      await camera.shoot('refund', 'none', { settle: 600 });
+      await release();
     });
 
     await attempt(camera, 'payment', async () => {
@@ -767,22 +860,37 @@ const sender: Driver = {
       await api(baseURL, `/api/sandbox/refunds/${pending!.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'error' }) });
       await page.reload();
       await camera.shoot('refund', 'failed', part);
-      // The same refund is tried again by a job: settle it as paid once it is pending again.
-      const until = Date.now() + 30_000;
-      for (;;) {
-        const [again] = await api<{ id: string }[]>(baseURL, '/api/sandbox/refunds');
-        if (again) {
-          await api(baseURL, `/api/sandbox/refunds/${again.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
-          break;
-        }
-        if (Date.now() > until) throw new Error('the refund was not tried again within 30 s');
-        await new Promise((r) => setTimeout(r, 500));
-      }
-      await page.reload();
-      await camera.shoot('refund', 'paid', part);
+    });
+
+    await attempt(camera, 'refund: paid', async () => {
+      // Another paid greetie cancelled, its refund answered by the sandbox's Swish: the money is back.
+      const back = await cancelledPaidGreetie(baseURL, token);
+      const refund = (await api<{ id: string; greetieId: string }[]>(baseURL, '/api/sandbox/refunds')).find((r) => r.greetieId === back);
+      if (!refund) throw new Error('the cancelled greetie has no pending refund');
+      await api(baseURL, `/api/sandbox/refunds/${refund.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
+      await page.goto(`/greetie/details/${back}`);
+      await camera.shoot('refund', 'paid', { show: page.getByText(/återbetalning|Swish-konto/i).first(), settle: 600 });
     });
   },
 };
+
+/**
+ * Pictures a poll's read, held on screen: the hold goes on first, so the next read waits for it (a
+ * read already on its way when the hold went on may end before the picture: then the next one).
+ */
+async function shootNextRead(camera: Camera, machine: string, pattern: string, part: { show: Locator }): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    await camera.waitFor(machine, 'showing.waiting', 20_000);
+    const hold = await camera.hold(pattern);
+    try {
+      return await camera.shoot(machine, 'showing.reading', { ...part, timeout: 20_000 });
+    } catch (err) {
+      if (tries >= 3) throw err;
+    } finally {
+      await hold();
+    }
+  }
+}
 
 /** A small real JPEG (the server checks the bytes), as the compose journey makes one. */
 const photo = () => sharp({ create: { width: 480, height: 600, channels: 3, background: '#7fb3d5' } }).jpeg({ quality: 80 }).toBuffer();
@@ -806,6 +914,23 @@ const compose: Driver = {
     await page.goto('/greetie/new');
     await camera.shoot('compose', 'editing.steps.media.ready', { settle: 600 });
     await camera.shoot('upload', 'ready.idle');
+    await attempt(camera, 'upload: refused, stopped', async () => {
+      // A file that is no photo or video is refused on the phone, before anything is sent.
+      await file.setInputFiles({ name: 'inbjudan.txt', mimeType: 'text/plain', buffer: Buffer.from('Välkommen på fest!') });
+      await camera.shoot('upload', 'ready.refused');
+      // The draft the upload needs cannot be created: the upload stops with the reason.
+      const refuseDraft = await refuse(camera, '**/api/greetie', 'POST', 500, 'INTERNAL_ERROR');
+      await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
+      await camera.shoot('upload', 'ready.stopped.failed', { show: main.getByRole('alert').filter({ hasText: 'Filen kunde inte laddas upp' }) });
+      await refuseDraft();
+      // Tried again, and cancelled by the person while it is on its way.
+      const held = await camera.hold('**/api/greetie');
+      await main.getByRole('button', { name: 'Försök igen' }).click();
+      await camera.shoot('upload', 'creatingDraft');
+      await main.getByRole('button', { name: 'Avbryt uppladdningen' }).click();
+      await camera.shoot('upload', 'ready.stopped.cancelled');
+      await held();
+    });
     const draft = await camera.hold('**/api/greetie');
     const media = await camera.hold('**/api/greetie/*/media');
     await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
@@ -841,27 +966,64 @@ const compose: Driver = {
       await camera.waitFor('autosave', 'saved', 20_000);
     });
 
+    await attempt(camera, 'compose: editing.overlay.failed', async () => {
+      // The flat picture of the content does not reach the server; the person goes on regardless.
+      const refuseOverlay = await refuse(camera, '**/api/greetie/*/mediaoverlay', 'POST', 500, 'INTERNAL_ERROR');
+      await main.getByRole('group', { name: 'Lägg till' }).getByRole('button', { name: 'Text' }).click();
+      await main.getByRole('region', { name: 'Ny text' }).getByRole('textbox').fill('Ha en fin dag!');
+      await main.getByRole('region', { name: 'Ny text' }).getByRole('button', { name: 'Lägg till text' }).click();
+      await camera.shoot('compose', 'editing.overlay.failed', { timeout: 20_000 });
+      await refuseOverlay();
+    });
+
     await next.click();
     await camera.shoot('compose', 'editing.steps.gifts', { settle: 600 });
     await main.getByRole('region', { name: 'Välj handlare' }).getByRole('button', { name: /Café Kanelbullen/ }).click();
     await main.getByRole('heading', { name: 'Café Kanelbullen' }).waitFor();
-    await main.getByRole('listitem').filter({ hasText: 'Fika för två' }).getByRole('button', { name: /^Lägg till/ }).click();
+    // The gift sells out as it is chosen: the save is refused (GIFT_CODE_POOL_EMPTY, as the server
+    // says it), the products are read again (held on screen) and answer that it is sold out.
+    await attempt(camera, 'autosave: failed.soldOut', async () => {
+      await camera.waitFor('autosave', 'saved', 20_000);
+      const refuseSave = await refuse(camera, '**/api/greetie/*', 'PATCH', 409, 'GIFT_CODE_POOL_EMPTY', 'En present är slut just nu.');
+      const products = await holdAndRewrite(camera, '**/api/merchant/*/products**', (json) =>
+        (json as { name: string }[]).map((p) => (p.name === 'Fika för två' ? { ...p, available: false } : p)),
+      );
+      await main.getByRole('listitem').filter({ hasText: 'Fika för två' }).getByRole('button', { name: /^Lägg till/ }).click();
+      const alert = { show: main.getByRole('alert').filter({ hasText: 'En present är slut just nu' }) };
+      await camera.shoot('autosave', 'failed.soldOut.finding', { ...alert, timeout: 20_000 });
+      await products();
+      await camera.shoot('autosave', 'failed.soldOut.found', { ...alert, settle: 600 });
+      await refuseSave();
+      await main.getByRole('button', { name: 'Försök spara igen' }).click();
+    });
+    if ((await main.getByRole('list', { name: 'Valda presenter' }).getByRole('listitem').count()) === 0) {
+      await main.getByRole('listitem').filter({ hasText: 'Fika för två' }).getByRole('button', { name: /^Lägg till/ }).click();
+    }
     await main.getByRole('list', { name: 'Valda presenter' }).getByRole('listitem').first().waitFor();
     await camera.waitFor('autosave', 'saved', 20_000);
     await next.click();
+    await camera.waitFor('compose', 'editing.steps.recipient.editing');
+    // Opened again from its address (as the compose journey does), with the profile known: a
+    // profile without a name is asked for one here.
+    await page.reload();
+    await main.getByLabel('Ditt namn').waitFor();
     await camera.shoot('compose', 'editing.steps.recipient.editing', { settle: 600 });
+    await attempt(camera, 'autosave: invalid', async () => {
+      // A number half typed: the server refuses it (INVALID_MOBILE_NUMBER) and the field says so.
+      await main.getByLabel('Mobilnummer').fill('070-12');
+      await main.getByLabel('Mobilnummer').blur();
+      await camera.shoot('autosave', 'invalid', { timeout: 20_000, settle: 600 });
+    });
     await main.getByLabel('Mobilnummer').fill(freshNumber().typed);
     await main.getByLabel('Namn (valfritt)').fill('Mormor');
     await main.getByLabel('Meddelande').fill('Grattis på födelsedagen!');
-    await attempt(camera, 'compose: savingSenderName', async () => {
-      const name = await camera.hold('**/api/mobileuser**');
-      await main.getByLabel('Ditt namn').fill('Anna Lind');
-      await main.getByLabel('Ditt namn').blur();
-      await camera.shoot('compose', 'editing.steps.recipient.savingSenderName');
-      await name();
-    });
+    await main.getByLabel('Ditt namn').fill('Anna Lind');
     await camera.waitFor('autosave', 'saved', 20_000);
+    // The profile has no name yet: 'Nästa' saves the sender's name first (held on screen).
+    const name = await camera.hold('**/api/mobileuser**');
     await next.click();
+    await attempt(camera, 'compose: savingSenderName', () => camera.shoot('compose', 'editing.steps.recipient.savingSenderName'));
+    await name();
     await camera.shoot('compose', 'editing.steps.review', { settle: 600 });
     await attempt(camera, 'compose: handingOver, paid', async () => {
       await main.getByRole('checkbox', { name: /^Jag vill att greetien levereras direkt/ }).check();
@@ -870,7 +1032,7 @@ const compose: Driver = {
       await camera.shoot('compose', 'handingOver');
       await camera.shoot('payment', 'starting').catch(() => undefined);
       await start();
-      await camera.waitFor('payment', 'open', 20_000);
+      await camera.shoot('payment', 'open.view.awaitingPayer', { timeout: 20_000, settle: 600 });
       const id = new URL(page.url()).searchParams.get('draft') ?? '';
       const token = await page.evaluate(() => sessionStorage.getItem('accessToken'));
       const payment = await api<{ id: string }>(baseURL, `/api/greetie/${id}/payment`, { headers: { authorization: `Bearer ${token}` } });
@@ -878,6 +1040,8 @@ const compose: Driver = {
       await camera.shoot('compose', 'paid', { timeout: 20_000, settle: 600 });
     });
 
+    /** The greetie sent without gifts: opened by its address afterwards, it can no longer be edited. */
+    let sentId: string | null = null;
     await attempt(camera, 'compose: sending, sendFailed, sent', async () => {
       await page.goto('/greetie/new');
       await camera.waitFor('compose', 'editing.steps.media.ready');
@@ -891,6 +1055,7 @@ const compose: Driver = {
       await camera.waitFor('autosave', 'saved', 20_000);
       await next.click();
       await camera.waitFor('compose', 'editing.steps.review');
+      sentId = new URL(page.url()).searchParams.get('draft');
       const fail = await camera.fail('**/api/greetie/*/send');
       await main.getByRole('button', { name: 'Skicka', exact: true }).click();
       await camera.shoot('compose', 'sendFailed');
@@ -918,6 +1083,31 @@ const compose: Driver = {
       await camera.shoot('compose', 'notFound');
     });
 
+    await attempt(camera, 'compose: editing.giftLimits.unknown', async () => {
+      // The gifts' products cannot be read: the amounts show as they are and cannot be changed.
+      const token = await page.evaluate(() => sessionStorage.getItem('accessToken'));
+      const id = await draftWithGift(baseURL, token ?? '');
+      const unfail = await camera.fail('**/api/merchant/*/products**');
+      await page.goto(`/greetie/new/gifts?draft=${id}`);
+      await camera.waitFor('compose', 'editing.giftLimits.unknown', 20_000);
+      // The draft has no photo yet: one, and on to its gifts, where the amounts are.
+      await file.setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
+      await main.getByRole('img', { name: 'Din bild' }).waitFor({ timeout: 30_000 });
+      await camera.waitFor('upload', 'ready.idle', 30_000);
+      await next.click();
+      await camera.waitFor('compose', 'editing.steps.content');
+      await next.click();
+      await camera.waitFor('compose', 'editing.steps.gifts');
+      await camera.shoot('compose', 'editing.giftLimits.unknown', { timeout: 20_000, settle: 600 });
+      await unfail();
+    });
+
+    await attempt(camera, 'compose: notEditable', async () => {
+      if (!sentId) throw new Error('no greetie was sent');
+      await page.goto(`/greetie/new?draft=${sentId}`);
+      await camera.shoot('compose', 'notEditable', { settle: 600 });
+    });
+
     await attempt(camera, 'compose: a gift first', async () => {
       const merchant = (await api<{ id: string }[]>(baseURL, '/api/merchant'))[0]!;
       const product = (await api<{ id: string; price?: number }[]>(baseURL, `/api/merchant/${merchant.id}/products`)).find((p) => typeof p.price === 'number')!;
@@ -934,4 +1124,52 @@ const compose: Driver = {
   },
 };
 
-export const DRIVERS: Record<string, Driver> = { auth, merchantSearch, loader, greetieView, sandbox, profile, recipient, portal, sender, compose };
+/**
+ * The content step's tool panels (machines/compose/editorPanel.ts, once it is in the editor): each
+ * panel opened with its button in 'Lägg till' and closed with Escape, and a text's 'Ändra text'.
+ * The camera sees the panel's actor only when the editor starts it with the app's `inspect`
+ * (src/inspect.ts), as every page's machine is; without it the driver stops at its first wait.
+ */
+const editorPanel: Driver = {
+  machines: ['editorPanel'],
+  async run(camera) {
+    const { page } = camera;
+    await signIn(camera, freshNumber(), 'Anna');
+    const main = page.getByRole('main');
+    await page.goto('/greetie/new');
+    await main.getByLabel('Välj från telefonen').setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
+    await main.getByRole('img', { name: 'Din bild' }).waitFor({ timeout: 30_000 });
+    await camera.waitFor('upload', 'ready.idle', 30_000);
+    await main.getByRole('button', { name: 'Nästa' }).click();
+    await camera.waitFor('compose', 'editing.steps.content');
+    await camera.shoot('editorPanel', 'closed', { settle: 600 });
+    const tools = main.getByRole('group', { name: 'Lägg till' });
+    for (const [tool, state] of [
+      ['Text', 'open.text'],
+      ['Emoji', 'open.emoji'],
+      ['Klistermärke', 'open.sticker'],
+      ['Animation', 'open.lottie'],
+      ['Bild', 'open.picture'],
+    ] as const) {
+      await attempt(camera, `editorPanel: ${state}`, async () => {
+        await tools.getByRole('button', { name: tool, exact: true }).click();
+        await camera.shoot('editorPanel', state, { settle: 600 });
+        await page.keyboard.press('Escape');
+        await camera.waitFor('editorPanel', 'closed');
+      });
+    }
+    await attempt(camera, 'editorPanel: open.editingText', async () => {
+      await tools.getByRole('button', { name: 'Text', exact: true }).click();
+      const panel = main.getByRole('region', { name: 'Ny text' });
+      await panel.getByRole('textbox').fill('Grattis!');
+      await panel.getByRole('button', { name: 'Lägg till text' }).click();
+      await camera.waitFor('editorPanel', 'closed');
+      await main.getByRole('button', { name: /^Text: Grattis!/ }).first().click();
+      await main.getByRole('button', { name: 'Ändra text' }).click();
+      await camera.shoot('editorPanel', 'open.editingText', { settle: 600 });
+      await page.keyboard.press('Escape');
+    });
+  },
+};
+
+export const DRIVERS: Record<string, Driver> = { auth, merchantSearch, loader, greetieView, sandbox, profile, recipient, portal, sender, compose, editorPanel };
