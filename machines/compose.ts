@@ -304,7 +304,7 @@ export const composeMachine = setup({
             guard: { type: 'isNoLongerDraft', params: answered },
             target: 'notEditable',
             actions: { type: 'takeDraft', params: answered },
-            description: 'Den är redan skickad eller betald: den kan inte längre ändras.',
+            description: 'Den är redan skickad (eller väntar på sin betalning): den kan inte längre ändras.',
           },
           resumeAt(
             'review',
