@@ -114,6 +114,8 @@ export const editorPanelMachine = setup({
     },
     open: {
       description: 'En panel är öppen under bilden.',
+      // Always entered at the panel a tool or 'Ändra text' names.
+      initial: 'text',
       on: {
         'user.closed': {
           target: 'closed',
