@@ -7,7 +7,7 @@ import { checkName } from '../contract/name.ts';
 import type { Payment } from '../contract/payment.ts';
 import { looksLikeSwedishMobile } from './auth.ts';
 import { draftOf, emptyDraft, withLimits, type ComposeStep, type GiftChoice, type RecipientFields, type SavedSender } from './compose/draft.ts';
-import { ADDRESS_STEPS, giftsFit, landingStep, namesFit, stepFor, type AddressStep } from './compose/steps.ts';
+import { ADDRESS_STEPS, giftsFit, isPaidFor, landingStep, namesFit, stepFor, type AddressStep } from './compose/steps.ts';
 import { autosaveMachine, type GiftLimitsInput } from './compose/autosave.ts';
 import type { ComposeContext, ComposeEvent, ComposeTag, OpenedEvent, OverlayInput } from './compose/types.ts';
 import { uploadMachine } from './compose/upload.ts';
@@ -46,6 +46,10 @@ import { paymentMachine } from './payment.ts';
  *   Swish' without it starts nothing and the page says so at the box.
  * - The hand-over: the review invokes the payment machine (machines/payment.ts) as the child
  *   `payment`, with the consent; once it is paid, compose ends in `paid` with the payment for the receipt.
+ * - After it (`paid`, `sent`, tag `stepsLeft`) the steps are behind: an address asking for one
+ *   (`step.requested`) changes nothing, and the page replaces the steps' history entries with the
+ *   receipt's, so the browser's back leaves the wizard. A reload of a paid greetie's step address
+ *   is `alreadyPaid`: its page with the receipt, never a payment (decision 131).
  *
  * The draft's mapping to and from the server is compose/draft.ts; the context, events, screens
  * and tags are compose/types.ts. Each state the page shows has one of `COMPOSE_SCREENS` as a tag;
@@ -198,6 +202,8 @@ export const composeMachine = setup({
     hasDraft: ({ context }) => context.draftId !== null,
     isNotFound: (_, p: { failure: Failure }) => p.failure.code === 'GREETIE_NOT_FOUND',
     isNoLongerDraft: (_, g: Greetie) => g.status !== 'draft',
+    /** Paid for (it has gifts and is past its payment): its receipt is on the greetie's page, and it is never paid again. */
+    isPaidFor: (_, g: Greetie) => isPaidFor(g),
     /** A loaded draft opens at this step: the one its address named when the steps before it are finished, else where the person left (compose/steps.ts). */
     landsAt: ({ context }, p: { greetie: Greetie; step: ComposeStep }) => landingStep(p.greetie, context.sender, context.openAt) === p.step,
     /** The step the address asks for leads here: to it when the steps before it are finished, else to the first unfinished one. */
@@ -289,10 +295,16 @@ export const composeMachine = setup({
         input: ({ context }) => ({ draftId: context.draftId ?? '' }),
         onDone: [
           {
+            guard: { type: 'isPaidFor', params: answered },
+            target: 'alreadyPaid',
+            actions: { type: 'takeDraft', params: answered },
+            description: 'Den är redan betald (en stegadress laddades om efter betalningen): kvittot, aldrig en betalning.',
+          },
+          {
             guard: { type: 'isNoLongerDraft', params: answered },
             target: 'notEditable',
             actions: { type: 'takeDraft', params: answered },
-            description: 'Den är redan skickad eller betald: den kan inte längre ändras.',
+            description: 'Den är redan skickad (eller väntar på sin betalning): den kan inte längre ändras.',
           },
           resumeAt(
             'review',
@@ -333,8 +345,13 @@ export const composeMachine = setup({
       tags: ['notFound'],
     },
     notEditable: {
-      description: 'Greetien är redan skickad eller betald: sidan visar vägen till dess detaljer.',
+      description: 'Greetien är redan skickad (eller väntar på sin betalning): sidan visar vägen till dess detaljer.',
       tags: ['notEditable'],
+    },
+    alreadyPaid: {
+      description: 'Greetien är redan betald: dess sida med kvittot ersätter adressen (den kan inte ändras eller betalas igen).',
+      tags: ['alreadyPaid'],
+      type: 'final',
     },
     creatingWithGift: {
       description: 'Utkastet skapas med produkten personen började från.',
@@ -634,9 +651,15 @@ export const composeMachine = setup({
       },
     },
     paid: {
-      description: 'Betald: kvittot (vad som köptes, summan, säljaren, när den levereras).',
-      tags: ['paid'],
-      type: 'final',
+      description:
+        'Betald: kvittot (vad som köptes, summan, säljaren, när den levereras). Stegen är lämnade: sidan byter ut deras adresser i historiken mot kvittots, så bakåt leder ut ur guiden dit personen kom ifrån.',
+      tags: ['paid', 'stepsLeft'],
+      on: {
+        'step.requested': {
+          description:
+            'En stegadress efter betalningen (webbläsarens framåt till en gammal stegadress, en adress skriven): kvittot står kvar, en betald greetie kan inte ändras eller betalas igen; sidan sätter tillbaka kvittots adress.',
+        },
+      },
     },
     sending: {
       description: "Greetien utan gåvor skickas ('Skicka').",
@@ -663,9 +686,14 @@ export const composeMachine = setup({
       },
     },
     sent: {
-      description: 'Skickad: levereras nu, eller vid den valda tiden.',
-      tags: ['sent'],
-      type: 'final',
+      description:
+        'Skickad: levereras nu, eller vid den valda tiden. Stegen är lämnade: sidan byter ut deras adresser i historiken mot den skickades, så bakåt leder ut ur guiden.',
+      tags: ['sent', 'stepsLeft'],
+      on: {
+        'step.requested': {
+          description: 'En stegadress efter att den skickats: beskedet står kvar, en skickad greetie kan inte ändras; sidan sätter tillbaka sin adress.',
+        },
+      },
     },
   },
 });

@@ -46,6 +46,9 @@ function finished(step: ComposeStep, draft: ComposeDraft, sender: ComposeSender)
   }
 }
 
+/** Paid for: it has gifts and is past its payment (scheduled, delivered, or refunded since); compose never offers to pay it again. */
+export const isPaidFor = (g: Pick<Greetie, 'status' | 'gifts'>) => g.gifts.length > 0 && g.status !== 'draft' && g.status !== 'awaitingPayment';
+
 /** The first step that is not finished. */
 export const firstUnfinished = (draft: ComposeDraft, sender: ComposeSender): ComposeStep => STEPS.find((s) => !finished(s, draft, sender)) ?? 'review';
 

@@ -85,12 +85,14 @@ export type ComposeEvent =
  * `screenOf`, src/components/flow.ts); 'opening' is no state's, it is what shows before the
  * page has said what it opens.
  */
-export const COMPOSE_SCREENS = ['opening', 'loading', 'loadFailed', 'notFound', 'notEditable', 'createFailed', 'media', 'content', 'gifts', 'recipient', 'review', 'payment', 'paid', 'sent'] as const;
+export const COMPOSE_SCREENS = ['opening', 'loading', 'loadFailed', 'notFound', 'notEditable', 'alreadyPaid', 'createFailed', 'media', 'content', 'gifts', 'recipient', 'review', 'payment', 'paid', 'sent'] as const;
 export type ComposeScreen = (typeof COMPOSE_SCREENS)[number];
 
 export type ComposeTag =
   | ComposeScreen
   | 'busy'
+  /** Paid or sent: the steps are behind, their addresses are replaced in history by this screen's. */
+  | 'stepsLeft'
   | 'sendFailed'
   | 'overlay:uploading'
   | 'senderName:saving';

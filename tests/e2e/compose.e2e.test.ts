@@ -3,13 +3,15 @@ import sharp from 'sharp';
 import type { Locator, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, expectPath, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
+import type { Payment } from '../../contract/payment.ts';
+import { LOGIN_PATH, api, call, expectPath, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
 
 /**
  * Making a greetie on a phone (and a desktop): sign in, upload a photo, add a text and an emoji,
  * drag one, go back and forward with the browser (each step has its address), pick a gift, reload
  * half-way and continue, enter the recipient, review, and reach the payment, started with
- * 'Betala med Swish' (tests/e2e/payment.e2e.test.ts pays). On the way, the editor shows what is
+ * 'Betala med Swish' (tests/e2e/payment.e2e.test.ts walks the payment; here the sandbox approves
+ * it at once, and the browser's back after the receipt leaves the wizard). On the way, the editor shows what is
  * sent: the picture in the one frame shape, the text panel brought into view, an element dragged
  * past the edge kept inside, keyboard help only on the desktop, and the text on the same spot of
  * the same frame in the review.
@@ -186,4 +188,20 @@ journey('compose', async (j) => {
   await toPayment.click();
   await main.getByRole('heading', { name: 'Betala med Swish' }).waitFor();
   await j.check('compose: payment');
+
+  // 6. Paid (decision 131): approved in the sandbox, the receipt. Its address replaced the steps'
+  // in history: a reload opens the greetie's page with the receipt (never a payment), and the
+  // browser's back leaves the wizard instead of walking back through the paid steps.
+  const draftId = new URLSearchParams(draftQuery).get('draft')!;
+  const pending = await api<Payment[]>(j.baseURL, '/api/sandbox/payments');
+  const payment = pending.find((p) => p.greetieId === draftId);
+  expect(payment, 'the payment started by "Betala med Swish"').toBeDefined();
+  await call(j.baseURL, null, 'POST', `/api/sandbox/payments/${payment!.id}`, { outcome: 'paid' });
+  await main.getByRole('heading', { name: 'Tack! Betalningen är klar' }).waitFor({ timeout: 15_000 });
+  await expectPath(page, `/greetie/new/payment${draftQuery}`);
+  await page.reload();
+  await expectPath(page, `/greetie/details/${draftId}`);
+  await main.getByRole('heading', { name: 'Tack! Betalningen är klar' }).waitFor({ timeout: 15_000 });
+  await page.goBack();
+  await expect.poll(() => page.url()).not.toContain(draftId);
 }, { walkAtBothSizes: true });

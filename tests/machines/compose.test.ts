@@ -401,7 +401,10 @@ describe('compose machine', () => {
     t.send.calls[1]!.resolve(greetie({ status: 'scheduled', media: photo }));
     await settle();
     expect(t.has('sent')).toBe(true);
-    expect(t.actor.getSnapshot().status).toBe('done');
+    expect(t.has('stepsLeft')).toBe(true);
+    // The steps are behind: an address asking for one changes nothing (decision 131).
+    t.actor.send({ type: 'step.requested', step: 'review' });
+    expect(t.has('sent')).toBe(true);
   });
 
   it('a save refused because a chosen gift sold out keeps the code, the draft, and saves the rest once the gift is removed', async () => {
@@ -507,8 +510,35 @@ describe('compose machine', () => {
     t.readPayment.calls[0]!.resolve(paid);
     await settle();
     expect(t.step()).toEqual(['paid']);
-    expect(t.actor.getSnapshot().status).toBe('done');
+    expect(t.has('stepsLeft')).toBe(true);
     expect(t.actor.getSnapshot().context.payment).toEqual(paid);
+    // Back after paying (decision 131): the browser's back or forward to any step's address keeps
+    // the receipt; a paid greetie is never edited or paid again.
+    for (const step of ['media', 'content', 'gifts', 'recipient', 'review', 'payment'] as const) {
+      t.actor.send({ type: 'step.requested', step });
+      expect(t.step()).toEqual(['paid']);
+    }
+    expect(t.startPayment.calls).toHaveLength(1);
+    expect(t.actor.getSnapshot().context.payment).toEqual(paid);
+  });
+
+  it('a reload of a paid greetie on a step address is its receipt, never a payment; a sent one is not editable', async () => {
+    for (const step of ['payment', 'review', 'media'] as const) {
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null, step });
+      t.load.calls[0]!.resolve(greetie({ status: 'scheduled', media: photo, gifts: [gift], recipient: { name: null, mobileNumber: '+46701234567' } }));
+      await settle();
+      expect(t.step()).toEqual(['alreadyPaid']);
+      expect(t.has('stepsLeft')).toBe(false);
+      expect(t.actor.getSnapshot().children.payment).toBeUndefined();
+      expect(t.actor.getSnapshot().context.draftId).toBe(DRAFT_ID);
+    }
+    // Waiting for its payment is no receipt yet: not editable, as before.
+    const waiting = start();
+    waiting.actor.send({ type: 'user.opened', draftId: DRAFT_ID, gift: null, step: 'payment' });
+    waiting.load.calls[0]!.resolve(greetie({ status: 'awaitingPayment', media: photo, gifts: [gift] }));
+    await settle();
+    expect(waiting.has('notEditable')).toBe(true);
   });
 
   describe('the overlay (the content flattened to one image)', () => {

@@ -127,6 +127,8 @@ function Screen({ compose, heading }: { compose: ComposeView; heading: React.Ref
   switch (screen) {
     case 'opening':
     case 'loading':
+    case 'alreadyPaid':
+      // (Already paid: its own page, with the receipt, replaces this one: useStepAddress.ts.)
       return (
         <div aria-busy="true">
           <p role="status">{t('new.loading')}</p>

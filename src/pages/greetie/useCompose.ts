@@ -47,6 +47,8 @@ export interface ComposeView {
   upload: UploadView;
   save: SaveView;
   sendFailed: boolean;
+  /** Paid or sent: the steps are behind (the page replaces their addresses in history). */
+  stepsLeft: boolean;
   /** The content's flattened image is on its way (the review waits for it). */
   overlayUploading: boolean;
   /** The sender's name is being saved to the profile (the recipient step's "Nästa"). */
@@ -104,6 +106,7 @@ const select = (s: Snapshot) => ({
   screen: screenOf(s, COMPOSE_SCREENS),
   busy: s.hasTag('busy'),
   sendFailed: s.hasTag('sendFailed'),
+  stepsLeft: s.hasTag('stepsLeft'),
   overlayUploading: s.hasTag('overlay:uploading'),
   savingSenderName: s.hasTag('senderName:saving'),
   draftId: s.context.draftId,

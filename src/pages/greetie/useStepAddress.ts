@@ -10,13 +10,22 @@ export const stepAddress = (step: AddressStep, draftId: string | null, search: s
   search: draftId ? `?draft=${encodeURIComponent(draftId)}` : search,
 });
 
-/** What a pushed step's history entry carries: the step it was pushed from, so 'Tillbaka' can be the browser's back. */
+/**
+ * What a step's history entry carries: the step it was pushed from, so 'Tillbaka' can be the
+ * browser's back; and how many step entries were pushed before it, so that once the greetie is
+ * paid or sent the page can go back over them at once.
+ */
 interface StepEntry {
-  composeFrom: AddressStep;
+  composeFrom?: AddressStep;
+  composeDepth: number;
 }
 const pushedFrom = (state: unknown): AddressStep | null => {
   const from = (state as Partial<StepEntry> | null)?.composeFrom;
   return isAddressStep(from) ? from : null;
+};
+const depthOf = (state: unknown): number => {
+  const depth = (state as Partial<StepEntry> | null)?.composeDepth;
+  return typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : 0;
 };
 
 /**
@@ -31,9 +40,17 @@ const pushedFrom = (state: unknown): AddressStep | null => {
  *   from is the browser's back itself (the browser's forward then goes on again); anything else
  *   replaces the entry.
  *
- * Screens that are no step (loading, sent, the receipt) leave the address as it is.
+ * Once it is paid or sent (the machine's `stepsLeft`: decision 131) the steps are behind: the page
+ * goes back over the step entries it pushed to the first one, which becomes the receipt's (or the
+ * sent screen's) address, so the browser's back leaves the wizard for where the person came from.
+ * An old step's address reached after that (forward) is asked for, the machine keeps its screen,
+ * and the address is put back. A paid greetie reloaded on a step's address (`alreadyPaid`) is
+ * replaced by its own page, which has the receipt. Loading leaves the address as it is.
  */
-export function useStepAddress(compose: Pick<ComposeView, 'screen' | 'draftId' | 'open' | 'requestStep'>, opening: () => Omit<OpenedEvent, 'type' | 'step'>) {
+export function useStepAddress(
+  compose: Pick<ComposeView, 'screen' | 'stepsLeft' | 'draftId' | 'open' | 'requestStep'>,
+  opening: () => Omit<OpenedEvent, 'type' | 'step'>,
+) {
   const { step: named } = useParams();
   const asked = isAddressStep(named) ? named : null;
   const location = useLocation();
@@ -70,8 +87,12 @@ export function useStepAddress(compose: Pick<ComposeView, 'screen' | 'draftId' |
     const go = (to: AddressStep, how: 'push' | 'replace' | 'back', from: AddressStep | null = null) => {
       going.current.push(to);
       if (how === 'back') void navigate(-1);
-      else if (how === 'push') void navigate(stepAddress(to, draftId, location.search), { state: { composeFrom: from! } satisfies StepEntry });
-      else void navigate(stepAddress(to, draftId, location.search), { replace: true, state: to === asked ? location.state : null });
+      else if (how === 'push') {
+        void navigate(stepAddress(to, draftId, location.search), { state: { composeFrom: from!, composeDepth: depthOf(location.state) + 1 } satisfies StepEntry });
+      } else {
+        const state = to === asked ? location.state : ({ composeDepth: depthOf(location.state) } satisfies StepEntry);
+        void navigate(stepAddress(to, draftId, location.search), { replace: true, state });
+      }
     };
     const prev = synced.current;
     synced.current = step;
@@ -97,4 +118,32 @@ export function useStepAddress(compose: Pick<ComposeView, 'screen' | 'draftId' |
     else if (fromShown && going.current.length === 0 && pushedFrom(location.state) === step) go(step, 'back');
     else go(step, 'replace');
   }, [step, asked, draftId, location.key, location.search, location.state, navigate, requestStep]);
+
+  // Paid or sent: the step entries are left behind (see above).
+  const { screen, stepsLeft } = compose;
+  /** Where leaving the steps is: not begun, going back from the entry with this key, or done. */
+  const leaving = useRef<{ from: string } | 'done' | null>(null);
+  useEffect(() => {
+    if (screen === 'alreadyPaid' && draftId) {
+      void navigate(`/greetie/details/${encodeURIComponent(draftId)}`, { replace: true });
+      return;
+    }
+    if (!stepsLeft) return;
+    if (leaving.current === null) {
+      const depth = depthOf(location.state);
+      leaving.current = { from: location.key };
+      if (depth > 0) {
+        void navigate(-depth);
+        return;
+      }
+    } else if (leaving.current !== 'done' && leaving.current.from === location.key) {
+      return; // on its way back
+    }
+    leaving.current = 'done';
+    const here = stepAddress(screen === 'paid' ? 'payment' : 'review', draftId, location.search);
+    if (location.pathname === here.pathname && location.search === here.search) return;
+    // An old step's address (the first entry, or one reached by forward): the machine keeps its screen.
+    if (asked !== null) requestStep(asked);
+    void navigate(here, { replace: true, state: null });
+  }, [screen, stepsLeft, asked, draftId, location.key, location.pathname, location.search, location.state, navigate, requestStep]);
 }

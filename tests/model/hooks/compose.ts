@@ -112,6 +112,8 @@ export default defineHooks({
     ],
     'xstate.done.actor.loadDraft': [
       { output: greetie({ status: 'scheduled', media: photo, recipient: { name: 'Mormor', mobileNumber: '+46701234567' } }) },
+      // Paid for already (a step's address reloaded after paying): its page with the receipt.
+      { output: greetie({ status: 'scheduled', media: photo, gifts: [gift], total: 14900, recipient: { name: 'Mormor', mobileNumber: '+46701234567' } }) },
       { output: greetie({ media: photo, recipient: { name: 'Mormor', mobileNumber: '+46701234567' }, message: 'Grattis!' }) },
       { output: greetie({ media: photo, gifts: [gift], total: 14900 }) },
       { output: greetie({ media: photo, content: [textElement] }) },
@@ -142,6 +144,25 @@ export default defineHooks({
     'xstate.error.actor.saveSenderName': [{ error: serverError }],
     'xstate.done.actor.sendGreetie': [{ output: greetie({ status: 'scheduled', media: photo }) }],
     'xstate.error.actor.sendGreetie': [{ error: serverError }],
+  },
+  // After paying or sending, the browser's back (or forward) to a step's address keeps the screen
+  // (decision 131). The generated paths leave out a transition that changes nothing, so these say it.
+  scenarios: {
+    'Betald, sedan webbläsarens bakåt till granskningen': [
+      { type: 'user.opened', draftId: DRAFT_ID, gift: null },
+      { type: 'xstate.done.actor.loadDraft', output: greetie({ media: photo, gifts: [gift], total: 14900, recipient: { name: 'Mormor', mobileNumber: '+46701234567' } }) },
+      { type: 'user.consented', consented: true },
+      { type: 'user.send' },
+      { type: 'xstate.done.actor.payment', output: { payment: paidPayment } },
+      { type: 'step.requested', step: 'review' },
+    ],
+    'Skickad, sedan webbläsarens bakåt till foto/video': [
+      { type: 'user.opened', draftId: DRAFT_ID, gift: null },
+      { type: 'xstate.done.actor.loadDraft', output: greetie({ media: photo, recipient: { name: 'Mormor', mobileNumber: '+46701234567' }, message: 'Grattis!' }) },
+      { type: 'user.send' },
+      { type: 'xstate.done.actor.sendGreetie', output: greetie({ status: 'scheduled', media: photo }) },
+      { type: 'step.requested', step: 'media' },
+    ],
   },
   limit: 100000,
   // What tells states apart for the paths: the state and what the page shows differently, not

@@ -397,9 +397,17 @@ export default defineUi({
       expect(await stepHeading('Betala med Swish')).toBeInTheDocument();
       await showsAddress('payment');
     },
+    // Already paid (a step's address reloaded): its own page, with the receipt, replaces the address.
+    alreadyPaid: async (_env, s) => {
+      await waitFor(() => expect(router?.state.location.pathname).toBe(`/greetie/details/${ctx(s).draftId}`), { timeout: 5000 });
+      expect(router?.state.historyAction).toBe('REPLACE');
+    },
+    // The receipt; the steps are behind, so whatever step address the browser reaches (back,
+    // forward), the receipt stays and its address is put back (decision 131).
     paid: async () => {
       expect(await screen.findByRole('heading', { level: 2, name: 'Tack! Betalningen är klar' }, { timeout: 5000 })).toBeInTheDocument();
       expect(screen.getByRole('heading', { level: 1, name: 'Din greetie' })).toBeInTheDocument();
+      await showsAddress('payment');
     },
     sending: async () => {
       expect(await screen.findByRole('button', { name: 'Skickar…' })).toBeDisabled();
@@ -411,6 +419,7 @@ export default defineUi({
     },
     sent: async (_env, s) => {
       expect(await stepHeading('Din greetie är skickad!')).toBeInTheDocument();
+      await showsAddress('review');
       expect(screen.getByRole('heading', { level: 1, name: 'Din greetie' })).toBeInTheDocument();
       expect(screen.getByText(ctx(s).draft.deliverAt ? /vid den tid du valde/ : /med länken nu/)).toBeInTheDocument();
     },

@@ -1,5 +1,8 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useActorRef, useSelector } from '@xstate/react';
+import { EDITOR_PANELS, EDITOR_TOOLS, editorPanelMachine, type EditorTool, type FocusTarget } from '../../../../machines/compose/editorPanel.ts';
+import { screenOf } from '../../../components/flow.ts';
 import { ANIMATIONS, STICKERS, TEXT_COLORS, TEXT_FONTS, stickerUrl, type TextColor, type TextFont } from '../../../../contract/catalogue.ts';
 import { PHOTO_ACCEPT, PHOTO_MAX_BYTES, UPLOAD_LIMITS_MB, isPhotoType, mediaTypeOf, mediaTypeOfName } from '../../../../contract/media.ts';
 import { keepInside } from './bounds.ts';
@@ -38,8 +41,8 @@ export interface ContentEditorProps {
   onPicture: (file: File) => Promise<string>;
 }
 
-type Panel = 'text' | 'emoji' | 'sticker' | 'lottie' | 'picture';
-const PANELS: readonly Panel[] = ['text', 'emoji', 'sticker', 'lottie', 'picture'];
+type Panel = EditorTool;
+const PANELS = EDITOR_TOOLS;
 
 const COLOR_KEYS: Record<TextColor, string> = {
   '#FFFFFF': 'white',
@@ -71,8 +74,6 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
   const { t } = useTranslation('editor');
   const reduced = useReducedMotion();
   const [selected, setSelected] = useState<string | null>(null);
-  const [panel, setPanel] = useState<Panel | null>(null);
-  const [editing, setEditing] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const finePointer = useFinePointer();
   const [keyboard, setKeyboard] = useState(false);
@@ -82,6 +83,24 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
   const panelRef = useRef<HTMLElement>(null);
   const pendingFocus = useRef<string | 'toolbar' | null>(null);
   const opening = useRef(false);
+  // Which panel is open is the chart's (machines/compose/editorPanel.ts); scroll and focus are the page's.
+  const [panelLogic] = useState(() =>
+    editorPanelMachine.provide({
+      actions: {
+        revealPanel: () => {
+          opening.current = true;
+        },
+        returnFocus: (_, p: FocusTarget) => {
+          const back = (p.editing && buttons.current.get(p.editing)) || (p.tool && tools.current.get(p.tool));
+          back?.focus();
+        },
+      },
+    }),
+  );
+  const panelActor = useActorRef(panelLogic);
+  const shown = useSelector(panelActor, (s) => screenOf(s, EDITOR_PANELS));
+  const editing = useSelector(panelActor, (s) => (s.hasTag('editingText') ? s.context.editing : null));
+  const panel: Panel | null = shown === 'closed' ? null : shown === 'editingText' ? 'text' : shown;
   const gesture = useRef<Gesture | null>(null);
   const latest = useRef(elements);
   const helpId = useId();
@@ -180,7 +199,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
     onChange(next);
     const key = elementKey(el, next.length - 1);
     setSelected(key);
-    setPanel(null);
+    panelActor.send({ type: 'element.added' });
     pendingFocus.current = key;
     setAnnouncement(t('announce.added', { name: nameOf(el, next.length - 1) }));
   };
@@ -196,10 +215,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
     const neighbour = next[Math.min(index, next.length - 1)];
     const neighbourKey = neighbour ? elementKey(neighbour, Math.min(index, next.length - 1)) : null;
     setSelected(neighbourKey);
-    if (editing === elementKey(el, index)) {
-      setEditing(null);
-      setPanel(null);
-    }
+    panelActor.send({ type: 'element.removed', key: elementKey(el, index) });
     pendingFocus.current = neighbourKey ?? 'toolbar';
     setAnnouncement(t('announce.removed', { name }));
   };
@@ -270,21 +286,9 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
     else rebase(g);
   };
 
-  const toggle = (p: Panel) => {
-    const closing = panel === p && !editing;
-    setEditing(null);
-    setPanel(closing ? null : p);
-    opening.current = !closing;
-    if (closing) tools.current.get(p)?.focus();
-  };
-
-  const close = () => {
-    const key = editing;
-    setEditing(null);
-    setPanel(null);
-    const back = (key && buttons.current.get(key)) || (panel && tools.current.get(panel));
-    back?.focus();
-  };
+  const toggle = (tool: Panel) => panelActor.send({ type: 'user.pickedTool', tool });
+  const close = () => panelActor.send({ type: 'user.closed' });
+  const escape = () => panelActor.send({ type: 'user.pressedEscape' });
 
   return (
     <div className={css.editor}>
@@ -378,9 +382,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
               aria-expanded={panel === 'text' && editing === selected}
               aria-controls={panelId}
               onClick={() => {
-                setEditing(selected);
-                setPanel('text');
-                opening.current = true;
+                if (selected) panelActor.send({ type: 'user.editedText', key: selected });
               }}
             >
               {t('selected.edit')}
@@ -414,7 +416,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
 
       <div id={panelId}>
         {panel === 'text' && (
-          <PanelBox ref={panelRef} title={editing ? t('text.editTitle') : t('text.title')} onClose={close}>
+          <PanelBox ref={panelRef} title={editing ? t('text.editTitle') : t('text.title')} onClose={close} onEscape={escape}>
             <TextForm
               key={editing ?? 'new'}
               element={editing ? (elements.find((e, i) => elementKey(e, i) === editing) as Extract<ContentElement, { type: 'text' }> | undefined) : undefined}
@@ -430,12 +432,12 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
           </PanelBox>
         )}
         {panel === 'emoji' && (
-          <PanelBox ref={panelRef} title={t('emoji.title')} onClose={close}>
+          <PanelBox ref={panelRef} title={t('emoji.title')} onClose={close} onEscape={escape}>
             <EmojiPicker disabled={full} onPick={(value) => add({ type: 'emoji', value })} />
           </PanelBox>
         )}
         {panel === 'sticker' && (
-          <PanelBox ref={panelRef} title={t('sticker.title')} onClose={close}>
+          <PanelBox ref={panelRef} title={t('sticker.title')} onClose={close} onEscape={escape}>
             <ul className={css.grid}>
               {STICKERS.map((id) => (
                 <li key={id}>
@@ -449,7 +451,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
           </PanelBox>
         )}
         {panel === 'lottie' && (
-          <PanelBox ref={panelRef} title={t('lottie.title')} onClose={close}>
+          <PanelBox ref={panelRef} title={t('lottie.title')} onClose={close} onEscape={escape}>
             <ul className={css.grid}>
               {ANIMATIONS.map((id) => (
                 <li key={id}>
@@ -463,7 +465,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
           </PanelBox>
         )}
         {panel === 'picture' && (
-          <PanelBox ref={panelRef} title={t('picture.title')} onClose={close}>
+          <PanelBox ref={panelRef} title={t('picture.title')} onClose={close} onEscape={escape}>
             <PictureForm disabled={full} onPicture={onPicture} onAdd={(url) => add({ type: 'picture', value: url })} />
           </PanelBox>
         )}
@@ -481,11 +483,30 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
   );
 }
 
-function PanelBox({ ref, title, onClose, children }: { ref: Ref<HTMLElement>; title: string; onClose: () => void; children: ReactNode }) {
+/** A tool's panel: its title, 'Stäng', and Escape anywhere in it closes it. */
+function PanelBox({
+  ref,
+  title,
+  onClose,
+  onEscape,
+  children,
+}: {
+  ref: Ref<HTMLElement>;
+  title: string;
+  onClose: () => void;
+  onEscape: () => void;
+  children: ReactNode;
+}) {
   const { t } = useTranslation('editor');
   const titleId = useId();
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    e.preventDefault();
+    e.stopPropagation();
+    onEscape();
+  };
   return (
-    <section ref={ref} className={css.panel} aria-labelledby={titleId}>
+    <section ref={ref} className={css.panel} aria-labelledby={titleId} onKeyDown={onKeyDown}>
       <div className={css.selectedBar}>
         <h2 id={titleId} className={css.panelTitle} tabIndex={-1}>
           {title}
