@@ -1025,6 +1025,8 @@ const compose: Driver = {
     await attempt(camera, 'compose: savingSenderName', () => camera.shoot('compose', 'editing.steps.recipient.savingSenderName'));
     await name();
     await camera.shoot('compose', 'editing.steps.review', { settle: 600 });
+    /** The greetie paid for here: opened again by its draft address afterwards. */
+    let paidId: string | null = null;
     await attempt(camera, 'compose: handingOver, paid', async () => {
       await main.getByRole('checkbox', { name: /^Jag vill att greetien levereras direkt/ }).check();
       const start = await camera.hold('**/api/greetie/*/startpayment');
@@ -1038,6 +1040,14 @@ const compose: Driver = {
       const payment = await api<{ id: string }>(baseURL, `/api/greetie/${id}/payment`, { headers: { authorization: `Bearer ${token}` } });
       await api(baseURL, `/api/sandbox/payments/${payment.id}`, { method: 'POST', body: JSON.stringify({ outcome: 'paid' }) });
       await camera.shoot('compose', 'paid', { timeout: 20_000, settle: 600 });
+      paidId = id;
+    });
+
+    await attempt(camera, 'compose: alreadyPaid', async () => {
+      // A paid greetie opened again by its draft address: never a step or a payment, its page with the receipt.
+      if (!paidId) throw new Error('no greetie was paid');
+      await page.goto(`/greetie/new?draft=${paidId}`);
+      await camera.shoot('compose', 'alreadyPaid', { settle: 600 });
     });
 
     /** The greetie sent without gifts: opened by its address afterwards, it can no longer be edited. */

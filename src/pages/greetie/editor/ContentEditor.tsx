@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useActorRef, useSelector } from '@xstate/react';
 import { EDITOR_PANELS, EDITOR_TOOLS, editorPanelMachine, type EditorTool, type FocusTarget } from '../../../../machines/compose/editorPanel.ts';
 import { screenOf } from '../../../components/flow.ts';
+import { inspect } from '../../../inspect.ts';
 import { ANIMATIONS, STICKERS, TEXT_COLORS, TEXT_FONTS, stickerUrl, type TextColor, type TextFont } from '../../../../contract/catalogue.ts';
 import { PHOTO_ACCEPT, PHOTO_MAX_BYTES, UPLOAD_LIMITS_MB, isPhotoType, mediaTypeOf, mediaTypeOfName } from '../../../../contract/media.ts';
 import { keepInside } from './bounds.ts';
@@ -97,7 +98,7 @@ export function ContentEditor({ mediaUrl, mediaKind, elements, onChange, onPictu
       },
     }),
   );
-  const panelActor = useActorRef(panelLogic);
+  const panelActor = useActorRef(panelLogic, { inspect });
   const shown = useSelector(panelActor, (s) => screenOf(s, EDITOR_PANELS));
   const editing = useSelector(panelActor, (s) => (s.hasTag('editingText') ? s.context.editing : null));
   const panel: Panel | null = shown === 'closed' ? null : shown === 'editingText' ? 'text' : shown;
