@@ -2,11 +2,26 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { compression } from 'vite-plugin-compression2';
+import { fileURLToPath } from 'node:url';
 
 // The dev server proxies /api to the API started by `npm run dev` (tsx watch server/main.ts).
 const apiPort = process.env.API_PORT ?? '3000';
 
-export default defineConfig({
+// React Router's package points every import at its development build (dist/development, with
+// its developer warnings and "Hey developer" error screen); the production build beside it differs
+// only in ENABLE_DEV_WARNINGS = false, which the minifier then drops (decision 141). Builds use it.
+const reactRouterProduction = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
+
+export default defineConfig(({ command }) => ({
+  resolve:
+    command === 'build'
+      ? {
+          alias: [
+            { find: /^react-router$/, replacement: reactRouterProduction('index.mjs') },
+            { find: /^react-router\/dom$/, replacement: reactRouterProduction('dom-export.mjs') },
+          ],
+        }
+      : {},
   plugins: [
     react(),
     vanillaExtractPlugin(),
@@ -37,4 +52,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

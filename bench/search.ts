@@ -54,8 +54,6 @@ export async function benchSearch(
   try {
     await migrateToLatest(handle.db);
     await fillLargeCatalogue(handle.db, opts.merchants);
-    await sql`VACUUM ANALYZE merchant`.execute(handle.db);
-    await sql`VACUUM ANALYZE product`.execute(handle.db);
     const { rows } = await sql<{ m: number; p: number }>`SELECT (SELECT count(*) FROM merchant)::int AS m, (SELECT count(*) FROM product)::int AS p`.execute(handle.db);
     merchants = rows[0]!.m;
     products = rows[0]!.p;

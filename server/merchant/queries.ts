@@ -117,13 +117,35 @@ export function merchantPageQuery(db: Executor, f: MerchantFilter) {
         END`.as('matched_product'),
     );
   }
-  if (f.category) query = query.where('m.category', '=', f.category);
-  if (f.source) query = query.where(sql<boolean>`m.sources @> ARRAY[${f.source}]::text[]`);
-  for (const word of words) {
-    query = query.where(sql<boolean>`m.search LIKE '%' || greetie_fold(${word}) || '%'`);
+  if (words.length === 0) {
+    if (f.category) query = query.where('m.category', '=', f.category);
+    if (f.source) query = query.where(sql<boolean>`m.sources @> ARRAY[${f.source}]::text[]`);
+    if (f.after) query = query.where(sql<boolean>`(m.name, m.id) > (${f.after.name}, ${f.after.id}::uuid)`);
+    return query.orderBy('m.name').orderBy('m.id').limit(f.limit);
   }
-  if (f.after) query = query.where(sql<boolean>`(m.name, m.id) > (${f.after.name}, ${f.after.id}::uuid)`);
-  return query.orderBy('m.name').orderBy('m.id').limit(f.limit);
+  // A search picks the page's ids from `search` alone, then reads those rows (decision 141). Each
+  // id list is one of two planner choices: the trigram index's hits, sorted (a rare word), or a walk
+  // in page order that stops once the page is full (a common word, or two letters, which have no
+  // trigram). Migration 029 makes the walk an index-only scan: `merchant_active_name_search` holds
+  // `search` beside (name, id) for every row whose `search` fits a B-tree entry; the few longer rows
+  // are walked through `merchant_active_name_long_search`, and the two walks merge in order.
+  const ids = (long: boolean) => {
+    let q = db
+      .selectFrom('merchant as s')
+      .select('s.id')
+      .where('s.active', '=', true)
+      .where(long ? sql<boolean>`octet_length(s.search) > 2000` : sql<boolean>`octet_length(s.search) <= 2000`);
+    if (f.category) q = q.where('s.category', '=', f.category);
+    if (f.source) q = q.where(sql<boolean>`s.sources @> ARRAY[${f.source}]::text[]`);
+    for (const word of words) q = q.where(sql<boolean>`s.search LIKE '%' || greetie_fold(${word}) || '%'`);
+    if (f.after) q = q.where(sql<boolean>`(s.name, s.id) > (${f.after.name}, ${f.after.id}::uuid)`);
+    return q.orderBy('s.name').orderBy('s.id').limit(f.limit);
+  };
+  return query
+    .where(sql<boolean>`m.id IN (${ids(false)} UNION ALL ${ids(true)})`)
+    .orderBy('m.name')
+    .orderBy('m.id')
+    .limit(f.limit);
 }
 
 export async function listMerchantPage(db: Executor, f: MerchantFilter): Promise<Merchant[]> {

@@ -10,9 +10,7 @@ import { fromCall } from './flow.ts';
  * receipt). Pages link with `TERMS_PATH`, `PRIVACY_PATH` and `ACCESSIBILITY_PATH` and show the
  * seller with `useSeller()`.
  */
-export const TERMS_PATH = '/villkor';
-export const PRIVACY_PATH = '/integritet';
-export const ACCESSIBILITY_PATH = '/tillganglighet';
+export { ACCESSIBILITY_PATH, PRIVACY_PATH, TERMS_PATH } from './legalPaths.ts';
 
 /** GET /api/seller as a loader. */
 export const sellerLoader = createLoader<void, Seller>().provide({

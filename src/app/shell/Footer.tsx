@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ACCESSIBILITY_PATH, PRIVACY_PATH, TERMS_PATH } from '../../components/seller.ts';
+import { ACCESSIBILITY_PATH, PRIVACY_PATH, TERMS_PATH } from '../../components/legalPaths.ts';
 import * as css from './footer.css.ts';
 
 /** The site's footer (public pages and the user's areas): the terms, the privacy policy and the accessibility statement, a tap away from every page that sells. */
