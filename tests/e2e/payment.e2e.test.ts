@@ -6,8 +6,8 @@ import sharp from 'sharp';
 import { expect, inject } from 'vitest';
 import type { Greetie } from '../../contract/greetie.ts';
 import type { Product } from '../../contract/merchant.ts';
-import { journey, connectBrowser, type Journey } from './harness/journey.ts';
-import { LOGIN_PATH, expectPath, fixedPriceProduct, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
+import { journey, connectBrowser } from './harness/journey.ts';
+import { LOGIN_PATH, answerInSandbox, expectPath, fixedPriceProduct, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
 
 /**
  * Paying for a greetie with Swish in the sandbox, on a phone and on a desktop: a draft with a gift
@@ -46,24 +46,6 @@ async function draftWithGift(page: Page, product: Product, recipient: string): P
     },
     { productId: product.id, mobileNumber: recipient, photo: jpeg.toString('base64') },
   );
-}
-
-/** In the /sandbox tab: the pending payment of this greetie answered as the payer would. */
-async function answerInSandbox(sandbox: Page, j: Journey, greetieId: string, answer: 'Godkänn' | 'Neka', step: string, payer?: string) {
-  const section = sandbox.getByRole('region', { name: 'Betalningar' });
-  // The list is read every few seconds: a payment the page has since replaced (the QR code's, once
-  // the payer typed a Swish number) can still be listed for a moment. Answering that one fails, so
-  // the payment is told apart by its payer when the journey knows it.
-  const mine = section.getByRole('listitem').filter({ hasText: greetieId.slice(0, 8) });
-  const item = payer ? mine.filter({ hasText: payer }) : mine;
-  await item.waitFor({ timeout: 15_000 });
-  if (step) {
-    await sandbox.bringToFront();
-    await sandbox.screenshot({ path: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-${step}.png`), fullPage: true });
-  }
-  await item.getByRole('button', { name: answer }).click();
-  await section.getByRole('status').filter({ hasText: answer }).waitFor();
-  await item.waitFor({ state: 'detached' });
 }
 
 journey('payment', async (j) => {
@@ -108,7 +90,7 @@ journey('payment', async (j) => {
   // The payer declines in Swish (the sandbox, in a second tab).
   const sandbox = await j.context.newPage();
   await sandbox.goto('/sandbox');
-  await answerInSandbox(sandbox, j, draft.id, 'Neka', 'pending');
+  await answerInSandbox(sandbox, draft.id, 'Neka', { screenshot: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-pending.png`) });
   await page.bringToFront();
   const declined = main.getByRole('alert').filter({ hasText: 'Betalningen nekades' });
   await declined.waitFor({ timeout: 15_000 });
@@ -135,7 +117,7 @@ journey('payment', async (j) => {
     await main.getByText(`Öppna Swish på telefonen med nummer ${payer.e164} och godkänn betalningen där.`).waitFor();
     await j.check('payment: waiting for the payer’s phone');
   }
-  await answerInSandbox(sandbox, j, draft.id, 'Godkänn', '', j.viewport === 'phone' ? undefined : mobileNumberFor('payment-payer', j.viewport).e164);
+  await answerInSandbox(sandbox, draft.id, 'Godkänn', { payer: j.viewport === 'phone' ? undefined : mobileNumberFor('payment-payer', j.viewport).e164 });
   await page.bringToFront();
 
   // Paid: the receipt.
