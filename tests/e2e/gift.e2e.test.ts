@@ -111,7 +111,8 @@ test('gift on phones: the sender makes and pays a greetie, the recipient opens i
     await sMain.getByRole('heading', { level: 2, name: 'Betala med Swish' }).waitFor();
     const open = sMain.getByRole('link', { name: 'Öppna Swish' });
     await open.waitFor();
-    expect(await open.getAttribute('href')).toMatch(/^swish:\/\/paymentrequest\?token=/);
+    // Swish returns the payer to the greetie's page.
+    expect(await open.getAttribute('href')).toMatch(/^swish:\/\/paymentrequest\?token=[0-9a-f]+&callbackurl=.+%2Fgreetie%2Fdetails%2F/);
     expect(await sMain.getByRole('img', { name: /QR-kod/ }).count()).toBe(0);
     await sender.check('Swish on the phone');
     // The tap hands swish:// to the Swish app, which this browser does not have (and a request off
@@ -121,6 +122,7 @@ test('gift on phones: the sender makes and pays a greetie, the recipient opens i
     );
     await open.click();
     await sMain.getByText('Väntar på svar från Swish…').waitFor();
+    await sMain.getByRole('link', { name: 'Öppna Swish igen' }).waitFor();
 
     // In Swish (the sandbox, in a second tab) the payer says yes; back on the page, the receipt.
     const swish = await sender.context.newPage();

@@ -10,12 +10,12 @@ import { journey, connectBrowser } from './harness/journey.ts';
 import { LOGIN_PATH, answerInSandbox, expectPath, fixedPriceProduct, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
 
 /**
- * Paying for a greetie with Swish in the sandbox, on a phone and on a desktop: a draft with a gift
- * (made through the API as the compose journey's steps would leave it: a recipient, a message, a
- * fixed-price gift) opened at its review; 'Betala med Swish'; on the phone the 'Öppna Swish' link,
- * on the desktop the QR code. The payer answers from /sandbox in a second tab: first 'Neka' (the
- * page says the payer declined, 'Försök igen'), then — on the desktop through the Swish-number
- * field — 'Godkänn': the receipt. Then the greetie's details page in a new tab, as the Swish app
+ * Paying for a greetie with Swish in the sandbox on a desktop (each page also seen at the phone's
+ * size; a phone's 'Öppna Swish' is walked in gift.e2e): a draft with a gift (made through the API
+ * as the compose journey's steps would leave it: a recipient, a message, a fixed-price gift) opened
+ * at its review; 'Betala med Swish': the QR code. The payer answers from /sandbox in a second tab:
+ * first 'Neka' (the page says the payer declined, 'Försök igen'), then, through the Swish-number
+ * field, 'Godkänn': the receipt. Then the greetie's details page in a new tab, as the Swish app
  * returns the payer there: the session survives and the receipt shows. Delivered at once, the
  * recipient's SMS with the link is in the sandbox outbox.
  */
@@ -71,20 +71,14 @@ journey('payment', async (j) => {
   await tickWithdrawalConsent(main);
   await pay.click();
 
-  // Awaiting the payer: a phone gets the Swish app link, a desktop the QR code and the number field.
+  // Awaiting the payer: the QR code and the number field (a phone gets Swish's app button: gift.e2e).
   await main.getByRole('heading', { level: 2, name: 'Betala med Swish' }).waitFor();
   await main.getByText(/^Att betala: /).waitFor();
-  if (j.viewport === 'phone') {
-    const open = main.getByRole('link', { name: 'Öppna Swish' });
-    await open.waitFor();
-    expect(await open.getAttribute('href')).toMatch(/^swish:\/\/paymentrequest\?token=[0-9a-f]+&callbackurl=.+%2Fgreetie%2Fdetails%2F/);
-  } else {
-    const qr = main.getByRole('img', { name: 'QR-kod för betalningen i Swish' });
-    await qr.waitFor();
-    expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,/);
-    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    await main.getByLabel('Ditt Swish-nummer').waitFor();
-  }
+  const qr = main.getByRole('img', { name: 'QR-kod för betalningen i Swish' });
+  await qr.waitFor();
+  expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,/);
+  await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await main.getByLabel('Ditt Swish-nummer').waitFor();
   await j.check('payment: awaiting the payer');
 
   // The payer declines in Swish (the sandbox, in a second tab).
@@ -96,28 +90,15 @@ journey('payment', async (j) => {
   await declined.waitFor({ timeout: 15_000 });
   await j.check('payment: declined');
 
-  // Try again; on the desktop, this time with the payer's Swish number (the request pops up there).
+  // Try again, this time with the payer's Swish number (the request pops up there).
   await declined.getByRole('button', { name: 'Försök igen' }).click();
-  if (j.viewport === 'phone') {
-    // The app switch: a phone hands swish:// to the Swish app. This browser has none (and the
-    // journey counts any request off our origin as a fault), so the hand-over itself is stopped;
-    // the page's own reaction to the tap is what is checked: it waits for Swish's answer.
-    await page.evaluate(() =>
-      document.addEventListener('click', (e) => (e.target as Element).closest('a[href^="swish:"]') && e.preventDefault(), { capture: true, once: true }),
-    );
-    await main.getByRole('link', { name: 'Öppna Swish' }).click();
-    await main.getByText('Väntar på svar från Swish…').waitFor();
-    await main.getByRole('link', { name: 'Öppna Swish igen' }).waitFor();
-    await j.check('payment: waiting for Swish');
-  } else {
-    const payer = mobileNumberFor('payment-payer', j.viewport);
-    await main.getByLabel('Ditt Swish-nummer').fill(payer.typed);
-    await main.getByRole('button', { name: 'Skicka till min Swish' }).click();
-    await main.getByText('Väntar på svar från Swish…').waitFor();
-    await main.getByText(`Öppna Swish på telefonen med nummer ${payer.e164} och godkänn betalningen där.`).waitFor();
-    await j.check('payment: waiting for the payer’s phone');
-  }
-  await answerInSandbox(sandbox, draft.id, 'Godkänn', { payer: j.viewport === 'phone' ? undefined : mobileNumberFor('payment-payer', j.viewport).e164 });
+  const payer = mobileNumberFor('payment-payer', j.viewport);
+  await main.getByLabel('Ditt Swish-nummer').fill(payer.typed);
+  await main.getByRole('button', { name: 'Skicka till min Swish' }).click();
+  await main.getByText('Väntar på svar från Swish…').waitFor();
+  await main.getByText(`Öppna Swish på telefonen med nummer ${payer.e164} och godkänn betalningen där.`).waitFor();
+  await j.check('payment: waiting for the payer’s phone');
+  await answerInSandbox(sandbox, draft.id, 'Godkänn', { payer: payer.e164 });
   await page.bringToFront();
 
   // Paid: the receipt.
@@ -160,4 +141,4 @@ journey('payment', async (j) => {
   expect(await sms.textContent()).toMatch(/\/greetie\/view\/[A-Za-z0-9_-]{22,}/);
   await sandbox.screenshot({ path: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-sms.png`), fullPage: true });
   await sandbox.close();
-}, { walkAtBothSizes: true });
+}, { walkAtDesktop: true });
