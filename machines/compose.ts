@@ -281,7 +281,11 @@ export const composeMachine = setup({
             actions: { type: 'storeOpened', params: ({ event }) => event },
             description: 'Började från en handlares produkt: skapa utkastet med den gåvan.',
           },
-          { target: 'editing', description: 'En tom greetie: börja med foto/video (utkastet skapas vid första uppladdningen).' },
+          {
+            target: 'editing',
+            actions: { type: 'storeOpened', params: ({ event }) => event },
+            description: 'En tom greetie: börja med foto/video (utkastet skapas vid första uppladdningen).',
+          },
         ],
       },
     },

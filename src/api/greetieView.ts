@@ -7,7 +7,8 @@ import type { Greetie, PublicGreetie } from '../../contract/greetie.ts';
  *
  * The read by reference is asked once per opening (decision 132): it may start before the view's
  * code has loaded (`startByRefRead`, from the route), and readers asking while one is on its way
- * share it. It marks the greetie viewed, so it is never asked twice for nothing.
+ * share it; a reader stopped before it heard the answer hands it to the next. It marks the greetie
+ * viewed, so it is never asked twice for nothing.
  */
 
 interface Shared {
@@ -42,13 +43,18 @@ function ask(refId: string, client: ApiClient, token: string | null): Shared {
   return shared;
 }
 
-/** The shared answer, for a reader who may stop listening (`signal`): an aborted reader never hears back, as the client's own calls. */
-function listen<T>(read: Promise<T>, signal?: AbortSignal): Promise<T> {
+/**
+ * The shared answer, for a reader who may stop listening (`signal`): an aborted reader never hears
+ * back, as the client's own calls. `dropped` runs when it stops before it has heard the answer.
+ */
+function listen<T>(read: Promise<T>, signal?: AbortSignal, dropped?: () => void): Promise<T> {
   if (!signal) return read;
   return new Promise<T>((resolve, reject) => {
+    let heard = false;
+    signal.addEventListener('abort', () => heard || dropped?.(), { once: true });
     read.then(
-      (v) => signal.aborted || resolve(v),
-      (e: unknown) => signal.aborted || reject(e),
+      (v) => signal.aborted || ((heard = true), resolve(v)),
+      (e: unknown) => signal.aborted || ((heard = true), reject(e)),
     );
   });
 }
@@ -77,7 +83,10 @@ export function getGreetieByRef(refId: string, signal?: AbortSignal, client: Api
       if (isApiError(e) && e.status === 401) return ask(refId, client, token || null).read;
       throw e;
     });
-    return listen(read, signal);
+    // A reader stopped before it heard the answer (an actor React stops and starts again, as
+    // StrictMode does in development) hands the read back: the next reader takes it, not a new ask.
+    const handBack = () => early.has(refId) || early.set(refId, started);
+    return listen(read, signal, handBack);
   }
   const going = inFlight.get(refId);
   return listen(going && going.token === token ? going.read : ask(refId, client, token || null).read, signal);

@@ -1,170 +1,186 @@
 import path from 'node:path';
 import sharp from 'sharp';
-import { expect, inject, test } from 'vitest';
-import type { Page } from 'playwright-core';
-import type { Greetie } from '../../contract/greetie.ts';
+import { expect, inject, test, vi } from 'vitest';
 import { Journey, connectBrowser, currentBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, api, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, readCodeFromOutbox, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
+import {
+  LOGIN_PATH,
+  answerInSandbox,
+  api,
+  expectPath,
+  greetieLinkFromOutbox,
+  mobileNumberFor,
+  signInOnLoginPage,
+  tickWithdrawalConsent,
+} from './harness/app.ts';
 
 /**
- * The whole gift, with two people, each in a browser context of their own, so two
- * separate sessions on the one server:
- * - the sender, on a desktop (1280×800), signs in, makes a greetie with a photo, a text and an
- *   InStore gift (the draft saved through the API as the compose steps would leave it, the way
- *   payment.e2e does; compose.e2e walks those steps), opens its review, 'Betala med Swish', and
- *   answers 'Godkänn' in /sandbox in a second tab: the receipt;
- * - the recipient, on a phone (390×844), opens the link from the sandbox SMS outbox, watches the
- *   greetie as a visitor (the gift by name, no phone number, no code), 'Logga in för att ta emot'
- *   with the number it was sent to, is back on the greetie with the gift theirs, opens it in Mina
- *   gåvor and redeems it at the till with the merchant code from the sandbox ('Handlarkod',
- *   'Lös in' → 'Inlöst' with the live time); back in Mina gåvor it is greyed as redeemed;
- * - the sender's list (/greetie) then says "Sedd".
- * Screenshots: test-results/gift-sender-desktop-*.png and gift-phone-*.png.
+ * The whole gift on phones (390×844, touch), sender → recipient → till, as people walk it, by
+ * tapping what they see (issue 27). Two people, each in a browser context of their own:
+ * - the sender opens the start page, taps 'Skicka en greetie', signs in with the code from the SMS
+ *   (the sandbox outbox), uploads a picture, adds a text over it, picks "Fika för två" at Café
+ *   Kanelbullen, enters the recipient and — a new account has no name — their own name, ticks the
+ *   consent at the review and pays with Swish: the phone gets 'Öppna Swish' and no QR code; a tap,
+ *   the payer says 'Godkänn' in Swish (the sandbox's /sandbox page, in a second tab), and the
+ *   receipt shows;
+ * - the recipient opens the link from their SMS as a visitor (the sender's name, the picture with
+ *   the text, the gift by name; no phone number, no code), 'Logga in för att ta emot' with the
+ *   number it was sent to, is back on the greetie with the gift theirs, taps 'Mina gåvor' and the
+ *   gift;
+ * - at the till the staff take the phone: 'Lös in i butiken', the merchant code (from the
+ *   sandbox), 'Lös in' → "Inlöst" with the live time; the gift is then used in Mina gåvor and on its
+ *   own page;
+ * - the sender, still on the receipt, taps 'Till dina greeties': the list says "Sedd".
+ * The desktop's Swish (the QR code) is payment.e2e's; the editor's details are compose.e2e's.
+ * Screenshots: test-results/gift-phone-*.png (the sender) and gift-recipient-phone-*.png.
  */
 
 connectBrowser();
+// Two people, two sign-ins, four compose steps, a payment and a delivery: above the config's 90 s on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 150_000 });
 
-const RECIPIENT = mobileNumberFor('gift', 'phone');
+const SENDER = 'gift';
+const RECIPIENT = 'gift-recipient';
+const GIFT = { merchant: 'Café Kanelbullen', product: 'Fika för två' };
 
-/** The sender's name, and a draft with a photo, a text over it and the gift, saved with the page's own token. */
-async function draftWithPhoto(page: Page, productId: string, mobileNumber: string): Promise<Greetie> {
-  const jpeg = await sharp({ create: { width: 800, height: 1000, channels: 3, background: '#f4a6c8' } }).jpeg({ quality: 80 }).toBuffer();
-  return page.evaluate(
-    async ({ productId, mobileNumber, photo }) => {
-      const auth = { authorization: `Bearer ${sessionStorage.getItem('accessToken')}` };
-      const json = { 'content-type': 'application/json', ...auth };
-      const named = await fetch('/api/mobileuser', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Anna' }) });
-      if (!named.ok) throw new Error(`mobileuser answered ${named.status}: ${await named.text()}`);
-      const res = await fetch('/api/greetie/createv2', {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({
-          recipient: { mobileNumber, name: 'Mormor' },
-          message: 'Grattis på födelsedagen! Fikat bjuder jag på.',
-          content: [{ type: 'text', value: 'Hurra!', x: 0.5, y: 0.2, scale: 1.4, rotation: -4 }],
-          gifts: [{ productId }],
-        }),
-      });
-      if (!res.ok) throw new Error(`createv2 answered ${res.status}: ${await res.text()}`);
-      const draft = (await res.json()) as Greetie;
-      const form = new FormData();
-      form.append('file', new Blob([Uint8Array.from(atob(photo), (c) => c.charCodeAt(0))], { type: 'image/jpeg' }), 'foto.jpg');
-      const media = await fetch(`/api/greetie/${draft.id}/media`, { method: 'POST', headers: auth, body: form });
-      if (!media.ok) throw new Error(`media answered ${media.status}: ${await media.text()}`);
-      return (await media.json()) as Greetie;
-    },
-    { productId, mobileNumber, photo: jpeg.toString('base64') },
-  );
-}
+/** A portrait photo from the phone's camera roll (real JPEG bytes: the server checks them). */
+const photo = () => sharp({ create: { width: 800, height: 1000, channels: 3, background: '#f4a6c8' } }).jpeg({ quality: 80 }).toBuffer();
 
-// Two people in one test (the harness's journey() runs one person); 18–28 s here,
-// so its own budget is the ~60 s the issue allows, above the config's 45 s default.
-test('gift: the sender pays on a desktop, the recipient watches, signs in and redeems on a phone, the sender sees "Sedd"', async () => {
-  const t0 = Date.now();
-  const lap = (what: string) => console.log(`gift: ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const sender = await Journey.open(currentBrowser(), 'gift-sender', 'desktop', inject('baseURL'));
-  const recipient = await Journey.open(currentBrowser(), 'gift', 'phone', inject('baseURL'));
+test('gift on phones: the sender makes and pays a greetie, the recipient opens it and the till redeems the gift', async () => {
+  const sender = await Journey.open(currentBrowser(), SENDER, 'phone', inject('baseURL'));
+  let recipient: Journey | undefined;
   let failed = true;
   try {
     const { baseURL } = sender;
-    const { product, merchant } = await fixedPriceProduct(baseURL, 'InStore');
-    const gift = { productId: product.id, product: product.name, merchantId: merchant.id, merchant: merchant.name };
-
-    // ---- The sender, on a desktop: sign in, the draft, its review, Swish in the sandbox.
+    const to = mobileNumberFor(RECIPIENT, 'phone');
     const s = sender.page;
-    await s.goto('/greetie/new');
+    const sMain = s.getByRole('main');
+
+    // ---- The sender: the start page, 'Skicka en greetie', signed in with the code from the SMS.
+    await s.goto('/');
+    await sMain.getByRole('link', { name: 'Skicka en greetie' }).click();
     await expectPath(s, new RegExp(`^${LOGIN_PATH}`));
     await signInOnLoginPage(sender, { checkpoints: false });
-    // Back from signing in, the page names its first step in the address.
     await expectPath(s, /^\/greetie\/new(\/media)?$/);
-    const draft = await draftWithPhoto(s, gift.productId, RECIPIENT.e164);
-    await s.goto(`/greetie/new?draft=${draft.id}`);
-    const sMain = s.getByRole('main');
+
+    // A picture, then a text over it.
+    await sMain.getByLabel('Välj från telefonen').setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: await photo() });
+    await sMain.getByRole('img', { name: 'Din bild' }).waitFor();
+    const next = sMain.getByRole('button', { name: 'Nästa' });
+    await expect.poll(() => next.isEnabled()).toBe(true);
+    await sender.check('the picture uploaded');
+    await next.click();
+    await sMain.getByRole('heading', { name: 'Klä din greetie' }).waitFor();
+    await sMain.getByRole('group', { name: 'Lägg till' }).getByRole('button', { name: 'Text' }).click();
+    const textPanel = sMain.getByRole('region', { name: 'Ny text' });
+    await textPanel.getByRole('textbox').fill('Grattis!');
+    await textPanel.getByRole('button', { name: 'Lägg till text' }).click();
+    await sMain.getByRole('button', { name: /Text: Grattis!/ }).waitFor();
+    await sMain.getByRole('status').filter({ hasText: 'Sparat' }).waitFor();
+    await s.evaluate(() => window.scrollTo(0, 0));
+    await sender.check('a text on the picture');
+
+    // The gift.
+    await next.click();
+    await sMain.getByRole('heading', { name: 'Lägg till presenter' }).waitFor();
+    await sMain.getByRole('region', { name: 'Välj handlare' }).getByRole('button', { name: new RegExp(GIFT.merchant) }).click();
+    await sMain.getByRole('heading', { name: GIFT.merchant }).waitFor();
+    await sMain.getByRole('listitem').filter({ hasText: GIFT.product }).getByRole('button', { name: /^Lägg till/ }).click();
+    await sMain.getByRole('list', { name: 'Valda presenter' }).getByText(GIFT.product, { exact: true }).waitFor();
+    await sender.check('the gift picked');
+
+    // The recipient, and the sender's own name (a new account has none: the SMS names the sender).
+    await next.click();
+    await sMain.getByRole('heading', { name: 'Vem ska få den?' }).waitFor();
+    await sMain.getByLabel('Mobilnummer').fill(to.typed);
+    await sMain.getByLabel('Namn (valfritt)').fill('Mormor');
+    await sMain.getByLabel('Meddelande').fill('Grattis på födelsedagen! Fikat bjuder jag på.');
+    await sMain.getByLabel('Ditt namn').fill('Anna');
+    await sender.check('the recipient and the sender’s name');
+
+    // The review, and Swish on the phone: the app's button, no QR code.
+    await next.click();
     await sMain.getByRole('heading', { name: 'Granska din greetie' }).waitFor();
-    await sMain.getByText(gift.product).first().waitFor();
+    await sMain.getByText(GIFT.product).first().waitFor();
     const pay = sMain.getByRole('button', { name: 'Betala med Swish' });
     await expect.poll(() => pay.isEnabled()).toBe(true);
-    await sender.check('review');
+    await sender.check('the review');
+    const greetieId = new URL(s.url()).searchParams.get('draft');
+    if (!greetieId) throw new Error(`no draft in the address ${s.url()}`);
     await tickWithdrawalConsent(sMain);
     await pay.click();
-    const qr = sMain.getByRole('img', { name: 'QR-kod för betalningen i Swish' });
-    await qr.waitFor();
-    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    await sender.check('awaiting Swish');
+    await sMain.getByRole('heading', { level: 2, name: 'Betala med Swish' }).waitFor();
+    const open = sMain.getByRole('link', { name: 'Öppna Swish' });
+    await open.waitFor();
+    // Swish returns the payer to the greetie's page.
+    expect(await open.getAttribute('href')).toMatch(/^swish:\/\/paymentrequest\?token=[0-9a-f]+&callbackurl=.+%2Fgreetie%2Fdetails%2F/);
+    expect(await sMain.getByRole('img', { name: /QR-kod/ }).count()).toBe(0);
+    await sender.check('Swish on the phone');
+    // The tap hands swish:// to the Swish app, which this browser does not have (and a request off
+    // our origin fails the journey): the hand-over is stopped, the page's answer to the tap is checked.
+    await s.evaluate(() =>
+      document.addEventListener('click', (e) => (e.target as Element).closest('a[href^="swish:"]') && e.preventDefault(), { capture: true, once: true }),
+    );
+    await open.click();
+    await sMain.getByText('Väntar på svar från Swish…').waitFor();
+    await sMain.getByRole('link', { name: 'Öppna Swish igen' }).waitFor();
 
-    // The payer says yes in Swish: the sandbox, in a second tab.
-    const sandbox = await sender.context.newPage();
-    await sandbox.goto('/sandbox');
-    const payments = sandbox.getByRole('region', { name: 'Betalningar' });
-    const pending = payments.getByRole('listitem').filter({ hasText: draft.id.slice(0, 8) });
-    await pending.waitFor({ timeout: 15_000 });
-    await sandbox.screenshot({ path: path.join(inject('resultsDir'), 'gift-sender-desktop-sandbox-payment.png'), fullPage: true });
-    await pending.getByRole('button', { name: 'Godkänn' }).click();
-    await payments.getByRole('status').filter({ hasText: 'Godkänn' }).waitFor();
-    await sandbox.close();
+    // In Swish (the sandbox, in a second tab) the payer says yes; back on the page, the receipt.
+    const swish = await sender.context.newPage();
+    await swish.goto('/sandbox');
+    await answerInSandbox(swish, greetieId, 'Godkänn', { screenshot: path.join(inject('resultsDir'), 'gift-phone-swish-sandbox.png') });
+    await swish.close();
     await s.bringToFront();
     await sMain.getByRole('heading', { name: 'Tack! Betalningen är klar' }).waitFor({ timeout: 15_000 });
-    await sMain.getByRole('article', { name: 'Kvitto' }).getByText(gift.product).waitFor();
-    await sender.check('receipt');
-    lap('paid');
+    await sMain.getByRole('article', { name: 'Kvitto' }).getByText(GIFT.product).waitFor();
+    await sender.check('the receipt');
 
-    // ---- The recipient, on a phone: the link from the SMS, as a visitor.
+    // ---- The recipient, on their own phone: the link from the SMS, as a visitor first.
+    recipient = await Journey.open(currentBrowser(), RECIPIENT, 'phone', inject('baseURL'));
     const r = recipient.page;
-    const link = await greetieLinkFromOutbox(baseURL, RECIPIENT.e164);
-    expect(link).toBe(`/greetie/view/${draft.refId}`);
-    await r.goto(link);
     const rMain = r.getByRole('main');
+    const link = await greetieLinkFromOutbox(baseURL, to.e164);
+    await r.goto(link);
     await rMain.getByRole('heading', { level: 1, name: 'En greetie från Anna' }).waitFor();
     const frame = rMain.getByRole('img', { name: 'Bilden i greetien' });
-    await frame.waitFor();
     await expect.poll(() => frame.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await rMain.getByText('Grattis på födelsedagen! Fikat bjuder jag på.').waitFor();
-    await rMain.getByRole('img', { name: 'Över bilden: Hurra!' }).waitFor();
-    await rMain.getByText(gift.product, { exact: true }).waitFor();
-    const receive = rMain.getByRole('link', { name: 'Logga in för att ta emot' });
-    await receive.waitFor();
-    // No phone number and no voucher code in what a visitor can read.
-    const merchantCode = (await api<Array<{ id: string; merchantCode: string }>>(baseURL, '/api/sandbox/merchants')).find((m) => m.id === gift.merchantId)?.merchantCode;
-    if (!merchantCode) throw new Error(`no sandbox merchant code for ${gift.merchant}`);
+    await rMain.getByRole('img', { name: 'Över bilden: Grattis!' }).waitFor();
+    await rMain.getByText(GIFT.product, { exact: true }).waitFor();
+    // No phone number and no merchant code in what a visitor can read.
+    const merchants = await api<Array<{ name: string; merchantCode: string }>>(baseURL, '/api/sandbox/merchants');
+    const merchantCode = merchants.find((m) => m.name === GIFT.merchant)?.merchantCode;
+    if (!merchantCode) throw new Error(`no sandbox merchant code for ${GIFT.merchant}`);
     const visible = await r.evaluate(() => document.body.innerText);
     expect(visible).not.toContain('+46');
-    expect(visible).not.toContain(RECIPIENT.e164.slice(5));
     expect(visible).not.toMatch(/07\d[\s-]?\d{3}/);
     expect(visible.toLowerCase()).not.toContain(merchantCode.toLowerCase());
-    await recipient.check('the link opened by a visitor');
-    lap('viewed');
+    await recipient.check('the link opened');
 
-    // 'Logga in för att ta emot': the number it was sent to, the code from the SMS, back to the greetie.
-    await receive.click();
+    // 'Logga in för att ta emot' with the number it was sent to; back on the greetie, the gift theirs.
+    await rMain.getByRole('link', { name: 'Logga in för att ta emot' }).click();
     await expectPath(r, `${LOGIN_PATH}?returnTo=${encodeURIComponent(link)}`);
-    // (By hand rather than signInOnLoginPage: that one waits for the header's 'Konto', and the
-    // greetie view it returns to has the minimal layout, only the corner menu.)
-    await r.getByLabel('Mobilnummer').fill(RECIPIENT.typed);
-    await recipient.check('login: the number');
-    const since = Date.now();
-    await r.getByRole('button', { name: 'Skicka kod' }).click();
-    const codeField = r.getByLabel('Kod', { exact: true });
-    await codeField.waitFor();
-    await codeField.fill(await readCodeFromOutbox(baseURL, RECIPIENT.e164, since));
-    await recipient.check('login: the code');
-    await r.getByRole('button', { name: 'Logga in', exact: true }).click();
+    await signInOnLoginPage(recipient, { checkpoints: false, minimalLayout: true });
     await expectPath(r, link);
-    expect(await r.evaluate(() => sessionStorage.getItem('accessToken'))).toBeTruthy();
     await rMain.getByRole('heading', { level: 2, name: 'Din gåva' }).waitFor();
-    await rMain.getByRole('link', { name: 'Lös in' }).waitFor();
-    await recipient.check('back on the greetie, signed in');
+    await recipient.check('the gift is theirs');
 
-    // The gift in Mina gåvor, then the till.
-    await rMain.getByRole('link', { name: 'Visa gåvan' }).click();
+    // Mina gåvor, and the gift.
+    await rMain.getByRole('link', { name: 'Mina gåvor' }).click();
+    await expectPath(r, '/voucher');
+    const gift = rMain.getByRole('region', { name: /Att använda/ }).getByRole('link', { name: new RegExp(GIFT.product) });
+    await gift.waitFor();
+    await recipient.check('Mina gåvor');
+    await gift.click();
     await expectPath(r, /^\/voucher\/[0-9a-f-]{36}$/);
-    await rMain.getByRole('heading', { level: 1, name: gift.product }).waitFor();
-    await recipient.check('the gift in Mina gåvor');
+    const voucherPath = new URL(r.url()).pathname;
+    await rMain.getByRole('heading', { level: 1, name: GIFT.product }).waitFor();
+    await recipient.check('the gift');
+
+    // ---- At the till the staff take the phone: the merchant code, 'Lös in'.
     await rMain.getByRole('link', { name: 'Lös in i butiken' }).click();
     await expectPath(r, /^\/redeem\/voucher\//);
-    const field = rMain.getByRole('textbox', { name: 'Handlarkod' });
-    await field.waitFor();
+    await rMain.getByRole('textbox', { name: 'Handlarkod' }).fill(merchantCode);
     await recipient.check('the till');
-    await field.fill(merchantCode);
     await rMain.getByRole('button', { name: 'Lös in' }).click();
     await rMain.getByRole('heading', { level: 1, name: 'Inlöst' }).waitFor();
     const clock = rMain.getByTestId('live-clock');
@@ -172,29 +188,32 @@ test('gift: the sender pays on a desktop, the recipient watches, signs in and re
     expect(first).toMatch(/^\d\d:\d\d:\d\d$/);
     await expect.poll(() => clock.textContent(), { timeout: 3_000 }).not.toBe(first);
     await recipient.check('Inlöst');
+
+    // Back with the recipient: the gift is used, in Mina gåvor and on its page.
     await rMain.getByRole('link', { name: 'Till Mina gåvor' }).click();
     await expectPath(r, '/voucher');
-    await rMain
-      .getByRole('region', { name: /Använda och utgångna/ })
-      .getByRole('link', { name: new RegExp(gift.product) })
-      .getByText(/^Inlöst \d+ \w+ 20\d\d$/)
-      .waitFor();
-    await recipient.check('redeemed in Mina gåvor');
-    lap('redeemed');
+    const used = rMain.getByRole('region', { name: /Använda och utgångna/ }).getByRole('link', { name: new RegExp(GIFT.product) });
+    await used.getByText(/^Inlöst \d+ \w+ 20\d\d$/).waitFor();
+    await used.click();
+    await expectPath(r, voucherPath);
+    await rMain.getByTestId('voucher-status').getByText(/^Inlöst /).waitFor();
+    expect(await rMain.getByRole('link', { name: 'Lös in i butiken' }).count()).toBe(0);
+    await recipient.check('the gift used');
 
-    // ---- The sender's list: "Sedd".
-    await s.goto('/greetie');
+    // ---- The sender, still on the receipt: 'Till dina greeties' says "Sedd".
+    await s.bringToFront();
+    await sMain.getByRole('link', { name: 'Till dina greeties' }).click();
+    await expectPath(s, '/greetie/list');
     await sMain.getByRole('heading', { level: 1, name: 'Mina greeties' }).waitFor();
     const row = sMain.getByRole('link', { name: /Mormor/ });
     await row.getByText('Sedd', { exact: true }).waitFor();
-    expect(await row.getAttribute('href')).toBe(`/greetie/details/${draft.id}`);
+    expect(await row.getAttribute('href')).toBe(`/greetie/details/${greetieId}`);
     await sender.check('the list says Sedd');
-    lap('done');
     sender.assertClean('at the end');
     recipient.assertClean('at the end');
     failed = false;
   } finally {
-    await recipient.close(failed);
+    await recipient?.close(failed);
     await sender.close(failed);
   }
-}, 60_000);
+});

@@ -6,16 +6,16 @@ import sharp from 'sharp';
 import { expect, inject } from 'vitest';
 import type { Greetie } from '../../contract/greetie.ts';
 import type { Product } from '../../contract/merchant.ts';
-import { journey, connectBrowser, type Journey } from './harness/journey.ts';
-import { LOGIN_PATH, expectPath, fixedPriceProduct, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
+import { journey, connectBrowser } from './harness/journey.ts';
+import { LOGIN_PATH, answerInSandbox, expectPath, fixedPriceProduct, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
 
 /**
- * Paying for a greetie with Swish in the sandbox, on a phone and on a desktop: a draft with a gift
- * (made through the API as the compose journey's steps would leave it: a recipient, a message, a
- * fixed-price gift) opened at its review; 'Betala med Swish'; on the phone the 'Öppna Swish' link,
- * on the desktop the QR code. The payer answers from /sandbox in a second tab: first 'Neka' (the
- * page says the payer declined, 'Försök igen'), then — on the desktop through the Swish-number
- * field — 'Godkänn': the receipt. Then the greetie's details page in a new tab, as the Swish app
+ * Paying for a greetie with Swish in the sandbox on a desktop (each page also seen at the phone's
+ * size; a phone's 'Öppna Swish' is walked in gift.e2e): a draft with a gift (made through the API
+ * as the compose journey's steps would leave it: a recipient, a message, a fixed-price gift) opened
+ * at its review; 'Betala med Swish': the QR code. The payer answers from /sandbox in a second tab:
+ * first 'Neka' (the page says the payer declined, 'Försök igen'), then, through the Swish-number
+ * field, 'Godkänn': the receipt. Then the greetie's details page in a new tab, as the Swish app
  * returns the payer there: the session survives and the receipt shows. Delivered at once, the
  * recipient's SMS with the link is in the sandbox outbox.
  */
@@ -48,24 +48,6 @@ async function draftWithGift(page: Page, product: Product, recipient: string): P
   );
 }
 
-/** In the /sandbox tab: the pending payment of this greetie answered as the payer would. */
-async function answerInSandbox(sandbox: Page, j: Journey, greetieId: string, answer: 'Godkänn' | 'Neka', step: string, payer?: string) {
-  const section = sandbox.getByRole('region', { name: 'Betalningar' });
-  // The list is read every few seconds: a payment the page has since replaced (the QR code's, once
-  // the payer typed a Swish number) can still be listed for a moment. Answering that one fails, so
-  // the payment is told apart by its payer when the journey knows it.
-  const mine = section.getByRole('listitem').filter({ hasText: greetieId.slice(0, 8) });
-  const item = payer ? mine.filter({ hasText: payer }) : mine;
-  await item.waitFor({ timeout: 15_000 });
-  if (step) {
-    await sandbox.bringToFront();
-    await sandbox.screenshot({ path: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-${step}.png`), fullPage: true });
-  }
-  await item.getByRole('button', { name: answer }).click();
-  await section.getByRole('status').filter({ hasText: answer }).waitFor();
-  await item.waitFor({ state: 'detached' });
-}
-
 journey('payment', async (j) => {
   const { page } = j;
   await page.goto('/greetie/new');
@@ -89,53 +71,34 @@ journey('payment', async (j) => {
   await tickWithdrawalConsent(main);
   await pay.click();
 
-  // Awaiting the payer: a phone gets the Swish app link, a desktop the QR code and the number field.
+  // Awaiting the payer: the QR code and the number field (a phone gets Swish's app button: gift.e2e).
   await main.getByRole('heading', { level: 2, name: 'Betala med Swish' }).waitFor();
   await main.getByText(/^Att betala: /).waitFor();
-  if (j.viewport === 'phone') {
-    const open = main.getByRole('link', { name: 'Öppna Swish' });
-    await open.waitFor();
-    expect(await open.getAttribute('href')).toMatch(/^swish:\/\/paymentrequest\?token=[0-9a-f]+&callbackurl=.+%2Fgreetie%2Fdetails%2F/);
-  } else {
-    const qr = main.getByRole('img', { name: 'QR-kod för betalningen i Swish' });
-    await qr.waitFor();
-    expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,/);
-    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    await main.getByLabel('Ditt Swish-nummer').waitFor();
-  }
+  const qr = main.getByRole('img', { name: 'QR-kod för betalningen i Swish' });
+  await qr.waitFor();
+  expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,/);
+  await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await main.getByLabel('Ditt Swish-nummer').waitFor();
   await j.check('payment: awaiting the payer');
 
   // The payer declines in Swish (the sandbox, in a second tab).
   const sandbox = await j.context.newPage();
   await sandbox.goto('/sandbox');
-  await answerInSandbox(sandbox, j, draft.id, 'Neka', 'pending');
+  await answerInSandbox(sandbox, draft.id, 'Neka', { screenshot: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-pending.png`) });
   await page.bringToFront();
   const declined = main.getByRole('alert').filter({ hasText: 'Betalningen nekades' });
   await declined.waitFor({ timeout: 15_000 });
   await j.check('payment: declined');
 
-  // Try again; on the desktop, this time with the payer's Swish number (the request pops up there).
+  // Try again, this time with the payer's Swish number (the request pops up there).
   await declined.getByRole('button', { name: 'Försök igen' }).click();
-  if (j.viewport === 'phone') {
-    // The app switch: a phone hands swish:// to the Swish app. This browser has none (and the
-    // journey counts any request off our origin as a fault), so the hand-over itself is stopped;
-    // the page's own reaction to the tap is what is checked: it waits for Swish's answer.
-    await page.evaluate(() =>
-      document.addEventListener('click', (e) => (e.target as Element).closest('a[href^="swish:"]') && e.preventDefault(), { capture: true, once: true }),
-    );
-    await main.getByRole('link', { name: 'Öppna Swish' }).click();
-    await main.getByText('Väntar på svar från Swish…').waitFor();
-    await main.getByRole('link', { name: 'Öppna Swish igen' }).waitFor();
-    await j.check('payment: waiting for Swish');
-  } else {
-    const payer = mobileNumberFor('payment-payer', j.viewport);
-    await main.getByLabel('Ditt Swish-nummer').fill(payer.typed);
-    await main.getByRole('button', { name: 'Skicka till min Swish' }).click();
-    await main.getByText('Väntar på svar från Swish…').waitFor();
-    await main.getByText(`Öppna Swish på telefonen med nummer ${payer.e164} och godkänn betalningen där.`).waitFor();
-    await j.check('payment: waiting for the payer’s phone');
-  }
-  await answerInSandbox(sandbox, j, draft.id, 'Godkänn', '', j.viewport === 'phone' ? undefined : mobileNumberFor('payment-payer', j.viewport).e164);
+  const payer = mobileNumberFor('payment-payer', j.viewport);
+  await main.getByLabel('Ditt Swish-nummer').fill(payer.typed);
+  await main.getByRole('button', { name: 'Skicka till min Swish' }).click();
+  await main.getByText('Väntar på svar från Swish…').waitFor();
+  await main.getByText(`Öppna Swish på telefonen med nummer ${payer.e164} och godkänn betalningen där.`).waitFor();
+  await j.check('payment: waiting for the payer’s phone');
+  await answerInSandbox(sandbox, draft.id, 'Godkänn', { payer: payer.e164 });
   await page.bringToFront();
 
   // Paid: the receipt.
@@ -178,4 +141,4 @@ journey('payment', async (j) => {
   expect(await sms.textContent()).toMatch(/\/greetie\/view\/[A-Za-z0-9_-]{22,}/);
   await sandbox.screenshot({ path: path.join(inject('resultsDir'), `payment-${j.viewport}-sandbox-sms.png`), fullPage: true });
   await sandbox.close();
-}, { walkAtBothSizes: true });
+}, { walkAtDesktop: true });

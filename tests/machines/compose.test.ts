@@ -286,6 +286,15 @@ describe('compose machine', () => {
       expect(t.actor.getSnapshot().context.senderNameError).toBeNull();
     });
 
+    it('a blank greetie (no draft in the address) keeps who opens it and on what: the name is asked for, the phone gets Swish’s app', () => {
+      // The most common start ('Skicka en greetie'), where the name was never asked and a phone was
+      // handed the desktop's QR code: only a draft's address stored the opener.
+      const t = start();
+      t.actor.send({ type: 'user.opened', draftId: null, gift: null, sender: nameless, device: 'phone' });
+      expect(t.step()).toEqual(['media']);
+      expect(t.actor.getSnapshot().context).toMatchObject({ sender: { id: USER_ID, name: '', needsName: true }, device: 'phone' });
+    });
+
     it('a profile with a name goes straight on; a resumed draft without the name lands on the recipient, not the review', async () => {
       const named = await atRecipient({ id: USER_ID, name: 'Anna' });
       named.actor.send({ type: 'user.next' });

@@ -45,6 +45,26 @@ describe('GET /greetie/byRef, asked once per opening', () => {
     expect(await again).toEqual(greetie);
   });
 
+  it('a reader stopped before it heard the answer hands the early read to the next (StrictMode stops and restarts an actor)', async () => {
+    const { client, asks } = slowServer(404);
+    startByRefRead('REF', null, client);
+    asks[0]!.answer();
+    await tick();
+    const first = new AbortController();
+    const stopped = getGreetieByRef('REF', first.signal, client);
+    const heard = vi.fn();
+    stopped.then(heard, heard);
+    first.abort();
+    const failure = await getGreetieByRef('REF', new AbortController().signal, client).catch((e: unknown) => e);
+    expect(isApiError(failure) && failure.status).toBe(404);
+    expect(asks).toHaveLength(1);
+    expect(heard).not.toHaveBeenCalled();
+    // The reader that heard it keeps it: a retry asks anew.
+    void getGreetieByRef('REF', undefined, client).catch(() => undefined);
+    await tick();
+    expect(asks).toHaveLength(2);
+  });
+
   it('two readers while one read is on its way share it; one that stops listening does not stop the other', async () => {
     const { client, asks } = slowServer(404);
     const first = new AbortController();

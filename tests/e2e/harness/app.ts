@@ -94,6 +94,26 @@ export async function deliveredVoucher(baseURL: string, recipientToken: string, 
   return voucherId!;
 }
 
+/**
+ * In a /sandbox tab: the pending Swish payment of `greetieId` answered as the payer would in the
+ * Swish app ('Godkänn', 'Neka'), once the page says it got the answer. `payer` tells apart the
+ * payment with that payer's number (the list is read every few seconds: a payment the page has
+ * since replaced can still be listed for a moment); `screenshot` is where to save the tab first.
+ */
+export async function answerInSandbox(sandbox: Page, greetieId: string, answer: 'Godkänn' | 'Neka', opts: { payer?: string; screenshot?: string } = {}): Promise<void> {
+  const section = sandbox.getByRole('region', { name: 'Betalningar' });
+  const mine = section.getByRole('listitem').filter({ hasText: greetieId.slice(0, 8) });
+  const item = opts.payer ? mine.filter({ hasText: opts.payer }) : mine;
+  await item.waitFor({ timeout: 15_000 });
+  if (opts.screenshot) {
+    await sandbox.bringToFront();
+    await sandbox.screenshot({ path: opts.screenshot, fullPage: true });
+  }
+  await item.getByRole('button', { name: answer }).click();
+  await section.getByRole('status').filter({ hasText: answer }).waitFor();
+  await item.waitFor({ state: 'detached' });
+}
+
 /** Waits until the page's path (and query, when given) is the expected one. */
 export async function expectPath(page: Page, expected: string | RegExp): Promise<void> {
   await page.waitForURL((url) => {
@@ -256,7 +276,7 @@ export const LOGIN_PATH = '/auth/jwt/login';
  * Signs in on the login page the journey is on: the mobile number, 'Skicka kod', the code read
  * from the sandbox SMS outbox, 'Logga in'. With `keyboard`, only Tab, Enter and typing are used.
  */
-export async function signInOnLoginPage(j: Journey, opts: { keyboard?: boolean; checkpoints?: boolean } = {}): Promise<void> {
+export async function signInOnLoginPage(j: Journey, opts: { keyboard?: boolean; checkpoints?: boolean; minimalLayout?: boolean } = {}): Promise<void> {
   const { page } = j;
   const number = mobileNumberFor(j.name, j.viewport);
   const mobile = page.getByLabel('Mobilnummer');
@@ -293,7 +313,9 @@ export async function signInOnLoginPage(j: Journey, opts: { keyboard?: boolean; 
     await codeField.fill(code);
     await login.click();
   }
-  await expectSignedIn(page);
+  // The greetie view returns in the minimal layout: no header, so no 'Konto' to wait for.
+  if (opts.minimalLayout) await expect.poll(() => page.evaluate(() => sessionStorage.getItem('accessToken'))).toBeTruthy();
+  else await expectSignedIn(page);
 }
 
 /**

@@ -187,15 +187,21 @@ export type SkipReasons = Partial<Record<ViewportName, string>>;
 export interface JourneyOptions {
   /** Walk at both sizes, for a journey whose steps differ by size. By default it walks at the phone's and looks at both. */
   walkAtBothSizes?: boolean;
+  /**
+   * Walk at the desktop's size only, each checked page also seen at the phone's: for a journey
+   * whose phone walk another journey does (payment: the phone's Swish is gift.e2e's).
+   */
+  walkAtDesktop?: boolean;
   skip?: SkipReasons;
 }
 
 function defineJourney(name: string, body: JourneyBody, opts: JourneyOptions): void {
-  const sizes: ViewportName[] = opts.walkAtBothSizes ? ['phone', 'desktop'] : ['phone'];
+  const sizes: ViewportName[] = opts.walkAtBothSizes ? ['phone', 'desktop'] : opts.walkAtDesktop ? ['desktop'] : ['phone'];
+  const other = (size: ViewportName): ViewportName => (size === 'phone' ? 'desktop' : 'phone');
   describe(name, () => {
     for (const viewport of sizes) {
       const run = async () => {
-        const alsoAt = opts.walkAtBothSizes ? null : 'desktop';
+        const alsoAt = opts.walkAtBothSizes ? null : other(viewport);
         const journey = await Journey.open(currentBrowser(), name, viewport, inject('baseURL'), alsoAt);
         let failed = true;
         try {
@@ -208,7 +214,7 @@ function defineJourney(name: string, body: JourneyBody, opts: JourneyOptions): v
       };
       const reason = opts.skip?.[viewport];
       if (reason !== undefined) test.skip(`${viewport} (skipped: ${reason})`, run);
-      else test(opts.walkAtBothSizes ? viewport : `${viewport} (and each page at the desktop's size)`, run);
+      else test(opts.walkAtBothSizes ? viewport : `${viewport} (and each page at the ${other(viewport)}'s size)`, run);
     }
   });
 }

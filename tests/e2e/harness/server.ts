@@ -28,6 +28,10 @@ export async function buildSpa(outDir: string, logFile: string): Promise<void> {
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: ROOT,
+    // The build `npm start` serves. Vitest sets NODE_ENV=test, and Vite builds with the NODE_ENV
+    // it finds: inherited, the journeys walked React's development build (StrictMode's double
+    // effects included, which read a greetie link twice: decision 132).
+    env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.pipe(log);
