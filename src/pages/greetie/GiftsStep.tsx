@@ -59,9 +59,13 @@ export function GiftsStep({ compose, title, soldOut = NONE }: { compose: Compose
                   <p className={css.rowMeta}>{formatKr(g.amount)}</p>
                 )}
               </div>
-              <button type="button" className={css.linkButton} onClick={() => change(gifts.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className={css.linkButton}
+                aria-label={t('gifts.removeLabel', { gift: g.productName })}
+                onClick={() => change(gifts.filter((_, j) => j !== i))}
+              >
                 {t('gifts.remove')}
-                <span className={visuallyHidden}>: {g.productName}</span>
               </button>
             </li>
           ))}
@@ -232,13 +236,13 @@ function ProductRow({ product: p, soldOut, onAdd }: { product: Product; soldOut:
         className={soldOut ? `${button} ${css.soldOutButton}` : button}
         disabled={soldOut}
         aria-disabled={soldOut || undefined}
+        aria-label={t('gifts.addProductLabel', { gift: p.name })}
         aria-describedby={soldOut ? `${id}-sold-out` : undefined}
         onClick={() => {
           if (!soldOut) onAdd(p);
         }}
       >
         {t('gifts.addProduct')}
-        <span className={visuallyHidden}>: {p.name}</span>
       </button>
     </li>
   );

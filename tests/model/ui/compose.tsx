@@ -255,7 +255,7 @@ export default defineUi({
         await answer(MERCHANTS, () => json(200, list));
         await user().click(await screen.findByRole('button', { name: new RegExp(g.merchantName) }));
         await answer(PRODUCTS, () => json(200, [productOf(g)]));
-        await user().click(await screen.findByRole('button', { name: `Lägg till: ${g.productName}` }));
+        await user().click(await screen.findByRole('button', { name: `Lägg till ${g.productName}` }));
       }
     },
     'user.changedRecipient': async (_env, event) => {
