@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
@@ -11,23 +11,37 @@ import { charts, coverageOf } from './machines.ts';
 import { liveActors, useJourney, type LiveActor } from './useLive.ts';
 import { Journey } from './Journey.tsx';
 import type { JourneyStep } from './journey.ts';
-import { useSandboxOn } from '../../components/useSandboxOn.ts';
+import { createLoader } from '../../../machines/loader.ts';
+import { useLoader } from '../../components/useLoader.ts';
+import { fromCall } from '../../components/flow.ts';
+import { sandboxAnswer, sandboxKnownOn } from './early.ts';
 import { useChartLabels } from './labels.ts';
 import { StatePanel } from './StatePanel.tsx';
 import { useApprovalStatuses, type ApprovalStatus } from './approvals.ts';
 import { Changes } from './Changes.tsx';
 import * as css from './flows.css.ts';
 
+/** "Is the sandbox on?" as a loader, taking the answer the route asked for beside the page's chunk (early.ts). */
+const sandboxLoader = createLoader<void, boolean>().provide({
+  actors: { load: fromCall<boolean, { params: void }>(({ signal }) => sandboxAnswer(signal)) },
+});
+
 /**
  * /flows (sandbox on): every machine in machines/ as a diagram for product owners, with live
  * highlighting from the app running in another tab, the path-coverage overlay and the generated
- * test paths, step by step.
+ * test paths, step by step. When the route's early check has answered by the time the page's code
+ * runs, the viewer renders at once (decision 139).
  */
 export function FlowsPage() {
-  const sandbox = useSandboxOn();
+  const [known] = useState(sandboxKnownOn);
+  return known ? <FlowViewer /> : <SandboxGate />;
+}
+
+function SandboxGate() {
+  const { status, data } = useLoader(sandboxLoader, undefined);
   const { t } = useTranslation('flows');
-  if (sandbox === 'off') return <NotFoundPage />;
-  if (sandbox === 'checking') {
+  if (status !== 'loading' && !(status === 'loaded' && data)) return <NotFoundPage />;
+  if (status === 'loading') {
     return (
       <p className={container} role="status">
         {t('checking')}
@@ -74,7 +88,13 @@ export function FlowViewer() {
   };
 
   const labels = useChartLabels();
-  const approvals = useApprovalStatuses(charts);
+  // The approvals load after the chart is drawn (or after 3 s whatever happens), not before it.
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setDrawn(true), 3000);
+    return () => clearTimeout(timer);
+  }, []);
+  const approvals = useApprovalStatuses(charts, drawn || !chart);
 
   // In the source the chart comes first, then the machines and the journey: a phone opening a
   // machine's link sees its chart at once; a wider screen puts the list beside it.
@@ -86,7 +106,14 @@ export function FlowViewer() {
       <div className={css.layout}>
         <div className={css.mainArea}>
           {chart ? (
-            <MachineView key={chart.id} chart={chart} live={live} pinned={pinned?.machineId === chart.root ? pinned : undefined} approval={approvals?.get(chart.id)} />
+            <MachineView
+              key={chart.id}
+              chart={chart}
+              live={live}
+              pinned={pinned?.machineId === chart.root ? pinned : undefined}
+              approval={approvals?.get(chart.id)}
+              onDrawn={() => setDrawn(true)}
+            />
           ) : (
             <p>{t('none')}</p>
           )}
@@ -180,7 +207,19 @@ function changeMarks(status: Extract<ApprovalStatus, { kind: 'approved' }>): Non
   };
 }
 
-function MachineView({ chart, live, pinned, approval }: { chart: Chart; live: LiveActor[]; pinned: JourneyStep | undefined; approval: ApprovalStatus | undefined }) {
+function MachineView({
+  chart,
+  live,
+  pinned,
+  approval,
+  onDrawn,
+}: {
+  chart: Chart;
+  live: LiveActor[];
+  pinned: JourneyStep | undefined;
+  approval: ApprovalStatus | undefined;
+  onDrawn?: () => void;
+}) {
   const { t } = useTranslation('flows');
   const labels = useChartLabels();
   const cov = coverageOf(chart.id);
@@ -293,7 +332,7 @@ function MachineView({ chart, live, pinned, approval }: { chart: Chart; live: Li
           </button>
         )}
       </div>
-      <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} />
+      <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} onDrawn={onDrawn} />
       {changesShown && diff && <Changes chart={chart} diff={diff.diff} approvedAt={diff.approval.approvedAt} removedAtRoot={diff.removedAt.get(chart.root) ?? 0} onSelect={setSelection} />}
       {path && (
         <p className={css.stepText} aria-live="polite">
