@@ -9,6 +9,8 @@
  * GET /api/sandbox requested and answered, the layout's chunk requested and answered, the first
  * "Laddar"/"Ritar" status in the document, the chart's first state in the document and the frame
  * after it (the bench's "drawn"), and the main thread's long tasks (> 50 ms) before it.
+ * PROFILE_CPU=1 also records a CPU profile of each load (CDP) and prints self time by script and
+ * by function.
  * Not part of `npm run bench`.
  */
 import { execFileSync } from 'node:child_process';
@@ -41,6 +43,39 @@ window.__flowsDrawn = new Promise((resolve) => {
   observer.observe(document, { childList: true, subtree: true });
 });`;
 
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time by script (and by function within the page's chunks), over all profiles, in ms. */
+function summariseCpu(profiles: CpuProfile[]): void {
+  const byUrl = new Map<string, number>();
+  const byFn = new Map<string, number>();
+  for (const p of profiles) {
+    const nodes = new Map(p.nodes.map((n) => [n.id, n]));
+    p.samples.forEach((id, i) => {
+      const n = nodes.get(id)!;
+      const ms = (p.timeDeltas[i + 1] ?? 0) / 1000;
+      const url = n.callFrame.url ? new URL(n.callFrame.url).pathname : `(${n.callFrame.functionName || 'native'})`;
+      byUrl.set(url, (byUrl.get(url) ?? 0) + ms);
+      const fn = `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber}`;
+      byFn.set(fn, (byFn.get(fn) ?? 0) + ms);
+    });
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `  ${(v / profiles.length).toFixed(0).padStart(6)} ms  ${k}`)
+      .join('\n');
+  console.log(`\nCPU self time per load (mean over ${profiles.length}), by script:\n${top(byUrl, 15)}\nby function:\n${top(byFn, 25)}`);
+}
+
+const cpu = process.env.PROFILE_CPU === '1';
+const cpuProfiles: CpuProfile[] = [];
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -65,9 +100,16 @@ async function main(): Promise<void> {
       try {
         const page = await context.newPage();
         await page.addInitScript(WATCH);
+        const cdp = cpu ? await context.newCDPSession(page) : undefined;
+        if (cdp) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+          await cdp.send('Profiler.start');
+        }
         await page.goto(`${server.baseUrl}/flows?machine=${encodeURIComponent(machine)}`, { waitUntil: 'commit' });
         await page.waitForSelector('svg[role="group"] g.state', { timeout: 30_000 });
         const drawn = await page.evaluate(() => (window as unknown as { __flowsDrawn: Promise<number> }).__flowsDrawn);
+        if (cdp) cpuProfiles.push(((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile);
         const got = await page.evaluate(() => {
           const w = window as unknown as { __marks: Record<string, number>; __longTasks: [number, number][] };
           const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
@@ -123,6 +165,7 @@ async function main(): Promise<void> {
     }
     const longSum = rows.map((r) => r.long.reduce((s, [, d]) => s + d, 0));
     console.log(`  long tasks before drawn, total: median ${Math.round(median(longSum))} ms`);
+    if (cpu) summariseCpu(cpuProfiles);
   } finally {
     await browser.close();
     await stop(server);

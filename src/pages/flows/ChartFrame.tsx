@@ -101,6 +101,7 @@ export function ChartFrame({
   selection,
   onSelect,
   reveal,
+  show,
   onDrawn,
 }: {
   chart: Chart;
@@ -108,6 +109,12 @@ export function ChartFrame({
   selection: Selection;
   onSelect: (s: Selection) => void;
   reveal: Selection;
+  /**
+   * A part to bring into view now, each time `n` changes (a change chosen in "Visa ändringar"'s
+   * list, the first change when they are turned on): panned to in the frame unless it is in view
+   * already, and the frame scrolled into the window if it is out of it.
+   */
+  show?: { target: Selection; n: number };
   /** Called once the chart is drawn (or cannot be): the page's later work waits for it. */
   onDrawn?: () => void;
 }) {
@@ -175,6 +182,16 @@ export function ChartFrame({
     setView((prev) => (prev && prev.layout === layout ? { layout, view: fn(prev.view, layout, usable) } : prev));
   };
 
+  /** A state or transition into the frame's view, and the frame into the window's. */
+  const bringIntoView = (target: Selection) => {
+    const box = layout && boxOf(layout, target);
+    if (!box) return;
+    change((v, content, f) => revealBox(v, box, content, f));
+    const el = frameEl.current;
+    const rect = el?.getBoundingClientRect();
+    if (el && rect && (rect.top < 0 || rect.bottom > window.innerHeight)) el.scrollIntoView?.({ block: 'nearest' });
+  };
+
   // Bring what the page asks for into view once per layout (a link's state, a path's step).
   const revealKey = reveal ? (reveal.kind === 'state' ? `s:${reveal.id}` : `t:${reveal.key}`) : null;
   useEffect(() => {
@@ -182,12 +199,13 @@ export function ChartFrame({
     const key = `${chart.id}:${layout.width}x${layout.height}:${revealKey}`;
     if (revealed.current === key) return;
     revealed.current = key;
-    const box = boxOf(layout, reveal);
-    if (!box) return;
-    change((v, content, f) => revealBox(v, box, content, f));
-    const el = frameEl.current;
-    const rect = el?.getBoundingClientRect();
-    if (el && rect && (rect.top < 0 || rect.bottom > window.innerHeight)) el.scrollIntoView?.({ block: 'nearest' });
+    bringIntoView(reveal);
+  });
+  const shown = useRef<number | null>(null);
+  useEffect(() => {
+    if (!layout || !usable || !current || !show || shown.current === show.n) return;
+    shown.current = show.n;
+    bringIntoView(show.target);
   });
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

@@ -207,6 +207,17 @@ function changeMarks(status: Extract<ApprovalStatus, { kind: 'approved' }>): Non
   };
 }
 
+/** The first change the chart can show: an added or changed state or transition, else a state where parts were removed. */
+function firstChange(status: Extract<ApprovalStatus, { kind: 'approved' }>, root: string): Selection {
+  const { diff } = status;
+  const state = diff.states.added[0] ?? diff.states.changed[0]?.after;
+  if (state) return { kind: 'state', id: state.id };
+  const transition = [...diff.transitions.added, ...diff.transitions.changed.map((c) => c.after)].find((tr) => tr.key);
+  if (transition?.key) return { kind: 'transition', key: transition.key };
+  const removedHere = [...status.removedAt.keys()].find((id) => id !== root);
+  return removedHere ? { kind: 'state', id: removedHere } : null;
+}
+
 function MachineView({
   chart,
   live,
@@ -229,6 +240,9 @@ function MachineView({
   const diff = approval?.kind === 'approved' && approval.diff.count > 0 ? approval : undefined;
   const [showChanges, setShowChanges] = useState(false);
   const changesShown = Boolean(diff && showChanges);
+  // What "Visa ändringar" asks the chart to bring into view (n: each request, even of the same part).
+  const [show, setShow] = useState<{ target: Selection; n: number }>();
+  const showPart = (target: Selection) => setShow((prev) => ({ target, n: (prev?.n ?? 0) + 1 }));
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
   // The address holds what is selected (replaced, not pushed), so it can be copied at any time.
   const { selection, pathIndex, step: askedStep } = readLink(chart, params, cov?.paths.length ?? 0);
@@ -327,13 +341,34 @@ function MachineView({
         {approval?.kind === 'approved' && !diff && <span className={css.badge}>✓ {t('approvedOn', { date: approval.approval.approvedAt })}</span>}
         {approval?.kind === 'unapproved' && <span className={css.badge}>○ {t('unapproved')}</span>}
         {diff && (
-          <button type="button" className={css.smallButton} aria-pressed={showChanges} onClick={() => setShowChanges((on) => !on)}>
+          <button
+            type="button"
+            className={css.smallButton}
+            aria-pressed={showChanges}
+            onClick={() => {
+              // Turned on: the chart shows the first change (moving only if it is out of view).
+              if (!showChanges) showPart(firstChange(diff, chart.root));
+              setShowChanges(!showChanges);
+            }}
+          >
             Δ {t('showChanges')} ({diff.diff.count})
           </button>
         )}
       </div>
-      <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} onDrawn={onDrawn} />
-      {changesShown && diff && <Changes chart={chart} diff={diff.diff} approvedAt={diff.approval.approvedAt} removedAtRoot={diff.removedAt.get(chart.root) ?? 0} onSelect={setSelection} />}
+      <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} show={show} onDrawn={onDrawn} />
+      {changesShown && diff && (
+        <Changes
+          chart={chart}
+          diff={diff.diff}
+          approvedAt={diff.approval.approvedAt}
+          removedAtRoot={diff.removedAt.get(chart.root) ?? 0}
+          onSelect={(s) => {
+            // A change chosen in the list: selected (highlighted, its panel) and brought into view on the chart.
+            setSelection(s);
+            showPart(s);
+          }}
+        />
+      )}
       {path && (
         <p className={css.stepText} aria-live="polite">
           {step + 1}. {current?.text}
