@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
@@ -88,10 +88,13 @@ export function FlowViewer() {
   };
 
   const labels = useChartLabels();
-  // The approvals load after the chart is drawn (or after 3 s whatever happens), not before it.
+  // What is not the chart (the parts below it, the journey, the approvals) comes after the chart
+  // is drawn (or after 3 s whatever happens), in a transition the browser can paint between
+  // (decision 139).
   const [drawn, setDrawn] = useState(false);
+  const chartDrawn = () => startTransition(() => setDrawn(true));
   useEffect(() => {
-    const timer = setTimeout(() => setDrawn(true), 3000);
+    const timer = setTimeout(chartDrawn, 3000);
     return () => clearTimeout(timer);
   }, []);
   const approvals = useApprovalStatuses(charts, drawn || !chart);
@@ -112,7 +115,8 @@ export function FlowViewer() {
               live={live}
               pinned={pinned?.machineId === chart.root ? pinned : undefined}
               approval={approvals?.get(chart.id)}
-              onDrawn={() => setDrawn(true)}
+              rest={drawn}
+              onDrawn={chartDrawn}
             />
           ) : (
             <p>{t('none')}</p>
@@ -146,7 +150,7 @@ export function FlowViewer() {
           </ul>
         </nav>
         <div className={css.journeyArea}>
-          <Journey journey={journey} charts={charts} selected={pinned ? pinned.seq : null} onSelect={selectStep} />
+          {(drawn || !chart) && <Journey journey={journey} charts={charts} selected={pinned ? pinned.seq : null} onSelect={selectStep} />}
           <p className={css.intro}>{t('intro')}</p>
         </div>
       </div>
@@ -223,12 +227,15 @@ function MachineView({
   live,
   pinned,
   approval,
+  rest = true,
   onDrawn,
 }: {
   chart: Chart;
   live: LiveActor[];
   pinned: JourneyStep | undefined;
   approval: ApprovalStatus | undefined;
+  /** Whether to render what is below the chart (false until the chart is drawn). */
+  rest?: boolean;
   onDrawn?: () => void;
 }) {
   const { t } = useTranslation('flows');
@@ -374,122 +381,127 @@ function MachineView({
           {step + 1}. {current?.text}
         </p>
       )}
-      <div className={css.belowChart}>
-        <StatePanel chart={chart} selection={selection} onSelect={setSelection} uncovered={marks.coverage} covering={coveringList} />
-        <div>
-          {chart.description && <p>{chart.description}</p>}
-          {cov ? (
-            <p>
-              {t('coverageLine', {
-                states: `${cov.states.covered}/${cov.states.total}`,
-                transitions: `${cov.transitions.covered}/${cov.transitions.total}`,
-                paths: cov.paths.length,
-              })}
-            </p>
-          ) : (
-            <p role="alert">{t('noReportLong')}</p>
-          )}
-          <div className={css.toolbar}>
-            <label>
-              <input type="checkbox" checked={showCoverage} onChange={(e) => setShowCoverage(e.target.checked)} /> {t('showCoverage')}
-            </label>
-            {cov && cov.paths.length > 0 && (
-              <label className={css.pathLabel}>
-                {t('path')}
-                <select className={css.select} value={pathIndex} onChange={(e) => setLink({ pathIndex: Number(e.target.value), step: 0 })}>
-                  <option value={-1}>{t('noPath')}</option>
-                  {cov.paths.map((p, i) => (
-                    <option key={i} value={i} title={p.description}>
-                      {i + 1}. {p.description.length > 90 ? `${p.description.slice(0, 89)}…` : p.description}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
-            {path && (
-              <>
-                <button type="button" className={css.smallButton} onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
-                  {t('previous')}
-                </button>
-                <span>{t('stepOf', { step: step + 1, count: path.steps.length })}</span>
-                <button
-                  type="button"
-                  className={css.smallButton}
-                  onClick={() => setStep((s) => Math.min(path.steps.length - 1, s + 1))}
-                  disabled={step >= path.steps.length - 1}
-                >
-                  {t('next')}
-                </button>
-              </>
-            )}
-          </div>
-          <ul className={css.legend} aria-label={t('legend')}>
-            <li>● {pinned ? t('legendPinned') : t('legendActive')}</li>
-            <li>▬ {t('legendStep')}</li>
-            {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
-          </ul>
-          <div className={css.toolbar}>
-            <button type="button" className={css.smallButton} onClick={() => void copyLink()}>
-              {t('copyLink')}
-            </button>
-            <span className={css.linkStatus} role="status">
-              {copied === 'copied' && t('linkCopied')}
-            </span>
-            {copied === 'failed' && (
-              <label className={css.pathLabel}>
-                {t('linkManual')}
-                <input className={css.select} readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
-              </label>
-            )}
-          </div>
-          {selectedTransition && (
-            <div className={css.details} aria-live="polite">
-              <h3>
-                {t('transition')} <code>{selectedTransition.label}</code>
-              </h3>
-              <p>{selectedTransition.description ?? t('noDescription')}</p>
+      {/* Below the chart: rendered once the chart is drawn (decision 139). */}
+      {rest && (
+        <>
+        <div className={css.belowChart}>
+          <StatePanel chart={chart} selection={selection} onSelect={setSelection} uncovered={marks.coverage} covering={coveringList} />
+          <div>
+            {chart.description && <p>{chart.description}</p>}
+            {cov ? (
               <p>
-                <code>{selectedTransition.source}</code> → <code>{selectedTransition.targets.join(', ') || t('stays')}</code>
-                {selectedTransition.guard && <> ({t('guard', { guard: selectedTransition.guard })})</>}
+                {t('coverageLine', {
+                  states: `${cov.states.covered}/${cov.states.total}`,
+                  transitions: `${cov.transitions.covered}/${cov.transitions.total}`,
+                  paths: cov.paths.length,
+                })}
               </p>
-              {cov && (
-                <p role={cov.transitions.uncovered.includes(selectedTransition.key) ? 'alert' : undefined}>
-                  {cov.transitions.uncovered.includes(selectedTransition.key) ? t('transitionUncovered') : t('transitionCovered')}
-                </p>
+            ) : (
+              <p role="alert">{t('noReportLong')}</p>
+            )}
+            <div className={css.toolbar}>
+              <label>
+                <input type="checkbox" checked={showCoverage} onChange={(e) => setShowCoverage(e.target.checked)} /> {t('showCoverage')}
+              </label>
+              {cov && cov.paths.length > 0 && (
+                <label className={css.pathLabel}>
+                  {t('path')}
+                  <select className={css.select} value={pathIndex} onChange={(e) => setLink({ pathIndex: Number(e.target.value), step: 0 })}>
+                    <option value={-1}>{t('noPath')}</option>
+                    {cov.paths.map((p, i) => (
+                      <option key={i} value={i} title={p.description}>
+                        {i + 1}. {p.description.length > 90 ? `${p.description.slice(0, 89)}…` : p.description}
+                      </option>
+                    ))}
+                  </select>
+                </label>
               )}
-              {coveringList}
+              {path && (
+                <>
+                  <button type="button" className={css.smallButton} onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
+                    {t('previous')}
+                  </button>
+                  <span>{t('stepOf', { step: step + 1, count: path.steps.length })}</span>
+                  <button
+                    type="button"
+                    className={css.smallButton}
+                    onClick={() => setStep((s) => Math.min(path.steps.length - 1, s + 1))}
+                    disabled={step >= path.steps.length - 1}
+                  >
+                    {t('next')}
+                  </button>
+                </>
+              )}
             </div>
-          )}
+            <ul className={css.legend} aria-label={t('legend')}>
+              <li>● {pinned ? t('legendPinned') : t('legendActive')}</li>
+              <li>▬ {t('legendStep')}</li>
+              {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
+            </ul>
+            <div className={css.toolbar}>
+              <button type="button" className={css.smallButton} onClick={() => void copyLink()}>
+                {t('copyLink')}
+              </button>
+              <span className={css.linkStatus} role="status">
+                {copied === 'copied' && t('linkCopied')}
+              </span>
+              {copied === 'failed' && (
+                <label className={css.pathLabel}>
+                  {t('linkManual')}
+                  <input className={css.select} readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+                </label>
+              )}
+            </div>
+            {selectedTransition && (
+              <div className={css.details} aria-live="polite">
+                <h3>
+                  {t('transition')} <code>{selectedTransition.label}</code>
+                </h3>
+                <p>{selectedTransition.description ?? t('noDescription')}</p>
+                <p>
+                  <code>{selectedTransition.source}</code> → <code>{selectedTransition.targets.join(', ') || t('stays')}</code>
+                  {selectedTransition.guard && <> ({t('guard', { guard: selectedTransition.guard })})</>}
+                </p>
+                {cov && (
+                  <p role={cov.transitions.uncovered.includes(selectedTransition.key) ? 'alert' : undefined}>
+                    {cov.transitions.uncovered.includes(selectedTransition.key) ? t('transitionUncovered') : t('transitionCovered')}
+                  </p>
+                )}
+                {coveringList}
+              </div>
+            )}
+          </div>
         </div>
-      </div>
-      {rootTransitions.length > 0 && (
-        <section>
-          <h3>{t('everywhere')}</h3>
-          <ul>
-            {rootTransitions.map((tr) => (
-              <li key={tr.key}>
-                <code>{tr.label}</code> → <code>{tr.targets.join(', ') || t('stays')}</code>: {tr.description ?? t('noDescription')}
-                {marks.coverage && (marks.coverage.uncoveredTransitions.has(tr.key) ? ` ⚠ ${t('transitionUncovered')}` : ` ✓ ${t('transitionCovered')}`)}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <section aria-live="polite">
-        <h3>{t('liveTitle')}</h3>
-        {mine.length === 0 ? (
-          <p>{t('liveNone')}</p>
-        ) : (
-          <ul>
-            {mine.map((a) => (
-              <li key={a.actorId}>
-                {a.systemId ?? a.actorId} ({t('onPage', { page: a.page })}): <code>{a.states.filter((s) => s !== chart.root).join(', ')}</code>
-                {a.event && <> — {t('lastEvent', { event: a.event })}</>}
-              </li>
-            ))}
-          </ul>
+        {rootTransitions.length > 0 && (
+          <section>
+            <h3>{t('everywhere')}</h3>
+            <ul>
+              {rootTransitions.map((tr) => (
+                <li key={tr.key}>
+                  <code>{tr.label}</code> → <code>{tr.targets.join(', ') || t('stays')}</code>: {tr.description ?? t('noDescription')}
+                  {marks.coverage && (marks.coverage.uncoveredTransitions.has(tr.key) ? ` ⚠ ${t('transitionUncovered')}` : ` ✓ ${t('transitionCovered')}`)}
+                </li>
+              ))}
+            </ul>
+          </section>
         )}
-      </section>
+        <section aria-live="polite">
+          <h3>{t('liveTitle')}</h3>
+          {mine.length === 0 ? (
+            <p>{t('liveNone')}</p>
+          ) : (
+            <ul>
+              {mine.map((a) => (
+                <li key={a.actorId}>
+                  {a.systemId ?? a.actorId} ({t('onPage', { page: a.page })}): <code>{a.states.filter((s) => s !== chart.root).join(', ')}</code>
+                  {a.event && <> — {t('lastEvent', { event: a.event })}</>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        </>
+      )}
     </div>
   );
 }
