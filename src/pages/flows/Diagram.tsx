@@ -102,8 +102,9 @@ export function Diagram({
   };
   const stateLabel = (s: ChartState) =>
     `${t('state')} ${nameOf(s)}${s.type === 'final' ? ` (${t('final')})` : ''}${changeText(s.id)}: ${s.description ?? t('noDescription')}`;
-  const transitionLabel = (tr: ChartTransition) =>
-    `${t('transition')} ${tr.label}, ${targetName(tr.source)} → ${tr.targets.map(targetName).join(', ') || t('stays')}${changeText(tr.key)}: ${tr.description ?? t('noDescription')}`;
+  // The name starts with the text the chart shows on the edge (axe: label-content-name-mismatch).
+  const transitionLabel = (tr: ChartTransition, shown: string) =>
+    `${t('transition')} ${shown}, ${targetName(tr.source)} → ${tr.targets.map(targetName).join(', ') || t('stays')}${changeText(tr.key)}: ${tr.description ?? t('noDescription')}`;
 
   return (
     <svg
@@ -194,7 +195,7 @@ export function Diagram({
             tabIndex={0}
             role="button"
             aria-pressed={selection?.kind === 'transition' && selection.key === e.key}
-            aria-label={transitionLabel(tr)}
+            aria-label={transitionLabel(tr, e.label.text)}
             onClick={select}
             onKeyDown={activate(select)}
             onFocus={() => onFocusBox?.(e.label)}
