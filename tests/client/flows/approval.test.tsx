@@ -61,7 +61,7 @@ describe('/flows: changes since approval', () => {
     const restoring = svg.querySelector('[data-state-id="auth.restoring"]')!;
     expect(restoring.getAttribute('class')).toContain('diff-added');
     expect(restoring.getAttribute('aria-label')).toContain('(tillagt sedan godkännandet)');
-    expect(restoring.querySelector('.diff-badge')?.textContent).toBe('+');
+    expect(svg.querySelector('.diff-badge[data-for="auth.restoring"]')?.textContent).toBe('+');
     const changed = [...svg.querySelectorAll('g.edge.diff-changed')];
     expect(changed.map((e) => e.getAttribute('data-transition-key'))).toEqual([expect.stringMatching(/^auth\.loading · xstate\.done\.actor\.restoreSession → auth\.restoring/)]);
     // The removed state and its ways out were on the machine itself, which is not drawn as a box: said in words.
