@@ -191,7 +191,7 @@ journey('flow viewer: the chart first', async (j) => {
   await changes.getByText('payment.checkRefused', { exact: true }).first().waitFor();
   const added = page.locator('[data-state-id="payment.checkFailed"]');
   await expect.poll(() => added.getAttribute('class')).toContain('diff-added');
-  expect(await added.locator('.diff-badge').textContent()).toBe('+');
+  expect(await page.locator('.diff-badge[data-for="payment.checkFailed"]').textContent()).toBe('+');
   expect(await page.locator('g.edge.diff-changed').count()).toBeGreaterThan(0);
   await j.check('changes since approval');
 }, { walkAtBothSizes: true });

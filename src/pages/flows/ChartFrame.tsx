@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chart } from '../../../charts/chart.ts';
 import { Diagram, type DiagramMarks, type Selection } from './Diagram.tsx';
 import { download, standaloneSvg, svgToPng } from './exportChart.ts';
-import { cachedLayouts, type ChartLayout, type Direction } from './layout.ts';
+import { cachedLayouts, layoutsNow, type ChartLayout, type Direction } from './layout.ts';
 import { useChartLabels } from './labels.ts';
 import {
   chooseDirection,
@@ -49,13 +49,20 @@ function useFrameSize(): [(el: HTMLDivElement | null) => void, Size | null] {
   return [ref, size];
 }
 
-/** Both layouts of a chart (left to right, top to bottom), so the frame can take the one that suits it. */
+/**
+ * Both layouts of a chart (left to right, top to bottom), so the frame can take the one that suits
+ * it: at once when the route's early load has brought them (decision 139), else when they arrive.
+ */
 function useLayouts(chart: Chart): Record<Direction, ChartLayout> | 'failed' | null {
-  const [layouts, setLayouts] = useState<{ id: string; value: Record<Direction, ChartLayout> | 'failed' } | null>(null);
+  const [layouts, setLayouts] = useState<{ id: string; value: Record<Direction, ChartLayout> | 'failed' } | null>(() => {
+    const now = layoutsNow(chart);
+    return now ? { id: chart.id, value: now } : null;
+  });
   const labels = useChartLabels();
   const texts = labels.texts;
   useEffect(() => {
     let live = true;
+    if (layouts?.id === chart.id) return;
     cachedLayouts(chart, texts(chart)).then(
       ({ RIGHT, DOWN }) => live && setLayouts({ id: chart.id, value: { RIGHT, DOWN } }),
       () => live && setLayouts({ id: chart.id, value: 'failed' }),
@@ -63,6 +70,8 @@ function useLayouts(chart: Chart): Record<Direction, ChartLayout> | 'failed' | n
     return () => {
       live = false;
     };
+    // Only a new chart (or language) asks again; the layouts' own arrival does not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chart, texts]);
   return layouts?.id === chart.id ? layouts.value : null;
 }
@@ -92,12 +101,22 @@ export function ChartFrame({
   selection,
   onSelect,
   reveal,
+  show,
+  onDrawn,
 }: {
   chart: Chart;
   marks: DiagramMarks;
   selection: Selection;
   onSelect: (s: Selection) => void;
   reveal: Selection;
+  /**
+   * A part to bring into view now, each time `n` changes (a change chosen in "Visa ändringar"'s
+   * list, the first change when they are turned on): panned to in the frame unless it is in view
+   * already, and the frame scrolled into the window if it is out of it.
+   */
+  show?: { target: Selection; n: number };
+  /** Called once the chart is drawn (or cannot be): the page's later work waits for it. */
+  onDrawn?: () => void;
 }) {
   const { t } = useTranslation('flows');
   const [frameRef, frame] = useFrameSize();
@@ -146,8 +165,9 @@ export function ChartFrame({
         : null;
 
   // A fitted view stays fitted whatever the frame's size (and the layout that suits it); a chosen
-  // one is kept in reach; a chart seen for the first time opens as openView says.
-  useEffect(() => {
+  // one is kept in reach; a chart seen for the first time opens as openView says. Before the
+  // browser paints, so the first frame with the layout shows the chart, not "Ritar…" (decision 139).
+  useLayoutEffect(() => {
     if (!layout || !usable) return;
     setView((prev) => {
       if (prev?.view.mode === 'fit') return { layout, view: fitView(layout, usable) };
@@ -162,6 +182,16 @@ export function ChartFrame({
     setView((prev) => (prev && prev.layout === layout ? { layout, view: fn(prev.view, layout, usable) } : prev));
   };
 
+  /** A state or transition into the frame's view, and the frame into the window's. */
+  const bringIntoView = (target: Selection) => {
+    const box = layout && boxOf(layout, target);
+    if (!box) return;
+    change((v, content, f) => revealBox(v, box, content, f));
+    const el = frameEl.current;
+    const rect = el?.getBoundingClientRect();
+    if (el && rect && (rect.top < 0 || rect.bottom > window.innerHeight)) el.scrollIntoView?.({ block: 'nearest' });
+  };
+
   // Bring what the page asks for into view once per layout (a link's state, a path's step).
   const revealKey = reveal ? (reveal.kind === 'state' ? `s:${reveal.id}` : `t:${reveal.key}`) : null;
   useEffect(() => {
@@ -169,12 +199,13 @@ export function ChartFrame({
     const key = `${chart.id}:${layout.width}x${layout.height}:${revealKey}`;
     if (revealed.current === key) return;
     revealed.current = key;
-    const box = boxOf(layout, reveal);
-    if (!box) return;
-    change((v, content, f) => revealBox(v, box, content, f));
-    const el = frameEl.current;
-    const rect = el?.getBoundingClientRect();
-    if (el && rect && (rect.top < 0 || rect.bottom > window.innerHeight)) el.scrollIntoView?.({ block: 'nearest' });
+    bringIntoView(reveal);
+  });
+  const shown = useRef<number | null>(null);
+  useEffect(() => {
+    if (!layout || !usable || !current || !show || shown.current === show.n) return;
+    shown.current = show.n;
+    bringIntoView(show.target);
   });
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -230,6 +261,14 @@ export function ChartFrame({
       setExportFailed(true);
     }
   };
+
+  const drawn = Boolean(current) || layouts === 'failed';
+  const drawnOnce = useRef(false);
+  useEffect(() => {
+    if (!drawn || drawnOnce.current) return;
+    drawnOnce.current = true;
+    onDrawn?.();
+  }, [drawn, onDrawn]);
 
   const whole = current && layout && usable ? showsWhole(current, layout, usable) : true;
   const visible = current && usable ? visibleBox(current, usable) : null;

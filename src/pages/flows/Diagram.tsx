@@ -1,4 +1,4 @@
-import type { KeyboardEvent, Ref } from 'react';
+import { Fragment, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chart, ChartState, ChartTransition } from '../../../charts/chart.ts';
 import type { Box, ChartLayout } from './layout.ts';
@@ -32,12 +32,13 @@ export interface ChangeMarks {
 }
 
 /** The sign beside a part added (+) or changed (Δ) since approval, and a count of parts removed (−n); text besides colour and line. */
-function ChangeBadge({ x, y, kind, removed }: { x: number; y: number; kind: 'added' | 'changed' | undefined; removed: number }) {
+function ChangeBadge({ x, y, kind, removed, of }: { x: number; y: number; kind: 'added' | 'changed' | undefined; removed: number; of: string }) {
   const text = [kind === 'added' ? '+' : kind === 'changed' ? 'Δ' : '', removed ? `−${removed}` : ''].filter(Boolean).join(' ');
   if (!text) return null;
   const width = 10 + text.length * 7;
   return (
-    <g className={`diff-badge ${kind ?? 'removed'}`} aria-hidden="true">
+    // Beside the part's button, not in it: its sign is not part of the button's name (axe: label-content-name-mismatch).
+    <g className={`diff-badge ${kind ?? 'removed'}`} data-for={of} aria-hidden="true">
       <rect x={x - width / 2} y={y - 9} width={width} height={18} rx={9} />
       <text x={x} y={y + 4} textAnchor="middle">
         {text}
@@ -102,8 +103,9 @@ export function Diagram({
   };
   const stateLabel = (s: ChartState) =>
     `${t('state')} ${nameOf(s)}${s.type === 'final' ? ` (${t('final')})` : ''}${changeText(s.id)}: ${s.description ?? t('noDescription')}`;
-  const transitionLabel = (tr: ChartTransition) =>
-    `${t('transition')} ${tr.label}, ${targetName(tr.source)} → ${tr.targets.map(targetName).join(', ') || t('stays')}${changeText(tr.key)}: ${tr.description ?? t('noDescription')}`;
+  // The name starts with the text the chart shows on the edge (axe: label-content-name-mismatch).
+  const transitionLabel = (tr: ChartTransition, shown: string) =>
+    `${t('transition')} ${shown}, ${targetName(tr.source)} → ${tr.targets.map(targetName).join(', ') || t('stays')}${changeText(tr.key)}: ${tr.description ?? t('noDescription')}`;
 
   return (
     <svg
@@ -138,21 +140,24 @@ export function Diagram({
             selected ? 'selected' : '',
             changeOf(st.id) ? `diff-${changeOf(st.id)}` : '',
           ].join(' ');
-          const badge = <ChangeBadge x={s.x + s.width - 6} y={s.y + 2} kind={changeOf(st.id)} removed={ch?.removedAt.get(st.id) ?? 0} />;
+          const badge = <ChangeBadge x={s.x + s.width - 6} y={s.y + 2} kind={changeOf(st.id)} removed={ch?.removedAt.get(st.id) ?? 0} of={st.id} />;
           if (st.type === 'history') {
             return (
-              <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-pressed={selected} aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
-                <title>{`${nameOf(st)} (${st.id})${st.description ? `: ${st.description}` : ''}`}</title>
-                <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={s.width / 2} />
-                <text x={s.x + s.width / 2} y={s.y + s.height / 2 + 4} textAnchor="middle">
-                  H
-                </text>
+              <Fragment key={st.id}>
+                <g data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-pressed={selected} aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
+                  <title>{`${nameOf(st)} (${st.id})${st.description ? `: ${st.description}` : ''}`}</title>
+                  <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={s.width / 2} />
+                  <text x={s.x + s.width / 2} y={s.y + s.height / 2 + 4} textAnchor="middle">
+                    H
+                  </text>
+                </g>
                 {badge}
-              </g>
+              </Fragment>
             );
           }
           return (
-            <g key={st.id} data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-pressed={selected} aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
+            <Fragment key={st.id}>
+            <g data-state-id={st.id} className={cls} tabIndex={0} role="button" aria-pressed={selected} aria-label={stateLabel(st)} onClick={select} onKeyDown={activate(select)} onFocus={() => onFocusBox?.(s)}>
               <title>{`${nameOf(st)} (${st.id})${st.description ? `: ${st.description}` : ''}`}</title>
               <rect className="box" x={s.x} y={s.y} width={s.width} height={s.height} rx={10} />
               {st.type === 'final' && <rect className="inner" x={s.x + 4} y={s.y + 4} width={s.width - 8} height={s.height - 8} rx={7} />}
@@ -160,8 +165,9 @@ export function Diagram({
                 {nameOf(st)}
                 {marks.coverage?.uncoveredStates.has(st.id) ? ' ⚠' : ''}
               </text>
-              {badge}
             </g>
+            {badge}
+            </Fragment>
           );
         })}
       {/* Where each compound state (and the machine) starts: a dot and a short arrow. */}
@@ -187,14 +193,14 @@ export function Diagram({
         const d = e.points.map((p, j) => `${j ? 'L' : 'M'}${p.x},${p.y}`).join(' ');
         const select = () => onSelect({ kind: 'transition', key: e.key });
         return (
+          <Fragment key={`${e.key}-${i}`}>
           <g
-            key={`${e.key}-${i}`}
             data-transition-key={e.key}
             className={cls}
             tabIndex={0}
             role="button"
             aria-pressed={selection?.kind === 'transition' && selection.key === e.key}
-            aria-label={transitionLabel(tr)}
+            aria-label={transitionLabel(tr, e.label.text)}
             onClick={select}
             onKeyDown={activate(select)}
             onFocus={() => onFocusBox?.(e.label)}
@@ -209,8 +215,9 @@ export function Diagram({
               {cov?.uncoveredTransitions.has(e.key) ? '⚠ ' : ''}
               {e.label.text}
             </text>
-            <ChangeBadge x={e.label.x - 4} y={e.label.y + 2} kind={changeOf(e.key)} removed={0} />
           </g>
+          <ChangeBadge x={e.label.x - 4} y={e.label.y + 2} kind={changeOf(e.key)} removed={0} of={e.key} />
+          </Fragment>
         );
       })}
     </svg>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
@@ -11,23 +11,37 @@ import { charts, coverageOf } from './machines.ts';
 import { liveActors, useJourney, type LiveActor } from './useLive.ts';
 import { Journey } from './Journey.tsx';
 import type { JourneyStep } from './journey.ts';
-import { useSandboxOn } from '../../components/useSandboxOn.ts';
+import { createLoader } from '../../../machines/loader.ts';
+import { useLoader } from '../../components/useLoader.ts';
+import { fromCall } from '../../components/flow.ts';
+import { sandboxAnswer, sandboxKnownOn } from './early.ts';
 import { useChartLabels } from './labels.ts';
 import { StatePanel } from './StatePanel.tsx';
 import { useApprovalStatuses, type ApprovalStatus } from './approvals.ts';
 import { Changes } from './Changes.tsx';
 import * as css from './flows.css.ts';
 
+/** "Is the sandbox on?" as a loader, taking the answer the route asked for beside the page's chunk (early.ts). */
+const sandboxLoader = createLoader<void, boolean>().provide({
+  actors: { load: fromCall<boolean, { params: void }>(({ signal }) => sandboxAnswer(signal)) },
+});
+
 /**
  * /flows (sandbox on): every machine in machines/ as a diagram for product owners, with live
  * highlighting from the app running in another tab, the path-coverage overlay and the generated
- * test paths, step by step.
+ * test paths, step by step. When the route's early check has answered by the time the page's code
+ * runs, the viewer renders at once (decision 139).
  */
 export function FlowsPage() {
-  const sandbox = useSandboxOn();
+  const [known] = useState(sandboxKnownOn);
+  return known ? <FlowViewer /> : <SandboxGate />;
+}
+
+function SandboxGate() {
+  const { status, data } = useLoader(sandboxLoader, undefined);
   const { t } = useTranslation('flows');
-  if (sandbox === 'off') return <NotFoundPage />;
-  if (sandbox === 'checking') {
+  if (status !== 'loading' && !(status === 'loaded' && data)) return <NotFoundPage />;
+  if (status === 'loading') {
     return (
       <p className={container} role="status">
         {t('checking')}
@@ -74,7 +88,16 @@ export function FlowViewer() {
   };
 
   const labels = useChartLabels();
-  const approvals = useApprovalStatuses(charts);
+  // What is not the chart (the parts below it, the journey, the approvals) comes after the chart
+  // is drawn (or after 3 s whatever happens), in a transition the browser can paint between
+  // (decision 139).
+  const [drawn, setDrawn] = useState(false);
+  const chartDrawn = () => startTransition(() => setDrawn(true));
+  useEffect(() => {
+    const timer = setTimeout(chartDrawn, 3000);
+    return () => clearTimeout(timer);
+  }, []);
+  const approvals = useApprovalStatuses(charts, drawn || !chart);
 
   // In the source the chart comes first, then the machines and the journey: a phone opening a
   // machine's link sees its chart at once; a wider screen puts the list beside it.
@@ -86,7 +109,15 @@ export function FlowViewer() {
       <div className={css.layout}>
         <div className={css.mainArea}>
           {chart ? (
-            <MachineView key={chart.id} chart={chart} live={live} pinned={pinned?.machineId === chart.root ? pinned : undefined} approval={approvals?.get(chart.id)} />
+            <MachineView
+              key={chart.id}
+              chart={chart}
+              live={live}
+              pinned={pinned?.machineId === chart.root ? pinned : undefined}
+              approval={approvals?.get(chart.id)}
+              rest={drawn}
+              onDrawn={chartDrawn}
+            />
           ) : (
             <p>{t('none')}</p>
           )}
@@ -119,7 +150,7 @@ export function FlowViewer() {
           </ul>
         </nav>
         <div className={css.journeyArea}>
-          <Journey journey={journey} charts={charts} selected={pinned ? pinned.seq : null} onSelect={selectStep} />
+          {(drawn || !chart) && <Journey journey={journey} charts={charts} selected={pinned ? pinned.seq : null} onSelect={selectStep} />}
           <p className={css.intro}>{t('intro')}</p>
         </div>
       </div>
@@ -180,7 +211,33 @@ function changeMarks(status: Extract<ApprovalStatus, { kind: 'approved' }>): Non
   };
 }
 
-function MachineView({ chart, live, pinned, approval }: { chart: Chart; live: LiveActor[]; pinned: JourneyStep | undefined; approval: ApprovalStatus | undefined }) {
+/** The first change the chart can show: an added or changed state or transition, else a state where parts were removed. */
+function firstChange(status: Extract<ApprovalStatus, { kind: 'approved' }>, root: string): Selection {
+  const { diff } = status;
+  const state = diff.states.added[0] ?? diff.states.changed[0]?.after;
+  if (state) return { kind: 'state', id: state.id };
+  const transition = [...diff.transitions.added, ...diff.transitions.changed.map((c) => c.after)].find((tr) => tr.key);
+  if (transition?.key) return { kind: 'transition', key: transition.key };
+  const removedHere = [...status.removedAt.keys()].find((id) => id !== root);
+  return removedHere ? { kind: 'state', id: removedHere } : null;
+}
+
+function MachineView({
+  chart,
+  live,
+  pinned,
+  approval,
+  rest = true,
+  onDrawn,
+}: {
+  chart: Chart;
+  live: LiveActor[];
+  pinned: JourneyStep | undefined;
+  approval: ApprovalStatus | undefined;
+  /** Whether to render what is below the chart (false until the chart is drawn). */
+  rest?: boolean;
+  onDrawn?: () => void;
+}) {
   const { t } = useTranslation('flows');
   const labels = useChartLabels();
   const cov = coverageOf(chart.id);
@@ -190,6 +247,9 @@ function MachineView({ chart, live, pinned, approval }: { chart: Chart; live: Li
   const diff = approval?.kind === 'approved' && approval.diff.count > 0 ? approval : undefined;
   const [showChanges, setShowChanges] = useState(false);
   const changesShown = Boolean(diff && showChanges);
+  // What "Visa ändringar" asks the chart to bring into view (n: each request, even of the same part).
+  const [show, setShow] = useState<{ target: Selection; n: number }>();
+  const showPart = (target: Selection) => setShow((prev) => ({ target, n: (prev?.n ?? 0) + 1 }));
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
   // The address holds what is selected (replaced, not pushed), so it can be copied at any time.
   const { selection, pathIndex, step: askedStep } = readLink(chart, params, cov?.paths.length ?? 0);
@@ -288,134 +348,160 @@ function MachineView({ chart, live, pinned, approval }: { chart: Chart; live: Li
         {approval?.kind === 'approved' && !diff && <span className={css.badge}>✓ {t('approvedOn', { date: approval.approval.approvedAt })}</span>}
         {approval?.kind === 'unapproved' && <span className={css.badge}>○ {t('unapproved')}</span>}
         {diff && (
-          <button type="button" className={css.smallButton} aria-pressed={showChanges} onClick={() => setShowChanges((on) => !on)}>
+          <button
+            type="button"
+            className={css.smallButton}
+            aria-pressed={showChanges}
+            onClick={() => {
+              // Turned on: the chart shows the first change (moving only if it is out of view).
+              if (!showChanges) showPart(firstChange(diff, chart.root));
+              setShowChanges(!showChanges);
+            }}
+          >
             Δ {t('showChanges')} ({diff.diff.count})
           </button>
         )}
       </div>
-      <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} />
-      {changesShown && diff && <Changes chart={chart} diff={diff.diff} approvedAt={diff.approval.approvedAt} removedAtRoot={diff.removedAt.get(chart.root) ?? 0} onSelect={setSelection} />}
+      <ChartFrame chart={chart} marks={marks} selection={selection} onSelect={setSelection} reveal={reveal} show={show} onDrawn={onDrawn} />
+      {changesShown && diff && (
+        <Changes
+          chart={chart}
+          diff={diff.diff}
+          approvedAt={diff.approval.approvedAt}
+          removedAtRoot={diff.removedAt.get(chart.root) ?? 0}
+          onSelect={(s) => {
+            // A change chosen in the list: selected (highlighted, its panel) and brought into view on the chart.
+            setSelection(s);
+            showPart(s);
+          }}
+        />
+      )}
       {path && (
         <p className={css.stepText} aria-live="polite">
           {step + 1}. {current?.text}
         </p>
       )}
-      <div className={css.belowChart}>
-        <StatePanel chart={chart} selection={selection} onSelect={setSelection} uncovered={marks.coverage} covering={coveringList} />
-        <div>
-          {chart.description && <p>{chart.description}</p>}
-          {cov ? (
-            <p>
-              {t('coverageLine', {
-                states: `${cov.states.covered}/${cov.states.total}`,
-                transitions: `${cov.transitions.covered}/${cov.transitions.total}`,
-                paths: cov.paths.length,
-              })}
-            </p>
-          ) : (
-            <p role="alert">{t('noReportLong')}</p>
-          )}
-          <div className={css.toolbar}>
-            <label>
-              <input type="checkbox" checked={showCoverage} onChange={(e) => setShowCoverage(e.target.checked)} /> {t('showCoverage')}
-            </label>
-            {cov && cov.paths.length > 0 && (
-              <label className={css.pathLabel}>
-                {t('path')}
-                <select className={css.select} value={pathIndex} onChange={(e) => setLink({ pathIndex: Number(e.target.value), step: 0 })}>
-                  <option value={-1}>{t('noPath')}</option>
-                  {cov.paths.map((p, i) => (
-                    <option key={i} value={i} title={p.description}>
-                      {i + 1}. {p.description.length > 90 ? `${p.description.slice(0, 89)}…` : p.description}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
-            {path && (
-              <>
-                <button type="button" className={css.smallButton} onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
-                  {t('previous')}
-                </button>
-                <span>{t('stepOf', { step: step + 1, count: path.steps.length })}</span>
-                <button
-                  type="button"
-                  className={css.smallButton}
-                  onClick={() => setStep((s) => Math.min(path.steps.length - 1, s + 1))}
-                  disabled={step >= path.steps.length - 1}
-                >
-                  {t('next')}
-                </button>
-              </>
-            )}
-          </div>
-          <ul className={css.legend} aria-label={t('legend')}>
-            <li>● {pinned ? t('legendPinned') : t('legendActive')}</li>
-            <li>▬ {t('legendStep')}</li>
-            {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
-          </ul>
-          <div className={css.toolbar}>
-            <button type="button" className={css.smallButton} onClick={() => void copyLink()}>
-              {t('copyLink')}
-            </button>
-            <span className={css.linkStatus} role="status">
-              {copied === 'copied' && t('linkCopied')}
-            </span>
-            {copied === 'failed' && (
-              <label className={css.pathLabel}>
-                {t('linkManual')}
-                <input className={css.select} readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
-              </label>
-            )}
-          </div>
-          {selectedTransition && (
-            <div className={css.details} aria-live="polite">
-              <h3>
-                {t('transition')} <code>{selectedTransition.label}</code>
-              </h3>
-              <p>{selectedTransition.description ?? t('noDescription')}</p>
+      {/* Below the chart: rendered once the chart is drawn (decision 139). */}
+      {rest && (
+        <>
+        <div className={css.belowChart}>
+          <StatePanel chart={chart} selection={selection} onSelect={setSelection} uncovered={marks.coverage} covering={coveringList} />
+          <div>
+            {chart.description && <p>{chart.description}</p>}
+            {cov ? (
               <p>
-                <code>{selectedTransition.source}</code> → <code>{selectedTransition.targets.join(', ') || t('stays')}</code>
-                {selectedTransition.guard && <> ({t('guard', { guard: selectedTransition.guard })})</>}
+                {t('coverageLine', {
+                  states: `${cov.states.covered}/${cov.states.total}`,
+                  transitions: `${cov.transitions.covered}/${cov.transitions.total}`,
+                  paths: cov.paths.length,
+                })}
               </p>
-              {cov && (
-                <p role={cov.transitions.uncovered.includes(selectedTransition.key) ? 'alert' : undefined}>
-                  {cov.transitions.uncovered.includes(selectedTransition.key) ? t('transitionUncovered') : t('transitionCovered')}
-                </p>
+            ) : (
+              <p role="alert">{t('noReportLong')}</p>
+            )}
+            <div className={css.toolbar}>
+              <label>
+                <input type="checkbox" checked={showCoverage} onChange={(e) => setShowCoverage(e.target.checked)} /> {t('showCoverage')}
+              </label>
+              {cov && cov.paths.length > 0 && (
+                <label className={css.pathLabel}>
+                  {t('path')}
+                  <select className={css.select} value={pathIndex} onChange={(e) => setLink({ pathIndex: Number(e.target.value), step: 0 })}>
+                    <option value={-1}>{t('noPath')}</option>
+                    {cov.paths.map((p, i) => (
+                      <option key={i} value={i} title={p.description}>
+                        {i + 1}. {p.description.length > 90 ? `${p.description.slice(0, 89)}…` : p.description}
+                      </option>
+                    ))}
+                  </select>
+                </label>
               )}
-              {coveringList}
+              {path && (
+                <>
+                  <button type="button" className={css.smallButton} onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
+                    {t('previous')}
+                  </button>
+                  <span>{t('stepOf', { step: step + 1, count: path.steps.length })}</span>
+                  <button
+                    type="button"
+                    className={css.smallButton}
+                    onClick={() => setStep((s) => Math.min(path.steps.length - 1, s + 1))}
+                    disabled={step >= path.steps.length - 1}
+                  >
+                    {t('next')}
+                  </button>
+                </>
+              )}
             </div>
-          )}
+            <ul className={css.legend} aria-label={t('legend')}>
+              <li>● {pinned ? t('legendPinned') : t('legendActive')}</li>
+              <li>▬ {t('legendStep')}</li>
+              {showCoverage && <li>⚠ {t('legendUncovered')}</li>}
+            </ul>
+            <div className={css.toolbar}>
+              <button type="button" className={css.smallButton} onClick={() => void copyLink()}>
+                {t('copyLink')}
+              </button>
+              <span className={css.linkStatus} role="status">
+                {copied === 'copied' && t('linkCopied')}
+              </span>
+              {copied === 'failed' && (
+                <label className={css.pathLabel}>
+                  {t('linkManual')}
+                  <input className={css.select} readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+                </label>
+              )}
+            </div>
+            {selectedTransition && (
+              <div className={css.details} aria-live="polite">
+                <h3>
+                  {t('transition')} <code>{selectedTransition.label}</code>
+                </h3>
+                <p>{selectedTransition.description ?? t('noDescription')}</p>
+                <p>
+                  <code>{selectedTransition.source}</code> → <code>{selectedTransition.targets.join(', ') || t('stays')}</code>
+                  {selectedTransition.guard && <> ({t('guard', { guard: selectedTransition.guard })})</>}
+                </p>
+                {cov && (
+                  <p role={cov.transitions.uncovered.includes(selectedTransition.key) ? 'alert' : undefined}>
+                    {cov.transitions.uncovered.includes(selectedTransition.key) ? t('transitionUncovered') : t('transitionCovered')}
+                  </p>
+                )}
+                {coveringList}
+              </div>
+            )}
+          </div>
         </div>
-      </div>
-      {rootTransitions.length > 0 && (
-        <section>
-          <h3>{t('everywhere')}</h3>
-          <ul>
-            {rootTransitions.map((tr) => (
-              <li key={tr.key}>
-                <code>{tr.label}</code> → <code>{tr.targets.join(', ') || t('stays')}</code>: {tr.description ?? t('noDescription')}
-                {marks.coverage && (marks.coverage.uncoveredTransitions.has(tr.key) ? ` ⚠ ${t('transitionUncovered')}` : ` ✓ ${t('transitionCovered')}`)}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <section aria-live="polite">
-        <h3>{t('liveTitle')}</h3>
-        {mine.length === 0 ? (
-          <p>{t('liveNone')}</p>
-        ) : (
-          <ul>
-            {mine.map((a) => (
-              <li key={a.actorId}>
-                {a.systemId ?? a.actorId} ({t('onPage', { page: a.page })}): <code>{a.states.filter((s) => s !== chart.root).join(', ')}</code>
-                {a.event && <> — {t('lastEvent', { event: a.event })}</>}
-              </li>
-            ))}
-          </ul>
+        {rootTransitions.length > 0 && (
+          <section>
+            <h3>{t('everywhere')}</h3>
+            <ul>
+              {rootTransitions.map((tr) => (
+                <li key={tr.key}>
+                  <code>{tr.label}</code> → <code>{tr.targets.join(', ') || t('stays')}</code>: {tr.description ?? t('noDescription')}
+                  {marks.coverage && (marks.coverage.uncoveredTransitions.has(tr.key) ? ` ⚠ ${t('transitionUncovered')}` : ` ✓ ${t('transitionCovered')}`)}
+                </li>
+              ))}
+            </ul>
+          </section>
         )}
-      </section>
+        <section aria-live="polite">
+          <h3>{t('liveTitle')}</h3>
+          {mine.length === 0 ? (
+            <p>{t('liveNone')}</p>
+          ) : (
+            <ul>
+              {mine.map((a) => (
+                <li key={a.actorId}>
+                  {a.systemId ?? a.actorId} ({t('onPage', { page: a.page })}): <code>{a.states.filter((s) => s !== chart.root).join(', ')}</code>
+                  {a.event && <> — {t('lastEvent', { event: a.event })}</>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        </>
+      )}
     </div>
   );
 }

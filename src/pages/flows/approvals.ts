@@ -23,11 +23,13 @@ export function approvalStatus(chart: Chart, approvals: ReadonlyMap<string, Appr
 
 /**
  * Every chart's approval status, once the approvals have loaded (undefined until then, or when
- * they cannot load). They load when the browser is idle (within 2 s), so the chart is drawn first.
+ * they cannot load). They load when the browser is idle (within 2 s) after `ready` (the chart is
+ * drawn): loading and comparing every chart is work the draw must not wait behind (decision 139).
  */
-export function useApprovalStatuses(charts: readonly Chart[]): ReadonlyMap<string, ApprovalStatus> | undefined {
+export function useApprovalStatuses(charts: readonly Chart[], ready = true): ReadonlyMap<string, ApprovalStatus> | undefined {
   const [statuses, setStatuses] = useState<ReadonlyMap<string, ApprovalStatus>>();
   useEffect(() => {
+    if (!ready) return;
     let live = true;
     const start = () =>
       load().then(
@@ -41,6 +43,6 @@ export function useApprovalStatuses(charts: readonly Chart[]): ReadonlyMap<strin
       if (idle !== undefined) cancelIdleCallback(idle);
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [charts]);
+  }, [charts, ready]);
   return statuses;
 }

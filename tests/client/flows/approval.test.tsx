@@ -61,7 +61,7 @@ describe('/flows: changes since approval', () => {
     const restoring = svg.querySelector('[data-state-id="auth.restoring"]')!;
     expect(restoring.getAttribute('class')).toContain('diff-added');
     expect(restoring.getAttribute('aria-label')).toContain('(tillagt sedan godkännandet)');
-    expect(restoring.querySelector('.diff-badge')?.textContent).toBe('+');
+    expect(svg.querySelector('.diff-badge[data-for="auth.restoring"]')?.textContent).toBe('+');
     const changed = [...svg.querySelectorAll('g.edge.diff-changed')];
     expect(changed.map((e) => e.getAttribute('data-transition-key'))).toEqual([expect.stringMatching(/^auth\.loading · xstate\.done\.actor\.restoreSession → auth\.restoring/)]);
     // The removed state and its ways out were on the machine itself, which is not drawn as a box: said in words.
@@ -71,4 +71,40 @@ describe('/flows: changes since approval', () => {
     await user.click(within(changes).getByRole('button', { name: 'Återställer inloggning' })!);
     await waitFor(() => expect(restoring.getAttribute('aria-pressed')).toBe('true'));
   }, 30_000); // renders the whole page and its chart twice: 6 s alone, more beside other files on a busy machine
+
+  it('brings the first change into view when the changes are turned on, and a change chosen in the list (keyboard too)', async () => {
+    const user = userEvent.setup();
+    renderFlows('/flows?machine=auth');
+    const svg = await diagram();
+    const frame = screen.getByRole('region', { name: /Inloggning/ });
+    const restoring = svg.querySelector('[data-state-id="auth.restoring"]')!;
+    const box = restoring.querySelector('rect.box')!;
+    const inView = () => {
+      const [x, y, w, h] = svg.getAttribute('viewBox')!.split(' ').map(Number) as [number, number, number, number];
+      const bx = Number(box.getAttribute('x'));
+      const by = Number(box.getAttribute('y'));
+      return bx >= x && by >= y && bx + Number(box.getAttribute('width')) <= x + w && by + Number(box.getAttribute('height')) <= y + h;
+    };
+    // Zoomed in and panned far away from the new state (top right): to the chart's left end.
+    frame.focus();
+    for (let i = 0; i < 4; i++) await user.keyboard('+');
+    for (let i = 0; i < 30; i++) await user.keyboard('{Shift>}{ArrowLeft}{/Shift}');
+    await waitFor(() => expect(inView()).toBe(false));
+
+    // Turned on: the first change (the added state) is shown.
+    const show = await screen.findByRole('button', { name: /Visa ändringar/ }, { timeout: 10_000 });
+    await user.click(show);
+    await waitFor(() => expect(inView()).toBe(true));
+
+    // Away again, then chosen in the list by keyboard: in view, selected.
+    frame.focus();
+    for (let i = 0; i < 30; i++) await user.keyboard('{Shift>}{ArrowLeft}{/Shift}');
+    await waitFor(() => expect(inView()).toBe(false));
+    const changes = screen.getByRole('region', { name: /ändringar sedan godkännandet/ });
+    within(changes).getByRole('button', { name: 'Återställer inloggning' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(inView()).toBe(true));
+    expect(restoring.getAttribute('aria-pressed')).toBe('true');
+    expect(restoring.getAttribute('class')).toContain('selected');
+  }, 60_000);
 });

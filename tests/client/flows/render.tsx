@@ -61,4 +61,12 @@ export function stubResizeObserver(initial = { width: 1000, height: 600 }) {
   };
 }
 
-export const diagram = () => screen.findByRole('group', { name: /Diagram över/ }, { timeout: 10_000 });
+/**
+ * The drawn chart, once the rest of the page has come too: what is below the chart renders after
+ * the chart is drawn (decision 139), so a test reading it waits for its last section.
+ */
+export async function diagram(): Promise<HTMLElement> {
+  const svg = await screen.findByRole('group', { name: /Diagram över/ }, { timeout: 10_000 });
+  await screen.findByRole('heading', { name: 'Igång i appen' }, { timeout: 10_000 });
+  return svg;
+}
