@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
-import { PREPARED } from '../db/prepared.ts';
+import { PREPARED, compiledOnce } from '../db/prepared.ts';
 import type { Limit } from './rateLimit.ts';
 
 /** SQL of sign-in. Everything that must happen once is a conditional UPDATE … RETURNING. */
@@ -27,9 +27,15 @@ export const merchantsOfUser = sql<UserRow['merchants']>`coalesce((
 /** The columns of a UserRow. */
 export const USER_COLUMNS = ['id', 'mobile_number', 'name', 'allow_marketing', 'created_at', merchantsOfUser] as const;
 
-/** The sign-in check's read of every protected request: a prepared statement (decision 127). */
-export function findUser(db: Db | Tx, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('mobile_user').modifyFront(PREPARED).select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+/**
+ * The sign-in check's read of every protected request: a prepared statement (decision 127), built
+ * and compiled once (decision 128).
+ */
+const userRead = compiledOnce((db, v: { id: string }) => db.selectFrom('mobile_user').modifyFront(PREPARED).select(USER_COLUMNS).where('id', '=', v.id).compile());
+
+export async function findUser(db: Db | Tx, id: string): Promise<UserRow | undefined> {
+  const rows = await userRead(db, { id });
+  return rows[0];
 }
 
 /** The user with this number, created on first sign-in. */

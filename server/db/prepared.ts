@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { sql } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
 
 /**
  * Named prepared statements for the hot reads (decision 127).
@@ -67,4 +68,43 @@ export function prepareMarked(pool: pg.Pool): void {
       return query.apply(this, args);
     } as typeof client.query;
   });
+}
+
+/** Stands for one value while a read's template is built: its parameters name the values they take. */
+class Slot {
+  constructor(readonly key: string) {}
+}
+
+/**
+ * A hot read built and compiled by Kysely once per shape, then only given new values (decision
+ * 128): building and compiling the same query at every request cost more node CPU than binding
+ * its values. `build` makes the query from its values as usual and returns it compiled; it is
+ * called once per shape (which of the values are null or undefined) with a stand-in for each
+ * other value, and the compiled text's parameters say which value goes where. So `build` may
+ * branch on whether a value is null, and must pass every value to the query as it is: a value it
+ * computes from another (a date from `now`) is a value of its own, given by the caller; anything
+ * else is refused at the first call. The text is the same text `build` makes with real values, so
+ * a `PREPARED` marker in it still makes it a named prepared statement.
+ */
+export function compiledOnce<V extends Record<string, unknown>, R>(build: (db: Kysely<Database>, values: V) => CompiledQuery<R>) {
+  const templates = new Map<string, { sql: string; slots: string[] }>();
+  return async function run(db: Kysely<Database>, values: V): Promise<R[]> {
+    let shape = '';
+    for (const key in values) shape += values[key] === null || values[key] === undefined ? '0' : '1';
+    let template = templates.get(shape);
+    if (template === undefined) {
+      const stand: Record<string, unknown> = {};
+      for (const key in values) stand[key] = values[key] === null || values[key] === undefined ? values[key] : new Slot(key);
+      const compiled = build(db, stand as V);
+      const slots = compiled.parameters.map((p) => {
+        if (!(p instanceof Slot)) throw new Error(`compiledOnce: a parameter is not one of the values (${String(p)})`);
+        return p.key;
+      });
+      template = { sql: compiled.sql, slots };
+      templates.set(shape, template);
+    }
+    const parameters = template.slots.map((key) => values[key]);
+    const { rows } = await db.executeQuery(CompiledQuery.raw(template.sql, parameters) as CompiledQuery<R>);
+    return rows;
+  };
 }

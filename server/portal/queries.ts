@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.ts';
-import { PREPARED } from '../db/prepared.ts';
+import { PREPARED, compiledOnce } from '../db/prepared.ts';
 import { PORTAL_PAGE_DEFAULT } from '../../contract/portal.ts';
 
 /**
@@ -88,9 +88,28 @@ const periodDays = (period: Period) =>
  *   against now (an anti-join on the small partial index `greetie_cancelled`).
  */
 export function summaryQuery(db: Executor, merchantId: string, period: Period, now: Date) {
+  return summaryStatement(summaryValues(merchantId, period, now));
+}
+
+/** The summary's values: the ones the statement takes, each its own (compiledOnce). */
+interface SummaryValues extends Record<string, unknown> {
+  merchantId: string;
+  from: string | null;
+  to: string | null;
+  now: Date;
+  /** The UTC day `now` falls in, its start and the next day's start. */
+  day: string;
+  today: Date;
+  tomorrow: Date;
+}
+
+function summaryValues(merchantId: string, period: Period, now: Date): SummaryValues {
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const tomorrow = new Date(today.getTime() + 86_400_000);
-  const day = today.toISOString().slice(0, 10);
+  return { merchantId, from: period.from, to: period.to, now, day: today.toISOString().slice(0, 10), today, tomorrow };
+}
+
+function summaryStatement({ merchantId, from, to, now, day, today, tomorrow }: SummaryValues) {
   return sql<SummaryRow>`SELECT ${PREPARED} i.issued_count, i.issued_amount, i.redeemed_count, i.redeemed_amount,
            (f.outstanding_count + t.outstanding_count)::int AS outstanding_count,
            (f.outstanding_amount + t.outstanding_amount)::int AS outstanding_amount,
@@ -99,7 +118,7 @@ export function summaryQuery(db: Executor, merchantId: string, period: Period, n
       FROM (SELECT coalesce(sum(d.issued_count), 0)::int AS issued_count, coalesce(sum(d.issued_amount), 0)::int AS issued_amount,
                    coalesce(sum(d.redeemed_count), 0)::int AS redeemed_count, coalesce(sum(d.redeemed_amount), 0)::int AS redeemed_amount
               FROM portal_day d
-             WHERE d.merchant_id = ${merchantId} ${periodDays(period)}) i
+             WHERE d.merchant_id = ${merchantId} ${periodDays({ from, to })}) i
      CROSS JOIN (
        SELECT coalesce(sum(o.n) FILTER (WHERE o.day > ${day}::date), 0) AS outstanding_count,
               coalesce(sum(o.amount) FILTER (WHERE o.day > ${day}::date), 0) AS outstanding_amount,
@@ -122,8 +141,11 @@ export function summaryQuery(db: Executor, merchantId: string, period: Period, n
      ) t`;
 }
 
+/** The summary, built and compiled once per shape (with or without each end of the period; decision 128). */
+const summaryRead = compiledOnce((db, values: SummaryValues) => summaryStatement(values).compile(db));
+
 export async function summaryOf(db: Executor, merchantId: string, period: Period, now: Date): Promise<SummaryRow> {
-  const { rows } = await summaryQuery(db, merchantId, period, now).execute(db);
+  const rows = await summaryRead(db, summaryValues(merchantId, period, now));
   return rows[0]!;
 }
 
@@ -178,6 +200,13 @@ export function redemptionPageQuery(db: Executor, merchantId: string, period: Pe
     .limit(prepared ? sql.lit(limit) : limit);
 }
 
+/** The page the portal asks for (the default limit), built and compiled once per shape (decision 128). */
+const defaultPageRead = compiledOnce(
+  (db, v: { merchantId: string; from: string | null; to: string | null; afterAt: string | undefined; afterId: string | undefined }) =>
+    redemptionPageQuery(db, v.merchantId, v, v.afterAt === undefined || v.afterId === undefined ? undefined : { at: v.afterAt, id: v.afterId }, PORTAL_PAGE_DEFAULT + 1).compile(),
+);
+
 export function redemptionPage(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number): Promise<RedemptionListRow[]> {
+  if (limit === PORTAL_PAGE_DEFAULT + 1) return defaultPageRead(db, { merchantId, from: period.from, to: period.to, afterAt: after?.at, afterId: after?.id });
   return redemptionPageQuery(db, merchantId, period, after, limit).execute();
 }

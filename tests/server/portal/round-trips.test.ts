@@ -10,7 +10,9 @@ import { voucherCatalogue, type VoucherCatalogue } from '../voucher/support.ts';
  * time. So every read is the sign-in check's user read (which also reads the person's merchants
  * and roles) and at most one statement of its own; nothing is written. Counted at the driver: every
  * statement any client of the app's pool sends while one request is answered. Those statements are
- * named prepared statements (decision 127: parsed and planned once per connection, not per call).
+ * named prepared statements (decision 127: parsed and planned once per connection, not per call),
+ * built and compiled by Kysely once per shape (decision 128: the same text at every call). The
+ * user read stays a statement of its own (decision 128, "Not done").
  */
 
 type T = Awaited<ReturnType<typeof greetieTestApp>>;
