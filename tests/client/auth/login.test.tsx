@@ -153,7 +153,8 @@ describe('guards', () => {
 
   it.each([
     ['/auth/jwt/login', '/'],
-    ['/auth/jwt/login?returnTo=%2Fgreetie%2Fnew', '/greetie/new'],
+    // Compose names its first step in the address (decision 126).
+    ['/auth/jwt/login?returnTo=%2Fgreetie%2Fnew', '/greetie/new/media'],
     ['/auth/jwt/login?returnTo=%2F%2Fevil.com', '/'],
     ['/auth/jwt/login?returnTo=https%3A%2F%2Fevil.com', '/'],
     ['/auth/jwt/login?returnTo=%2F%5Cevil.com', '/'],
