@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, readCodeFromOutbox, call, signInByApi } from './harness/app.ts';
+import { LOGIN_PATH, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, readCodeFromOutbox, call, signInByApi, waitOutIpLimit } from './harness/app.ts';
 
 /**
  * The greetie a recipient opens: the sender (through the API) makes a greetie with a photo, a text
@@ -125,9 +125,11 @@ journey('view', async (j) => {
   await expectPath(page, `${LOGIN_PATH}?returnTo=${encodeURIComponent(link)}`);
   const since = Date.now();
   await page.getByLabel('Mobilnummer').fill(recipient.typed);
-  await page.getByRole('button', { name: 'Skicka kod' }).click();
+  const send = page.getByRole('button', { name: 'Skicka kod' });
+  await send.click();
   const codeField = page.getByLabel('Kod', { exact: true });
-  await codeField.waitFor();
+  // The journeys share one address: the per-address limit on code requests may answer first.
+  await waitOutIpLimit(j, codeField, send);
   await codeField.fill(await readCodeFromOutbox(baseURL, recipient.e164, since));
   await page.getByRole('button', { name: 'Logga in', exact: true }).click();
   await expectPath(page, link);

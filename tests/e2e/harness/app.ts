@@ -225,6 +225,9 @@ const LANGUAGE_NAMES = { sv: /svenska/i, en: /english/i } as const;
  */
 export async function switchLanguage(page: Page, to: 'sv' | 'en'): Promise<void> {
   const name = /^(språk|language)$/i;
+  // After a reload the server's first screen is replaced by the app's: let the page's code and
+  // chunks arrive first, so the switch found is the one that stays.
+  await page.waitForLoadState('networkidle').catch(() => undefined);
   const find = async () => {
     let scope: Locator = header(page);
     const inHeader = scope.getByLabel(name).or(scope.getByRole('button', { name }));
@@ -240,7 +243,11 @@ export async function switchLanguage(page: Page, to: 'sv' | 'en'): Promise<void>
   }
   const role = await control.evaluate((el) => el.tagName.toLowerCase() + ':' + (el.getAttribute('role') ?? ''));
   if (role.startsWith('select')) {
-    await control.selectOption(to);
+    // The navigation holding it can still be replaced once (the header re-rendered): find it again.
+    if (!(await control.selectOption(to, { timeout: 4000 }).then(() => true).catch(() => false))) {
+      await closeNavigation(page);
+      await (await find()).selectOption(to);
+    }
   } else if (role.endsWith('group') || role.endsWith('radiogroup')) {
     await control.getByRole('radio', { name: LANGUAGE_NAMES[to] }).or(control.getByRole('button', { name: LANGUAGE_NAMES[to] })).first().click();
   } else {
@@ -325,8 +332,7 @@ export async function signInOnLoginPage(j: Journey, opts: { keyboard?: boolean; 
  * would — waits that long and presses 'Skicka kod' again — rather than the server's limit being
  * loosened for tests.
  */
-async function waitOutIpLimit(j: Journey, codeField: Locator, send: Locator): Promise<void> {
-  const { page } = j;
+export async function waitOutIpLimit(j: Journey, codeField: Locator, send: Locator, page: Page = j.page): Promise<void> {
   let met = false;
   const limited = page.getByRole('alert').filter({ hasText: /Vänta \d+ sekunder/ });
   for (let attempt = 0; attempt < 4; attempt++) {
