@@ -26,8 +26,11 @@ import { periodic, type PeriodicJob } from '../periodic.ts';
 
 /** How often a process folds while it hears no notifications (no LISTEN connection, or lost): every 10 s. */
 export const PORTAL_FOLD_INTERVAL_MS = 10_000;
-/** How long after a notification the fold runs: the deltas of a burst gather into one fold. */
-export const PORTAL_FOLD_SETTLE_MS = 2_000;
+/**
+ * How long after a notification the fold runs: the deltas written meanwhile gather into one fold,
+ * so under load it folds at the old pace (every 10 s) and not per redeem.
+ */
+export const PORTAL_FOLD_SETTLE_MS = 10_000;
 /** The safety sweep while notifications are heard: every 5 minutes. */
 export const PORTAL_FOLD_SWEEP_MS = 5 * 60_000;
 
