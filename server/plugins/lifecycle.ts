@@ -68,8 +68,8 @@ const lifecycle: FastifyPluginAsync<LifecycleOptions> = async (app, deps) => {
     });
   }
 
-  // The process's one LISTEN connection, shared by the portal's fold, the catalogue cache and the
-  // payment events; started after them (they subscribe first), closed after them.
+  // The process's one LISTEN connection, shared by the catalogue cache and the payment events;
+  // started after them (they subscribe first), closed after them.
   const listener = new Listener({ url: deps.databaseUrl, log: app.log });
 
   // The periodic jobs run through one helper (server/periodic.ts): started once the app is ready,
@@ -78,9 +78,9 @@ const lifecycle: FastifyPluginAsync<LifecycleOptions> = async (app, deps) => {
   // Rate-limit events (IP addresses, numbers) older than 30 days are deleted at start-up and every
   // hour, as the privacy policy promises (server/auth/retention.ts).
   periodic(app, rateEventPurgeJob({ db: deps.db, now: () => services.now(), log: app.log }));
-  // The portal's open-voucher deltas folded when their trigger notifies, one process at a time
+  // The portal's open-voucher deltas folded every 10 s when there are any, one process at a time
   // (decisions 124, 147).
-  portalFold(app, { db: deps.db, listener: deps.databaseUrl ? listener : undefined });
+  portalFold(app, { db: deps.db });
 
   // The catalogue's answers, emptied by PostgreSQL notifications once listening (decision 064).
   const catalogueCache = new CatalogueCache(deps.db, { listener: deps.databaseUrl ? listener : undefined });

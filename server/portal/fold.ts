@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { Listener } from '../db/listener.ts';
-import { PORTAL_FOLD_CHANNEL } from '../db/migrations/031_portal_fold_notify.ts';
 import { periodic, type PeriodicJob } from '../periodic.ts';
 
 /**
@@ -11,36 +9,44 @@ import { periodic, type PeriodicJob } from '../periodic.ts';
  * the deltas to the folded rows, so its figures are right whether or not a fold has run. Folding
  * only keeps the summary's read short: the deltas of a busy till since the last fold, not all of
  * them.
- * - One transaction: the deltas deleted and added to `portal_open` at once, so any snapshot sees
- *   each change exactly once (in the deltas before, in `portal_open` after). Deltas inserted while
- *   it runs are not in its snapshot and stay for the next fold.
- * - One process at a time (`pg_try_advisory_xact_lock`): every API process runs the fold; the
- *   others skip a turn while one folds (and try again a moment later).
+ * - Every PORTAL_FOLD_INTERVAL_MS, in every process (decision 147). A run first asks, outside any
+ *   transaction, whether there is a delta at all (one read: no BEGIN/COMMIT, no transaction id,
+ *   no commit to flush, no lock but the table's share lock); only then it folds. An idle process
+ *   costs that read every 10 s and nothing else.
+ * - The fold is one transaction: the deltas deleted and added to `portal_open` at once, so any
+ *   snapshot sees each change exactly once (in the deltas before, in `portal_open` after). Deltas
+ *   inserted while it runs are not in its snapshot and stay for the next fold.
+ * - One process at a time (`pg_try_advisory_xact_lock`): every API process runs the fold; one that
+ *   finds the lock taken tries again PORTAL_FOLD_RETRY_MS later (the folding one's snapshot may
+ *   predate what this one saw), and then mostly finds nothing left.
  * - A day that folds to nothing (no open voucher left) is deleted.
- * - It waits for work (decision 147): the deltas' trigger notifies `greetie_portal_fold` (migration
- *   031), heard on the process's one LISTEN connection; the fold runs PORTAL_FOLD_SETTLE_MS after
- *   a notification (a burst of redeems is one fold), and otherwise only every
- *   PORTAL_FOLD_SWEEP_MS, for what a lost connection missed. Without a live LISTEN connection (none
- *   configured, or lost until it is back) it folds every PORTAL_FOLD_INTERVAL_MS as before.
+ * - Not woken by a NOTIFY from the deltas' trigger (tried and dropped, decision 147): PostgreSQL
+ *   serializes the commits of all notifying transactions, and every redeem, issue and undo would
+ *   have been one.
  */
 
-/** How often a process folds while it hears no notifications (no LISTEN connection, or lost): every 10 s. */
+/** How often a process folds (or finds nothing to fold): every 10 s. */
 export const PORTAL_FOLD_INTERVAL_MS = 10_000;
-/**
- * How long after a notification the fold runs: the deltas written meanwhile gather into one fold,
- * so under load it folds at the old pace (every 10 s) and not per redeem.
- */
-export const PORTAL_FOLD_SETTLE_MS = 10_000;
-/** The safety sweep while notifications are heard: every 5 minutes. */
-export const PORTAL_FOLD_SWEEP_MS = 5 * 60_000;
+/** How soon a process tries again when another one held the fold. */
+export const PORTAL_FOLD_RETRY_MS = 1_000;
 
-/** Folds the deltas in one transaction; how many delta rows it folded (0 also when another process was folding). */
+/** Folds the deltas in one transaction; how many delta rows it folded (0 also when there were none or another process was folding). */
 export async function foldPortalOpen(db: Db): Promise<number> {
   return (await tryFoldPortalOpen(db)).folded;
 }
 
-/** One fold: how many delta rows it folded, and whether it skipped because another process was folding. */
+/** Whether there is a delta to fold: one read, outside any transaction. */
+export async function hasPortalOpenDeltas(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ pending: boolean }>`SELECT EXISTS (SELECT 1 FROM portal_open_delta) AS pending`.execute(db);
+  return rows[0]!.pending;
+}
+
+/**
+ * One fold: how many delta rows it folded, and whether it skipped because another process was
+ * folding. No transaction when there is no delta.
+ */
 export async function tryFoldPortalOpen(db: Db): Promise<{ folded: number; busy: boolean }> {
+  if (!(await hasPortalOpenDeltas(db))) return { folded: 0, busy: false };
   return db.transaction().execute(async (tx) => {
     const { rows: lock } = await sql<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext('greetie/portal-open-fold')) AS ok`.execute(tx);
     if (!lock[0]?.ok) return { folded: 0, busy: true };
@@ -74,45 +80,20 @@ export async function tryFoldPortalOpen(db: Db): Promise<{ folded: number; busy:
 export type PortalFold = PeriodicJob<number>;
 
 /**
- * The fold as the app's periodic job (server/periodic.ts): once when the app is ready, then as
- * notifications on `listener` ask (when given), stopped on close. A failure is logged and the
- * pace kept.
+ * The fold as the app's periodic job (server/periodic.ts): once when the app is ready, then every
+ * `intervalMs` after the previous run ended, sooner (`retryMs`) when another process held the
+ * fold; stopped on close. A failure is logged and the pace kept.
  */
-export function portalFold(
-  app: FastifyInstance,
-  opts: { db: Db; listener?: Listener; settleMs?: number; sweepMs?: number; intervalMs?: number },
-): PortalFold {
-  const settleMs = opts.settleMs ?? PORTAL_FOLD_SETTLE_MS;
-  const intervalMs = opts.intervalMs ?? PORTAL_FOLD_INTERVAL_MS;
-  let listening = false;
+export function portalFold(app: FastifyInstance, opts: { db: Db; intervalMs?: number; retryMs?: number }): PortalFold {
+  const retryMs = opts.retryMs ?? PORTAL_FOLD_RETRY_MS;
   const job: PortalFold = periodic(app, {
     name: 'portal fold',
-    everyMs: () => (listening ? (opts.sweepMs ?? PORTAL_FOLD_SWEEP_MS) : intervalMs),
+    everyMs: opts.intervalMs ?? PORTAL_FOLD_INTERVAL_MS,
     run: async () => {
       const { folded, busy } = await tryFoldPortalOpen(opts.db);
-      // Another process is folding, from a snapshot that may predate what woke this one.
-      if (busy) job.wake(settleMs);
+      if (busy) job.wake(retryMs);
       return folded;
     },
   });
-  const { listener } = opts;
-  if (listener) {
-    let unsubscribe: (() => void) | undefined;
-    app.addHook('onReady', async () => {
-      unsubscribe = await listener.subscribe(PORTAL_FOLD_CHANNEL, {
-        notify: () => job.wake(settleMs),
-        // Listening (again): what was written while nobody listened is folded now.
-        ready: () => {
-          listening = true;
-          job.wake();
-        },
-        lost: () => {
-          listening = false;
-          job.wake(intervalMs);
-        },
-      });
-    });
-    app.addHook('onClose', async () => unsubscribe?.());
-  }
   return job;
 }
