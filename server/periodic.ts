@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
  * notification sweeps, the payment reconciliation): one helper, so each gets the same rules.
  * - Runs at start (unless `atStart: false`), then `everyMs` after the previous run *ended*: a run
  *   never overlaps the one before it, however long it takes.
- * - `wake(withinMs)`: a run sooner (a notification said there is work); several wakes before it
- *   runs are one run, and a wake while a run is going makes one more run after it.
+ * - `wake(withinMs)`: a run sooner (the fold's retry when another process holds it); several
+ *   wakes before it runs are one run, and a wake while a run is going makes one more run after it.
  * - A run that throws is logged (the job's name, the error's message and code: never the error
  *   object, whose `detail` can carry a row's values) and the job keeps its pace.
  * - `stop()`: no more runs, and waits for the one in flight. Timers never hold the process open.
@@ -26,8 +26,8 @@ export interface PeriodicJob<T = unknown> {
 export interface PeriodicOptions<T> {
   /** In the failure's log line: `<name> failed`. */
   name: string;
-  /** The pause after a run ends before the next; a function when the pace changes (read after each run). */
-  everyMs: number | (() => number);
+  /** The pause after a run ends before the next. */
+  everyMs: number;
   run: () => Promise<T>;
   log: { warn(obj: object, msg: string): void };
   /** Run once at start (default true). */
@@ -45,7 +45,6 @@ function describeError(err: unknown): { message: string; code?: string } {
 
 /** A job, not started: `start()` begins its pace. */
 export function createPeriodic<T>(opts: PeriodicOptions<T>): PeriodicJob<T> {
-  const pause = typeof opts.everyMs === 'function' ? opts.everyMs : () => opts.everyMs as number;
   let started = false;
   let stopped = false;
   let running: Promise<T | undefined> | undefined;
@@ -85,7 +84,7 @@ export function createPeriodic<T>(opts: PeriodicOptions<T>): PeriodicJob<T> {
       running = undefined;
       const soon = again;
       again = undefined;
-      schedule(pause());
+      schedule(opts.everyMs);
       if (soon !== undefined) schedule(soon);
     });
     return running;
@@ -102,7 +101,7 @@ export function createPeriodic<T>(opts: PeriodicOptions<T>): PeriodicJob<T> {
       if (started || stopped) return;
       started = true;
       if (opts.atStart ?? true) void run();
-      else schedule(pause());
+      else schedule(opts.everyMs);
     },
     async stop() {
       stopped = true;
