@@ -6,7 +6,8 @@
  * machine `loads` times (5) cold at 1400 × 900, like bench/flows.ts, and prints per load and as
  * medians the steps, in ms from navigation:
  * the HTML answered, the entry script answered, the page's chunk requested and answered, the
- * GET /api/sandbox requested and answered, the layout's chunk requested and answered, the first
+ * GET /api/sandbox requested and answered, the route's early chunk and the machine's files (chart, layout,
+ * paths: the first requested, the last answered), the first
  * "Laddar"/"Ritar" status in the document, the chart's first state in the document and the frame
  * after it (the bench's "drawn"), and the main thread's long tasks (> 50 ms) before it.
  * PROFILE_CPU=1 also records a CPU profile of each load (CDP) and prints self time by script and
@@ -126,7 +127,9 @@ async function main(): Promise<void> {
         // The flows group's chunk is the one that holds the page (its name is "routes-…", as every group's).
         const chunk = got.res.filter((r) => /\/assets\/routes-[\w-]+\.js$/.test(r.name)).sort((a, b) => b.size - a.size)[0];
         const sandbox = find(/\/api\/sandbox$/);
-        const layoutChunk = find(new RegExp(`/assets/${machine}-[\\w-]+\\.js$`));
+        // The machine's files (its chart, layout and paths: decision 142) are chunks named after it.
+        const machineFiles = got.res.filter((r) => new RegExp(`/assets/${machine}-[\\w-]+\\.js$`).test(r.name));
+        const early = find(/\/assets\/early-[\w-]+\.js$/);
         const steps: Steps = {
           html: got.nav.html,
           entryJs: entry?.end,
@@ -136,8 +139,10 @@ async function main(): Promise<void> {
           sandboxStart: sandbox?.start,
           sandboxEnd: sandbox?.end,
           frame: got.marks.frame,
-          layoutStart: layoutChunk?.start,
-          layoutEnd: layoutChunk?.end,
+          earlyStart: early?.start,
+          earlyEnd: early?.end,
+          machineFilesStart: machineFiles.length ? Math.min(...machineFiles.map((r) => r.start)) : undefined,
+          machineFilesEnd: machineFiles.length ? Math.max(...machineFiles.map((r) => r.end)) : undefined,
           state: got.marks.state,
           drawn,
         };

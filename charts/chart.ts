@@ -38,17 +38,29 @@ export interface ChartTransition {
   index: number;
 }
 
-export interface Chart {
+/** A chart as `npm run flows` writes it (docs/flows/charts/<machine>.json): plain data, what /flows draws from. */
+export interface ChartData {
   id: string;
   title: string;
   description: string | undefined;
   root: string;
   states: ChartState[];
   transitions: ChartTransition[];
-  /** The transition definition objects of this machine, mapped to their chart entry. */
-  byDefinition: Map<AnyTransitionDefinition, ChartTransition>;
+}
+
+/** docs/flows/charts/index.json: the machines /flows lists, in order (their charts load one by one). */
+export type ChartIndex = Pick<ChartData, 'id' | 'title' | 'root'>[];
+
+/** A chart as the page and the docs read it. */
+export interface Chart extends ChartData {
   /** Invoke id → actor name (the id xstate generates for an unnamed invoke means nothing to a reader). */
   actorNames: ReadonlyMap<string, string>;
+}
+
+/** A chart read from its machine: also the machine's transition definitions (for the model-based tests). */
+export interface MachineChart extends Chart {
+  /** The transition definition objects of this machine, mapped to their chart entry. */
+  byDefinition: Map<AnyTransitionDefinition, ChartTransition>;
 }
 
 export interface DiscoveredMachine {
@@ -162,7 +174,7 @@ export function humanize(id: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function readChart(machine: AnyStateMachine, id: string = machine.id): Chart {
+export function readChart(machine: AnyStateMachine, id: string = machine.id): MachineChart {
   const nodes = allNodes(machine.root);
   const states: ChartState[] = nodes.map((n) => ({
     id: n.id,
@@ -175,7 +187,7 @@ export function readChart(machine: AnyStateMachine, id: string = machine.id): Ch
     invokes: n.invoke.map((inv) => ({ id: inv.id, src: srcName(inv.src) })),
     tags: [...n.tags],
   }));
-  const actorNames = new Map(states.flatMap((st) => st.invokes.map((i) => [i.id, i.src] as const)));
+  const actorNames = actorNamesOf(states);
   const transitions: ChartTransition[] = [];
   const byDefinition = new Map<AnyTransitionDefinition, ChartTransition>();
   const seen = new Map<string, number>();
@@ -218,7 +230,30 @@ export function readChart(machine: AnyStateMachine, id: string = machine.id): Ch
   };
 }
 
-/** docs/coverage/paths.json (written by `npm run test:paths`, read by /flows and other tools). */
+function actorNamesOf(states: readonly ChartState[]): Map<string, string> {
+  return new Map(states.flatMap((st) => st.invokes.map((i) => [i.id, i.src] as const)));
+}
+
+/** What `npm run flows` writes of a chart (docs/flows/charts/<machine>.json): exactly this text, so a test can tell a stale file. */
+export function chartFile(chart: ChartData): string {
+  const { id, title, description, root, states, transitions } = chart;
+  return `${JSON.stringify({ id, title, description, root, states, transitions }, null, 2)}\n`;
+}
+
+/** docs/flows/charts/index.json's text. */
+export function chartIndexFile(index: ChartIndex): string {
+  return `${JSON.stringify(index, null, 2)}\n`;
+}
+
+/** A written chart back as the page reads it. */
+export function fromChartData(data: ChartData): Chart {
+  return { ...data, actorNames: actorNamesOf(data.states) };
+}
+
+/**
+ * The path-coverage report of one machine (written by `npm run test:paths`: docs/coverage/paths/<machine>.json,
+ * read by /flows and other tools), and its figures in docs/coverage/paths/index.json.
+ */
 export interface CoverageStep {
   text: string;
   event: string;
@@ -226,14 +261,35 @@ export interface CoverageStep {
   transitions: string[];
 }
 
+export interface MachineCoverage {
+  id: string;
+  title: string;
+  states: { total: number; covered: number; uncovered: string[] };
+  transitions: { total: number; covered: number; uncovered: string[] };
+  paths: { description: string; steps: CoverageStep[] }[];
+}
+
 export interface CoverageReport {
-  machines: {
-    id: string;
-    title: string;
-    states: { total: number; covered: number; uncovered: string[] };
-    transitions: { total: number; covered: number; uncovered: string[] };
-    paths: { description: string; steps: CoverageStep[] }[];
-  }[];
+  machines: MachineCoverage[];
+}
+
+/** A machine's line in docs/coverage/paths/index.json: what the /flows list shows of its coverage. */
+export interface CoverageFigures {
+  id: string;
+  title: string;
+  states: { total: number; covered: number };
+  transitions: { total: number; covered: number };
+  paths: number;
+}
+
+export function coverageFigures(m: MachineCoverage): CoverageFigures {
+  return {
+    id: m.id,
+    title: m.title,
+    states: { total: m.states.total, covered: m.states.covered },
+    transitions: { total: m.transitions.total, covered: m.transitions.covered },
+    paths: m.paths.length,
+  };
 }
 
 /** The states counted for coverage: every state node but the root. */

@@ -1,15 +1,16 @@
 /**
  * npm run test:paths — generates the model-based test paths of every machine in machines/ and
- * writes the path-coverage report: docs/coverage/paths.json, paths.md, paths.html. Exits 1, naming
+ * writes the path-coverage report: docs/coverage/paths/<machine>.json (one small file per machine,
+ * what /flows loads for the machine it shows) and paths/index.json (every machine's figures), paths.md, paths.html. Exits 1, naming
  * the machine and what is missing, when any state or transition is not covered. The paths are
  * then run (machine and UI) by tests/model/machines.test.tsx.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadModels } from '../tests/model/harness/load.ts';
 import { coverageGaps } from '../tests/model/harness/model.ts';
-import { toHtml, toMarkdown, toReport } from '../tests/model/harness/report.ts';
+import { reportFiles, toHtml, toMarkdown, toReport } from '../tests/model/harness/report.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,8 +26,10 @@ const folders = readdirSync(join(root, 'machines'), { withFileTypes: true }).fil
 const machineModules = Object.assign({}, await importAll('machines'), ...(await Promise.all(folders.map(importAll))));
 const models = loadModels(machineModules, await importAll('tests/model/hooks'));
 const out = join(root, 'docs/coverage');
-mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'paths.json'), `${JSON.stringify(toReport(models), null, 2)}\n`);
+// The folder is written afresh, so a machine that is gone leaves no file behind.
+rmSync(join(out, 'paths'), { recursive: true, force: true });
+mkdirSync(join(out, 'paths'), { recursive: true });
+for (const [file, text] of reportFiles(toReport(models))) writeFileSync(join(out, 'paths', file), text);
 writeFileSync(join(out, 'paths.md'), toMarkdown(models));
 writeFileSync(join(out, 'paths.html'), toHtml(models));
 
@@ -37,7 +40,7 @@ for (const m of models) {
   for (const n of m.notes) console.log(`  note: ${n}`);
 }
 const gaps = coverageGaps(models);
-console.log(`Wrote docs/coverage/paths.{json,md,html} in ${Date.now() - started} ms.`);
+console.log(`Wrote docs/coverage/paths/*.json, paths.md, paths.html in ${Date.now() - started} ms.`);
 if (gaps.length) {
   console.error('\nPath coverage is incomplete:');
   for (const g of gaps) console.error(`  ✗ ${g}`);

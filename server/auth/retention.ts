@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { purgeExpiredIdempotencyKeys } from '../idempotency/index.ts';
-import { startPeriodic, type PeriodicJob } from '../periodic.ts';
+import { createPeriodic, type PeriodicJob, type PeriodicOptions } from '../periodic.ts';
 
 /**
  * The privacy policy (src/pages/legal/documents.ts) promises that IP addresses kept to stop
@@ -32,18 +32,16 @@ export async function purgeOldRateEvents(db: Db, now: Date, retentionMs = RATE_E
   return Number(result.numDeletedRows);
 }
 
-export type RateEventPurge = PeriodicJob;
+export type RateEventPurge = PeriodicJob<number>;
 
-/** Starts the sweep: once now, then every `intervalMs`; a failure is logged and tried again next time. */
-export function startRateEventPurge(opts: {
-  db: Db;
-  now: () => Date;
-  log: FastifyBaseLogger;
-  intervalMs?: number;
-}): RateEventPurge {
+/** The sweep as a periodic job (server/periodic.ts): at start, then every `intervalMs`; a failure is logged and tried again next time. */
+export function rateEventPurgeJob(opts: { db: Db; now: () => Date; log: FastifyBaseLogger; intervalMs?: number }): PeriodicOptions<number> {
   const { db, now, log } = opts;
-  return startPeriodic(
-    async () => {
+  return {
+    name: 'rate-limit event clean-up',
+    everyMs: opts.intervalMs ?? RATE_EVENT_PURGE_INTERVAL_MS,
+    log,
+    run: async () => {
       const n = await purgeOldRateEvents(db, now());
       if (n > 0) log.info({ deleted: n }, 'old rate-limit events deleted');
       // The same hourly sweep deletes Idempotency-Keys past their 24 hours (decision 084).
@@ -51,6 +49,12 @@ export function startRateEventPurge(opts: {
       if (keys > 0) log.info({ deleted: keys }, 'expired idempotency keys deleted');
       return n;
     },
-    { intervalMs: opts.intervalMs ?? RATE_EVENT_PURGE_INTERVAL_MS, log, failure: 'rate-limit event clean-up failed' },
-  );
+  };
+}
+
+/** Starts the sweep on its own (tests; the app runs it through `periodic`, server/plugins/lifecycle.ts). */
+export function startRateEventPurge(opts: { db: Db; now: () => Date; log: FastifyBaseLogger; intervalMs?: number }): RateEventPurge {
+  const job = createPeriodic(rateEventPurgeJob(opts));
+  job.start();
+  return job;
 }

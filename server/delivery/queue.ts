@@ -7,6 +7,7 @@ import type { Services } from '../services.ts';
 import { QUEUE } from '../db/migrations/008_delivery.ts';
 import { deliverOne, reconcile, type DeliveryDeps } from './rules.ts';
 import { remindUnopened } from './reminders.ts';
+import { createPeriodic } from '../periodic.ts';
 
 /**
  * The delivery job queue: pg-boss 10 on our own connection pool (decision 081). Its schema and
@@ -52,30 +53,25 @@ export function createDeliveryQueue(opts: { db: Db; config: Config; services: Se
   boss.on('error', (err: unknown) => log.warn({ err }, 'delivery queue error'));
 
   const deps: DeliveryDeps = { db, config, services, log };
-  let sweepTimer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<unknown> | undefined;
   let started = false;
 
-  const sweep = () => {
-    if (sweeping) return sweeping;
-    sweeping = reconcile(deps)
-      .then(async (r) => {
-        if (r.resolved || r.delivered) log.info(r, 'delivery sweep');
-        // The reminders of unopened greeties ride on the same sweep (server/delivery/reminders.ts).
-        const reminded = await remindUnopened(deps).catch((err: unknown) => {
-          log.warn({ err }, 'unopened reminders failed');
-          return { sms: 0, notices: 0 };
-        });
-        if (reminded.sms || reminded.notices) log.info(reminded, 'unopened reminders');
-        return r;
-      })
-      .catch((err: unknown) => {
-        log.warn({ err }, 'delivery sweep failed');
-        return { resolved: 0, delivered: 0 };
-      })
-      .finally(() => (sweeping = undefined));
-    return sweeping as Promise<{ resolved: number; delivered: number }>;
-  };
+  // The sweep: at start, then DELIVERY_RECONCILE_MS after each one ends (server/periodic.ts).
+  const sweep = createPeriodic({
+    name: 'delivery sweep',
+    everyMs: config.delivery.reconcileMs,
+    log,
+    run: async () => {
+      const r = await reconcile(deps);
+      if (r.resolved || r.delivered) log.info(r, 'delivery sweep');
+      // The reminders of unopened greeties ride on the same sweep (server/delivery/reminders.ts).
+      const reminded = await remindUnopened(deps).catch((err: unknown) => {
+        log.warn({ err }, 'unopened reminders failed');
+        return { sms: 0, notices: 0 };
+      });
+      if (reminded.sms || reminded.notices) log.info(reminded, 'unopened reminders');
+      return r;
+    },
+  });
 
   return {
     async enqueue(tx, greetieId, at) {
@@ -100,17 +96,15 @@ export function createDeliveryQueue(opts: { db: Db; config: Config; services: Se
         );
       });
       started = true;
-      void sweep();
-      sweepTimer = setInterval(() => void sweep(), config.delivery.reconcileMs);
-      sweepTimer.unref();
+      sweep.start();
     },
     async stop() {
       if (!started) return;
       started = false;
-      if (sweepTimer) clearInterval(sweepTimer);
+      const swept = sweep.stop(); // no more sweeps; the one in flight ends beside the deliveries
       await boss.stop({ graceful: true, timeout: 10_000, close: false });
-      await sweeping;
+      await swept;
     },
-    reconcile: () => sweep() as Promise<{ resolved: number; delivered: number }>,
+    reconcile: async () => (await sweep.run()) ?? { resolved: 0, delivered: 0 },
   };
 }

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/index.ts';
 import type { Services } from '../services.ts';
 import { NOTIFICATION_QUEUE } from '../db/migrations/011_notification.ts';
+import { createPeriodic } from '../periodic.ts';
 import { checkReceipts, pushOne, remindExpiry, sweepPushes, type PushDeps } from './rules.ts';
 
 /**
@@ -51,15 +52,12 @@ export function createNotificationQueue(opts: { db: Db; config: Config; services
   });
   boss.on('error', (err: unknown) => log.warn({ err }, 'notification queue error'));
   const deps: PushDeps = { db, config, services, log };
-  const timers: NodeJS.Timeout[] = [];
   let started = false;
-  let busy: Promise<unknown> | undefined;
-  const background = (what: string, run: () => Promise<unknown>) => () => {
-    if (busy) return;
-    busy = run()
-      .catch((err: unknown) => log.warn({ err }, `notification ${what} failed`))
-      .finally(() => (busy = undefined));
-  };
+  // The sweep and the receipts' fetch, each on its own pace once the worker runs (server/periodic.ts).
+  const jobs = [
+    createPeriodic({ name: 'notification sweep', everyMs: SWEEP_MS, atStart: false, log, run: () => sweepPushes(deps) }),
+    createPeriodic({ name: 'notification receipts', everyMs: RECEIPTS_MS, atStart: false, log, run: () => checkReceipts(deps) }),
+  ];
 
   return {
     async enqueuePush(tx, notificationId) {
@@ -78,16 +76,14 @@ export function createNotificationQueue(opts: { db: Db; config: Config; services
         await Promise.all(jobs.map((job) => (job.data.kind === 'push' ? pushOne(deps, job.data.notificationId) : remindExpiry(deps, job.data.voucherId, job.data.days, job.data.changes ?? 0))));
       });
       started = true;
-      timers.push(setInterval(background('sweep', () => sweepPushes(deps)), SWEEP_MS));
-      timers.push(setInterval(background('receipts', () => checkReceipts(deps)), RECEIPTS_MS));
-      for (const t of timers) t.unref();
+      for (const job of jobs) job.start();
     },
     async stop() {
       if (!started) return;
       started = false;
-      for (const t of timers.splice(0)) clearInterval(t);
+      const ended = Promise.all(jobs.map((job) => job.stop()));
       await boss.stop({ graceful: true, timeout: 10_000, close: false });
-      await busy;
+      await ended;
     },
   };
 }

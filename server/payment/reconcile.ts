@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { PaymentRow } from './queries.ts';
 import { expirePayment, refresh, type PaymentDeps } from './rules.ts';
 import { REFUND_MIN_AGE_MS, reconcileRefunds } from './refunds.ts';
+import { createPeriodic } from '../periodic.ts';
 
 /**
  * Reconciling open payments (decision 080 "Recovery"): nobody has to ask for a payment
@@ -76,42 +77,29 @@ export interface Reconciler {
   stop(): Promise<void>;
 }
 
-/** At start-up, every open payment; then every `everyMs`, the ones older than a few seconds. */
+/**
+ * At start-up, every open payment; then `everyMs` after each pass ends, the ones older than a few
+ * seconds (a periodic job, server/periodic.ts: never two passes at once; a failure logged).
+ */
 export function startPaymentReconciler(deps: PaymentDeps, log?: FastifyBaseLogger, opts: { everyMs?: number } = {}): Reconciler {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const pass = (minAgeMs: number) => {
-    const p = reconcileOpenPayments(deps, { minAgeMs }, log).then(async (r) => {
-      if (r.applied > 0) log?.info(r, 'open payments reconciled');
-      // Refunds not yet settled and unclaimed greeties (./refunds.ts), in the same pass.
-      const refunds = await reconcileRefunds(deps, { minAgeMs: minAgeMs === 0 ? 0 : REFUND_MIN_AGE_MS }, log).catch((err: unknown) => {
-        log?.error({ err }, 'refund reconciliation failed');
-        return undefined;
-      });
-      if (refunds && (refunds.applied > 0 || refunds.unclaimed > 0)) log?.info(refunds, 'refunds reconciled');
-      return r;
+  const pass = async (minAgeMs: number) => {
+    const r = await reconcileOpenPayments(deps, { minAgeMs }, log);
+    if (r.applied > 0) log?.info(r, 'open payments reconciled');
+    // Refunds not yet settled and unclaimed greeties (./refunds.ts), in the same pass.
+    const refunds = await reconcileRefunds(deps, { minAgeMs: minAgeMs === 0 ? 0 : REFUND_MIN_AGE_MS }, log).catch((err: unknown) => {
+      log?.error({ err }, 'refund reconciliation failed');
+      return undefined;
     });
-    running = p.catch((err: unknown) => log?.error({ err }, 'payment reconciliation failed'));
-    return p;
+    if (refunds && (refunds.applied > 0 || refunds.unclaimed > 0)) log?.info(refunds, 'refunds reconciled');
+    return r;
   };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void pass(RECONCILE_MIN_AGE_MS)
-        .catch(() => {})
-        .finally(schedule);
-    }, opts.everyMs ?? RECONCILE_EVERY_MS);
-    timer.unref();
-  };
-  const ready = pass(0);
-  void ready.catch(() => {}).finally(schedule);
-  return {
-    ready,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  let ready: Promise<ReconcileResult> | undefined;
+  const job = createPeriodic({
+    name: 'payment reconciliation',
+    everyMs: opts.everyMs ?? RECONCILE_EVERY_MS,
+    log: log ?? { warn() {} },
+    run: () => (ready ? pass(RECONCILE_MIN_AGE_MS) : (ready = pass(0))),
+  });
+  job.start(); // the start-up pass begins here, at once
+  return { ready: ready!, stop: () => job.stop() };
 }

@@ -14,8 +14,9 @@ import { createNotificationQueue } from '../notification/queue.ts';
 import { Listener } from '../db/listener.ts';
 import { CatalogueCache } from '../merchant/cache.ts';
 import { PaymentEvents } from '../payment/events.ts';
-import { startRateEventPurge, type RateEventPurge } from '../auth/retention.ts';
-import { startPortalFold, type PortalFold } from '../portal/fold.ts';
+import { rateEventPurgeJob } from '../auth/retention.ts';
+import { portalFold } from '../portal/fold.ts';
+import { periodic } from '../periodic.ts';
 
 export interface LifecycleOptions {
   config: Config;
@@ -67,28 +68,19 @@ const lifecycle: FastifyPluginAsync<LifecycleOptions> = async (app, deps) => {
     });
   }
 
+  // The process's one LISTEN connection, shared by the portal's fold, the catalogue cache and the
+  // payment events; started after them (they subscribe first), closed after them.
+  const listener = new Listener({ url: deps.databaseUrl, log: app.log });
+
+  // The periodic jobs run through one helper (server/periodic.ts): started once the app is ready,
+  // never two runs of one job at once, a failure logged and the pace kept, stopped on close after
+  // the run in flight.
   // Rate-limit events (IP addresses, numbers) older than 30 days are deleted at start-up and every
   // hour, as the privacy policy promises (server/auth/retention.ts).
-  let ratePurge: RateEventPurge | undefined;
-  app.addHook('onReady', async () => {
-    ratePurge = startRateEventPurge({ db: deps.db, now: () => services.now(), log: app.log });
-  });
-  app.addHook('onClose', async () => {
-    await ratePurge?.stop();
-  });
-
-  // The portal's open-voucher deltas folded every 10 s, one process at a time (decision 124).
-  let portalFold: PortalFold | undefined;
-  app.addHook('onReady', async () => {
-    portalFold = startPortalFold({ db: deps.db, log: app.log });
-  });
-  app.addHook('onClose', async () => {
-    await portalFold?.stop();
-  });
-
-  // The process's one LISTEN connection, shared by the catalogue cache and the payment events;
-  // started after them (they subscribe first), closed after them.
-  const listener = new Listener({ url: deps.databaseUrl, log: app.log });
+  periodic(app, rateEventPurgeJob({ db: deps.db, now: () => services.now(), log: app.log }));
+  // The portal's open-voucher deltas folded when their trigger notifies, one process at a time
+  // (decisions 124, 147).
+  portalFold(app, { db: deps.db, listener: deps.databaseUrl ? listener : undefined });
 
   // The catalogue's answers, emptied by PostgreSQL notifications once listening (decision 064).
   const catalogueCache = new CatalogueCache(deps.db, { listener: deps.databaseUrl ? listener : undefined });

@@ -85,8 +85,8 @@ function readGreetieEarly({ params, request }: LoaderFunctionArgs): null {
 }
 
 /**
- * /flows asks whether the sandbox is on and loads the asked machine's generated layout while the
- * page's code loads, not after it (decision 139): src/pages/flows/early.ts, a small chunk.
+ * /flows asks whether the sandbox is on and loads the asked machine's generated chart, layout and
+ * paths while the page's code loads, not after it (decisions 139, 142): src/pages/flows/early.ts, a small chunk.
  */
 function startFlowsEarly({ request }: LoaderFunctionArgs): null {
   const machine = new URL(request.url).searchParams.get('machine');

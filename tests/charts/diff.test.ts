@@ -4,7 +4,7 @@ import { and, createMachine, not, setup, stateIn, type AnyStateMachine } from 'x
 import { describe, expect, it } from 'vitest';
 import { guardLabel, readChart } from '../../charts/chart.ts';
 import { approvalOf, diffCharts, diffDoc, removedAt, snapshot, type Approval } from '../../charts/diff.ts';
-import { charts } from '../../src/pages/flows/machines.ts';
+import { charts } from './machines.ts';
 import { authMachine } from '../../machines/auth.ts';
 
 /**

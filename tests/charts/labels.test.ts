@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chartTitle, missingLabels, stateLabel, type ChartLabels } from '../../charts/labels.ts';
-import { charts } from '../../src/pages/flows/machines.ts';
+import { charts } from './machines.ts';
 
 /**
  * Every machine has a title and every state a short label in Swedish and English

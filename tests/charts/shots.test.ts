@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHOTS_DIR, manifestGaps, shotStatePaths, todoShots, type ShotManifest } from '../../charts/shots.ts';
 import { BACKGROUND, backgroundReason } from '../../src/pages/flows/background.ts';
-import { charts } from '../../src/pages/flows/machines.ts';
+import { charts } from './machines.ts';
 
 /**
  * Every state of every machine has a picture of the page it shows (docs/flows/shots/, made by

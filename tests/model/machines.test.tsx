@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toFlowDoc } from '../../charts/mermaid.ts';
-import { toReport } from './harness/report.ts';
+import { reportFiles, toReport } from './harness/report.ts';
 import { loadModels } from './harness/load.ts';
 import { coverageGaps } from './harness/model.ts';
 import { runOnMachine } from './harness/run.ts';
@@ -31,9 +31,16 @@ it('finds the machines', () => {
 
 // The committed report and flow docs are what testers, product owners and /flows read: they must
 // say what the machines say now.
-it('docs/coverage/paths.json is up to date (npm run test:paths writes it)', () => {
-  const committed = JSON.parse(readFileSync(join(process.cwd(), 'docs/coverage/paths.json'), 'utf8')) as unknown;
-  expect(committed, 'docs/coverage/paths.json is stale: run npm run test:paths').toEqual(JSON.parse(JSON.stringify(toReport(models))));
+it('docs/coverage/paths/ is up to date: a file per machine and the index (npm run test:paths writes them)', () => {
+  const dir = join(process.cwd(), 'docs/coverage/paths');
+  const wanted = reportFiles(toReport(models));
+  const extra = (existsSync(dir) ? readdirSync(dir) : []).filter((f) => !wanted.has(f));
+  expect(extra, 'docs/coverage/paths/ holds files of machines that are gone: run npm run test:paths').toEqual([]);
+  for (const [file, text] of wanted) {
+    const path = join(dir, file);
+    expect(existsSync(path), `docs/coverage/paths/${file} is missing: run npm run test:paths`).toBe(true);
+    expect(JSON.parse(readFileSync(path, 'utf8')), `docs/coverage/paths/${file} is stale: run npm run test:paths`).toEqual(JSON.parse(text));
+  }
 });
 
 it.each(models.map((m) => [m.id, m] as const))('docs/flows/%s.md is up to date (npm run flows writes it)', (id, model) => {

@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { container, visuallyHidden } from '../../components/ui.css.ts';
 import { NotFoundPage } from '../../components/NotFoundPage.tsx';
-import type { Chart } from '../../../charts/chart.ts';
+import type { Chart, MachineCoverage } from '../../../charts/chart.ts';
 import type { DiagramMarks, Selection } from './Diagram.tsx';
 import { ChartFrame } from './ChartFrame.tsx';
-import { charts, coverageOf } from './machines.ts';
+import { coverageFiguresOf, machines, useAllCharts, useMachineData } from './machineData.ts';
 import { liveActors, useJourney, type LiveActor } from './useLive.ts';
 import { Journey } from './Journey.tsx';
 import type { JourneyStep } from './journey.ts';
@@ -27,7 +27,7 @@ const sandboxLoader = createLoader<void, boolean>().provide({
 });
 
 /**
- * /flows (sandbox on): every machine in machines/ as a diagram for product owners, with live
+ * /flows (sandbox on): every machine in machines/ (as `npm run flows` wrote it: machineData.ts) as a diagram for product owners, with live
  * highlighting from the app running in another tab, the path-coverage overlay and the generated
  * test paths, step by step. When the route's early check has answered by the time the page's code
  * runs, the viewer renders at once (decision 139).
@@ -73,7 +73,8 @@ export function FlowViewer() {
   const { t } = useTranslation('flows');
   usePageTitle(t('title'));
   const [params, setParams] = useSearchParams();
-  const chart = charts.find((c) => c.id === params.get('machine')) ?? charts[0];
+  const entry = machines.find((c) => c.id === params.get('machine')) ?? machines[0];
+  const shown = useMachineData(entry?.id);
   const journey = useJourney();
   const live = liveActors(journey);
   // The timeline's selected step (null: following live). A step is live data, not something a
@@ -83,8 +84,8 @@ export function FlowViewer() {
   const selectStep = (seq: number | null) => {
     setPinnedSeq(seq);
     const step = seq === null ? undefined : journey.steps.find((s) => s.seq === seq);
-    const stepChart = step && charts.find((c) => c.root === step.machineId);
-    if (stepChart && stepChart.id !== chart?.id) setParams({ machine: stepChart.id }, { replace: true });
+    const stepChart = step && machines.find((c) => c.root === step.machineId);
+    if (stepChart && stepChart.id !== entry?.id) setParams({ machine: stepChart.id }, { replace: true });
   };
 
   const labels = useChartLabels();
@@ -97,7 +98,9 @@ export function FlowViewer() {
     const timer = setTimeout(chartDrawn, 3000);
     return () => clearTimeout(timer);
   }, []);
-  const approvals = useApprovalStatuses(charts, drawn || !chart);
+  // Every chart (for the approvals and the journey) loads once the shown one is drawn.
+  const charts = useAllCharts(drawn || !entry);
+  const approvals = useApprovalStatuses(charts ?? [], charts !== undefined);
 
   // In the source the chart comes first, then the machines and the journey: a phone opening a
   // machine's link sees its chart at once; a wider screen puts the list beside it.
@@ -108,29 +111,34 @@ export function FlowViewer() {
       </h1>
       <div className={css.layout}>
         <div className={css.mainArea}>
-          {chart ? (
+          {shown.status === 'ready' ? (
             <MachineView
-              key={chart.id}
-              chart={chart}
+              key={shown.data.chart.id}
+              chart={shown.data.chart}
+              cov={shown.data.coverage}
               live={live}
-              pinned={pinned?.machineId === chart.root ? pinned : undefined}
-              approval={approvals?.get(chart.id)}
+              pinned={pinned?.machineId === shown.data.chart.root ? pinned : undefined}
+              approval={approvals?.get(shown.data.chart.id)}
               rest={drawn}
               onDrawn={chartDrawn}
             />
-          ) : (
+          ) : !entry ? (
             <p>{t('none')}</p>
+          ) : shown.status === 'failed' ? (
+            <p role="alert">{t('chartFailed')}</p>
+          ) : (
+            <p role="status">{t('drawing')}</p>
           )}
         </div>
         <nav aria-label={t('machines')} className={css.navArea}>
           <ul className={css.machineList}>
-            {charts.map((c) => {
-              const cov = coverageOf(c.id);
-              const gaps = cov ? cov.states.uncovered.length + cov.transitions.uncovered.length : 0;
+            {machines.map((c) => {
+              const cov = coverageFiguresOf(c.id);
+              const gaps = cov ? cov.states.total - cov.states.covered + (cov.transitions.total - cov.transitions.covered) : 0;
               const running = live.filter((a) => a.machineId === c.root).length;
               return (
                 <li key={c.id}>
-                  <Link to={`?machine=${encodeURIComponent(c.id)}`} className={css.machineLink} aria-current={c.id === chart?.id ? 'page' : undefined}>
+                  <Link to={`?machine=${encodeURIComponent(c.id)}`} className={css.machineLink} aria-current={c.id === entry?.id ? 'page' : undefined}>
                     <span>
                       {labels.title(c)}
                       {running > 0 && (
@@ -150,7 +158,7 @@ export function FlowViewer() {
           </ul>
         </nav>
         <div className={css.journeyArea}>
-          {(drawn || !chart) && <Journey journey={journey} charts={charts} selected={pinned ? pinned.seq : null} onSelect={selectStep} />}
+          {charts && <Journey journey={journey} charts={charts} selected={pinned ? pinned.seq : null} onSelect={selectStep} />}
           <p className={css.intro}>{t('intro')}</p>
         </div>
       </div>
@@ -224,6 +232,7 @@ function firstChange(status: Extract<ApprovalStatus, { kind: 'approved' }>, root
 
 function MachineView({
   chart,
+  cov,
   live,
   pinned,
   approval,
@@ -231,6 +240,7 @@ function MachineView({
   onDrawn,
 }: {
   chart: Chart;
+  cov: MachineCoverage | undefined;
   live: LiveActor[];
   pinned: JourneyStep | undefined;
   approval: ApprovalStatus | undefined;
@@ -240,7 +250,6 @@ function MachineView({
 }) {
   const { t } = useTranslation('flows');
   const labels = useChartLabels();
-  const cov = coverageOf(chart.id);
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const [showCoverage, setShowCoverage] = useState(true);

@@ -18,7 +18,7 @@ export function Journey({
   onSelect,
 }: {
   journey: JourneyState;
-  charts: Chart[];
+  charts: readonly Chart[];
   /** The selected step's seq, or null while following live. */
   selected: number | null;
   onSelect: (seq: number | null) => void;

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FLOWS_CHANNEL, type FlowsMessage } from '../../../src/inspect.ts';
-import { charts, coverage } from '../../../src/pages/flows/machines.ts';
+import { charts, coverage } from '../../charts/machines.ts';
 import { diagram, renderFlows, stubResizeObserver } from './render.tsx';
 import svFlows from '../../../locales/sv/flows.json';
 import { chartTitle, stateLabel, type ChartLabels } from '../../../charts/labels.ts';
@@ -25,7 +25,7 @@ describe('/flows', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Sidan finns inte' })).toBeInTheDocument();
   });
 
-  it('lists every machine in machines/ with its coverage from paths.json', async () => {
+  it('lists every machine in machines/ with its coverage from the path report', async () => {
     renderFlows();
     const nav = await screen.findByRole('navigation', { name: 'Maskiner' });
     const links = within(nav).getAllByRole('link');

@@ -63,10 +63,12 @@ export function stubResizeObserver(initial = { width: 1000, height: 600 }) {
 
 /**
  * The drawn chart, once the rest of the page has come too: what is below the chart renders after
- * the chart is drawn (decision 139), so a test reading it waits for its last section.
+ * the chart is drawn (decision 139), and the journey once every machine's chart has loaded after
+ * it (decision 142), so a test reading them waits for the last section and the journey.
  */
 export async function diagram(): Promise<HTMLElement> {
   const svg = await screen.findByRole('group', { name: /Diagram över/ }, { timeout: 10_000 });
   await screen.findByRole('heading', { name: 'Igång i appen' }, { timeout: 10_000 });
+  await screen.findByRole('region', { name: 'Resan genom appen' }, { timeout: 10_000 });
   return svg;
 }

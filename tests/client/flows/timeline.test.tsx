@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FLOWS_CHANNEL, type FlowsMessage } from '../../../src/inspect.ts';
-import { charts, coverage } from '../../../src/pages/flows/machines.ts';
+import { charts, coverage } from '../../charts/machines.ts';
 import { diagram, renderFlows, stubResizeObserver } from './render.tsx';
 
 /**

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { charts, coverage } from '../../../src/pages/flows/machines.ts';
+import { charts, coverage } from '../../charts/machines.ts';
 import { cachedLayouts, type ChartLayout } from '../../../src/pages/flows/layout.ts';
 import { chooseDirection, fitView, openView, visibleBox, type Box } from '../../../src/pages/flows/view.ts';
 import { diagram, renderFlows, stubResizeObserver } from './render.tsx';

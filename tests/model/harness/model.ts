@@ -16,6 +16,7 @@ import {
   type Chart,
   type ChartTransition,
   type DiscoveredMachine,
+  type MachineChart,
 } from '../../../charts/chart.ts';
 import { activeStateIds, activeStateNodes, inertActorScope } from '../../../charts/xstate.ts';
 import type { EventSample, MachineHooks } from './types.ts';
@@ -65,7 +66,7 @@ export interface MachineModel {
   id: string;
   file: string;
   machine: AnyStateMachine;
-  chart: Chart;
+  chart: MachineChart;
   hooks: MachineHooks | undefined;
   serialize: (snapshot: AnyMachineSnapshot) => string;
   paths: ModelPath[];

@@ -1,10 +1,12 @@
-import type { CoverageReport } from '../../../charts/chart.ts';
+import { coverageFigures, type CoverageReport } from '../../../charts/chart.ts';
 import type { MachineModel } from './model.ts';
 
 /**
- * docs/coverage/paths.json — read by other tools (the /flows page among them). The shape is fixed:
- * { machines: [ { id, title, states: { total, covered, uncovered[] },
- *                 transitions: { total, covered, uncovered[] }, paths: [ { description, steps[] } ] } ] }
+ * docs/coverage/paths/<machine>.json — read by other tools (the /flows page among them, which loads
+ * only the machine it shows). The shape of each is fixed:
+ * { id, title, states: { total, covered, uncovered[] },
+ *   transitions: { total, covered, uncovered[] }, paths: [ { description, steps[] } ] }
+ * and docs/coverage/paths/index.json lists every machine's figures (no paths) for the list.
  * A step is { text, event, states, transitions }: the plain-language step, the event type, the
  * active state ids after it, and the keys of the transitions it took (chart.ts).
  */
@@ -23,6 +25,15 @@ export function toReport(models: MachineModel[]): CoverageReport {
       })),
     })),
   };
+}
+
+/** The report as `npm run test:paths` writes it: file name under docs/coverage/paths/ → its text. */
+export function reportFiles(report: CoverageReport): Map<string, string> {
+  const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+  return new Map([
+    ['index.json', json({ machines: report.machines.map(coverageFigures) })],
+    ...report.machines.map((m) => [`${m.id}.json`, json(m)] as const),
+  ]);
 }
 
 const pct = (covered: number, total: number) => (total === 0 ? '100 %' : `${Math.floor((covered / total) * 100)} %`);
