@@ -204,6 +204,21 @@ const exactRedeemedAt = sql<string>`to_char(r.redeemed_at AT TIME ZONE 'UTC', 'Y
  * through `voucher_redemption_merchant_page`; each with its voucher's product's name.
  */
 export function redemptionPageQuery(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number) {
+  return redemptionRows(db, merchantId, period, after, limit).select([
+    'r.id',
+    'r.voucher_id',
+    'p.name as product_name',
+    'r.amount',
+    'r.redeemed_at',
+    'r.via',
+    sql<boolean>`r.undone_at IS NOT NULL`.as('undone'),
+    exactRedeemedAt.as('at'),
+    sql<string>`to_char(r.redeemed_at AT TIME ZONE 'Europe/Stockholm', 'YYYY-MM-DD HH24:MI:SS')`.as('local_time'),
+  ]);
+}
+
+/** The rows of a page (the joins, the keyset, the order and the limit), before their columns. */
+function redemptionRows(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number) {
   // The page the portal asks for (the default limit, read inside the prepared `portalPageQuery`)
   // has its limit in the text (a `LIMIT $n` would keep PostgreSQL planning it at every call;
   // decision 127); other limits (a chosen `limit`, the settlement file's pages) are parameters.
@@ -212,17 +227,6 @@ export function redemptionPageQuery(db: Executor, merchantId: string, period: Pe
     .selectFrom('voucher_redemption as r')
     .innerJoin('voucher as v', 'v.id', 'r.voucher_id')
     .innerJoin('product as p', 'p.id', 'v.product_id')
-    .select([
-      'r.id',
-      'r.voucher_id',
-      'p.name as product_name',
-      'r.amount',
-      'r.redeemed_at',
-      'r.via',
-      sql<boolean>`r.undone_at IS NOT NULL`.as('undone'),
-      exactRedeemedAt.as('at'),
-      sql<string>`to_char(r.redeemed_at AT TIME ZONE 'Europe/Stockholm', 'YYYY-MM-DD HH24:MI:SS')`.as('local_time'),
-    ])
     .where('r.merchant_id', '=', merchantId);
   if (period.from) q = q.where('r.redeemed_at', '>=', dayStart(period.from));
   if (period.to) q = q.where('r.redeemed_at', '<', dayStart(period.to));
@@ -257,19 +261,27 @@ export interface PortalPageRow extends GateRow {
 export function portalPageQuery(db: Executor, userId: string, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number) {
   const prepared = limit === PORTAL_PAGE_DEFAULT;
   const n = prepared ? sql.lit(limit) : sql`${limit}::int`;
-  const rows = redemptionPageQuery(db, merchantId, period, after, limit + 1);
+  // Only the columns the answer takes; the cursor's exact time only for the page's last row.
+  const rows = redemptionRows(db, merchantId, period, after, limit + 1).select([
+    'r.id',
+    'r.voucher_id',
+    'p.name as product_name',
+    'r.amount',
+    'r.redeemed_at',
+    'r.via',
+    sql<boolean>`r.undone_at IS NOT NULL`.as('undone'),
+  ]);
   // The marker must lead the text (server/db/prepared.ts): the page is a subquery with its own WITH.
   return sql<PortalPageRow>`SELECT ${prepared ? PREPARED : sql``} ${gate(userId, merchantId)}, x.items, x.next_at, x.next_id
-      FROM (WITH p AS (
-              SELECT r.*, row_number() OVER (ORDER BY r.redeemed_at DESC, r.id DESC) AS n FROM (${rows}) r
-            )
+      FROM (WITH p AS (SELECT r.*, row_number() OVER (ORDER BY r.redeemed_at DESC, r.id DESC) AS n FROM (${rows}) r)
             SELECT (SELECT coalesce(string_agg(row_to_json(j)::text, ',' ORDER BY p.n), '')
                       FROM p CROSS JOIN LATERAL (
                         SELECT p.id, p.voucher_id AS "voucherId", p.product_name AS "productName", p.amount,
                                to_char(p.redeemed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "redeemedAt", p.via, p.undone
                       ) j
                      WHERE p.n <= ${n}) AS items,
-                   (SELECT p.at FROM p WHERE p.n = ${n} AND EXISTS (SELECT 1 FROM p WHERE p.n > ${n})) AS next_at,
+                   (SELECT to_char(p.redeemed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') FROM p
+                     WHERE p.n = ${n} AND EXISTS (SELECT 1 FROM p WHERE p.n > ${n})) AS next_at,
                    (SELECT p.id FROM p WHERE p.n = ${n} AND EXISTS (SELECT 1 FROM p WHERE p.n > ${n})) AS next_id) x`;
 }
 
