@@ -34,6 +34,8 @@ export default defineConfig(({ command }) => ({
   },
   build: {
     outDir: 'dist',
+    // dist/.vite/manifest.json: the server names a route's chunks in its HTML (server/spa/preloads.ts).
+    manifest: true,
     sourcemap: false,
     assetsInlineLimit: 0,
     rolldownOptions: {

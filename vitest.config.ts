@@ -48,6 +48,12 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          // A worker keeps the server's modules loaded from one file to the next (decision 146):
+          // importing Fastify and every route afresh was most of a server file's CPU time. Each
+          // file still has its own database and its own app (createTestApp()); no server test
+          // mocks a module, and the module-level memories (merchant codes, prepared statement
+          // names) are keyed by what they remember, so a file never sees another's rows.
+          isolate: false,
           globalSetup: ['tests/server/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,

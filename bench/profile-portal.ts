@@ -15,51 +15,24 @@
  * per request leaves out the profiler's own two connections (decision 127: at a few hundred
  * requests a second the sampler alone was a large share of it). Not part of `npm run bench`.
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort } from '../server/net.ts';
-import { removeDataDir } from '../server/db/datadir.ts';
-import { connectStats as connectStatsOf, cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
+import { cpuSeconds, profileServer } from './server.ts';
 import { preparePortal } from './portal.ts';
 import { summariseProfile } from './profile.ts';
 
 async function main(): Promise<void> {
   const redemptions = Number(process.argv[2] ?? 100_000);
   const seconds = Number(process.argv[3] ?? 10);
-  const work = mkdtempSync(path.join(os.tmpdir(), 'greetie-profile-portal-'));
-  const dataDir = path.join(work, 'data');
-  const profDir = path.join(work, 'prof');
-  const port = await freePort();
-  const profile = process.env.PROFILE === '1';
-  const start = () =>
-    startSource({
-      port,
-      dataDir,
-      staticDir: path.join(work, 'no-spa'),
-      logFile: path.join(work, 'server.log'),
-      nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
-      root: process.env.PROFILE_ROOT || undefined,
-      env: { TRUST_PROXY: 'on', ...envPairs(process.env.PROFILE_ENV) },
-    });
-  const connectStats = () => connectStatsOf(dataDir);
-  // First start: turn pg_stat_statements on (a restart loads it), then start again.
-  let { child, exited, baseUrl: base } = await start();
-  let stats = await connectStats();
-  await stats.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
-  await stats.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`);
-  // Planning time per statement too (kysely's statements are unnamed: planned at every call).
-  await stats.query(`ALTER SYSTEM SET pg_stat_statements.track_planning = on`);
-  await stats.end();
-  child.kill('SIGTERM');
-  await exited;
-  ({ child, exited, baseUrl: base } = await start());
-  stats = await connectStats();
-  const sampler = await connectStats();
-  let windows: { from: number; to: number }[] = [];
+  // pg_stat_statements on (a restart loads it), with planning time per statement.
+  const server = await profileServer('portal');
+  await server.withStatements();
+  const { dataDir, child, baseUrl: base } = server;
+  const stats = await server.connectStats();
+  const sampler = await server.connectStats();
+  const windows: { from: number; to: number }[] = [];
   try {
-    await stats.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     const { rows: settings } = await stats.query<{ name: string; setting: string }>(
       `SELECT name, setting FROM pg_settings WHERE name IN ('synchronous_commit', 'fsync', 'max_connections', 'shared_buffers', 'wal_sync_method')`,
     );
@@ -75,10 +48,12 @@ async function main(): Promise<void> {
         const id = prepared.merchantId;
         const day = (d: Date) => d.toLocaleDateString('sv-SE', { timeZone: 'Europe/Stockholm' });
         const year = { from: day(new Date(Date.now() - 365 * 86_400_000)), to: day(new Date(Date.now() + 86_400_000)) };
+        const owner = await database.db.selectFrom('merchant_staff').select('user_id').where('merchant_id', '=', id).where('user_id', 'is not', null).executeTakeFirstOrThrow();
+        const userId = owner.user_id!;
         const plans = {
-          summary: q.summaryQuery(database.db, id, { from: null, to: null }, new Date()).compile(database.db),
-          'summary, a year': q.summaryQuery(database.db, id, year, new Date()).compile(database.db),
-          'first page': q.redemptionPageQuery(database.db, id, { from: null, to: null }, undefined, 51).compile(),
+          summary: q.portalSummaryQuery(userId, id, { from: null, to: null }, new Date()).compile(database.db),
+          'summary, a year': q.portalSummaryQuery(userId, id, year, new Date()).compile(database.db),
+          'first page': q.portalPageQuery(database.db, userId, id, { from: null, to: null }, undefined, 50).compile(database.db),
         };
         for (const [name, c] of Object.entries(plans)) {
           const { rows } = await database.db.executeQuery<{ 'QUERY PLAN': string }>({ ...c, sql: `EXPLAIN (ANALYZE, BUFFERS) ${c.sql}` });
@@ -96,8 +71,7 @@ async function main(): Promise<void> {
       return { commits: Number(rows[0]!.commits), syncs: Number(rows[0]!.syncs ?? 0) };
     };
     // The profiler's own backends (the counters and the sampler) are not the server's work.
-    const own = new Set([stats, sampler].map((c) => (c as unknown as { processID: number }).processID));
-    const pgCpu = () => postgresPids(dataDir).filter((pid) => !own.has(pid)).reduce((a, pid) => a + cpuSeconds(pid), 0);
+    const pgCpu = () => server.pgCpu([stats, sampler]);
     const activity = process.env.PROFILE_ACTIVITY !== '0';
     for (const ep of prepared.endpoints) {
       await autocannon({ url: base + ep.path, connections: 50, duration: 1, headers: ep.headers });
@@ -155,26 +129,13 @@ async function main(): Promise<void> {
   } finally {
     await sampler.end().catch(() => {});
     await stats.end().catch(() => {});
-    child.kill('SIGTERM');
-    await exited;
-  }
-  if (profile) {
-    // The second server's main thread (the first server only turned pg_stat_statements on; tsx's
-    // loader thread writes a profile of its own): CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile.
-    const file = readdirSync(profDir)
-      .filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${child.pid}.0.`))
-      .at(0);
-    if (file) {
-      const kept = path.join(os.tmpdir(), `greetie-portal-${Date.now()}.cpuprofile`);
-      copyFileSync(path.join(profDir, file), kept);
+    const kept = await server.finish();
+    if (kept && windows.length > 0) {
       const p = JSON.parse(readFileSync(kept, 'utf8')) as Parameters<typeof summariseProfile>[0];
       console.log(`\nprofile of all three loads:\n${summariseProfile(p, 30, { from: windows[0]!.from, to: windows.at(-1)!.to })}`);
       console.log(`\nprofile kept at ${kept}`);
     }
   }
-  windows = [];
-  removeDataDir(dataDir);
-  rmSync(work, { recursive: true, force: true });
 }
 
 main().catch((err: unknown) => {

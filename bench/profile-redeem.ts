@@ -8,17 +8,14 @@
  * PostgreSQL CPU per redeem, commits and WAL syncs per redeem (pg_stat_database, pg_stat_io).
  * PROFILE=1 runs node under --cpu-prof and keeps the profile (its path is printed; open it in Chrome
  * DevTools → Performance).
- * PROFILE_ENV='K=V …' passes settings to the server. PROFILE_PARTIAL=1: value vouchers, half of
+ * PROFILE_ENV='K=V …' passes settings to the server; PROFILE_ROOT=<dir> runs another checkout's
+ * server (bench/server.ts `profileServer`). PROFILE_PARTIAL=1: value vouchers, half of
  * each taken (partial redemptions, as bench/redeem.ts `partial`). Not part of `npm run bench`.
  */
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { freePort } from '../server/net.ts';
-import { removeDataDir } from '../server/db/datadir.ts';
-import { connectStats as connectStatsOf, cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
+import type pg from 'pg';
+import { cpuSeconds, profileServer } from './server.ts';
 import { prepare, redeemAtRate } from './redeem.ts';
 
 function pct(xs: number[], p: number): number {
@@ -30,38 +27,14 @@ function pct(xs: number[], p: number): number {
 async function main(): Promise<void> {
   const count = Number(process.argv[2] ?? 2000);
   const rate = Number(process.argv[3] ?? 500);
-  const work = mkdtempSync(path.join(os.tmpdir(), 'greetie-profile-redeem-'));
-  const dataDir = path.join(work, 'data');
-  const profDir = path.join(work, 'prof');
-  const port = await freePort();
-  const extra = envPairs(process.env.PROFILE_ENV);
-  const start = () =>
-    startSource({
-      port,
-      dataDir,
-      staticDir: path.join(work, 'no-spa'),
-      logFile: path.join(work, 'server.log'),
-      nodeArgs: process.env.PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
-      env: { TRUST_PROXY: 'on', ...extra },
-    });
-  const connectStats = () => connectStatsOf(dataDir);
-  let { child, exited, baseUrl: base } = await start();
+  const server = await profileServer('redeem');
   let stats: pg.Client | undefined;
   // PROFILE_SQL=1: restart with pg_stat_statements loaded, to print each statement's time per call.
   const perStatement = process.env.PROFILE_SQL === '1';
   try {
-    if (perStatement) {
-      stats = await connectStats();
-      await stats.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
-      await stats.query(`ALTER SYSTEM SET pg_stat_statements.track_planning = on`);
-      await stats.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`); // statements inside functions and triggers too
-      await stats.end();
-      child.kill('SIGTERM');
-      await exited;
-      ({ child, exited, baseUrl: base } = await start());
-      stats = await connectStats();
-      await stats.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    } else stats = await connectStats();
+    if (perStatement) await server.withStatements();
+    const { child, baseUrl: base } = server;
+    stats = await server.connectStats();
     const counters = async () => {
       const { rows } = await stats!.query<{ commits: string; syncs: string | null; writes: string | null }>(
         `SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = 'greetie') AS commits,
@@ -77,7 +50,7 @@ async function main(): Promise<void> {
     // What PostgreSQL does with no request (workers polling), and what the sign-in check alone
     // costs (GET /api/auth/my: the token and the user's row), to set beside a redeem's figures.
     {
-      const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
+      const pgCpu = () => server.pgCpu();
       const [n0, p0] = [cpuSeconds(child.pid!), pgCpu()];
       await new Promise((r) => setTimeout(r, 3000));
       const [n1, p1] = [cpuSeconds(child.pid!), pgCpu()];
@@ -143,7 +116,7 @@ async function main(): Promise<void> {
       },
     ];
     for (const run of runs) {
-      const pgCpu = () => postgresPids(dataDir).reduce((a, pid) => a + cpuSeconds(pid), 0);
+      const pgCpu = () => server.pgCpu();
       if (perStatement) await stats.query('SELECT pg_stat_statements_reset()');
       const c0 = await counters();
       const [node0, pg0] = [cpuSeconds(child.pid!), pgCpu()];
@@ -166,19 +139,9 @@ async function main(): Promise<void> {
     }
   } finally {
     await stats?.end().catch(() => {});
-    child.kill('SIGTERM');
-    await exited;
+    const kept = await server.finish();
+    if (kept) console.log(`\nprofile kept at ${kept}`);
   }
-  if (process.env.PROFILE === '1') {
-    const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-    if (file) {
-      const kept = path.join(os.tmpdir(), `greetie-redeem-${Date.now()}.cpuprofile`);
-      copyFileSync(path.join(profDir, file), kept);
-      console.log(`\nprofile kept at ${kept}`);
-    }
-  }
-  removeDataDir(dataDir);
-  rmSync(work, { recursive: true, force: true });
 }
 
 main().catch((err: unknown) => {

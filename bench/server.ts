@@ -1,10 +1,11 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../server/net.ts';
 import pg from 'pg';
-import { clusterDirOf, readPostmaster } from '../server/db/datadir.ts';
+import { clusterDirOf, readPostmaster, removeDataDir } from '../server/db/datadir.ts';
 
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -187,4 +188,79 @@ export async function connectStats(dataDir: string): Promise<pg.Client> {
   const c = new pg.Client({ connectionString: `postgres://greetie:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/greetie` });
   await c.connect();
   return c;
+}
+
+/**
+ * The real server for a profile (bench/profile-portal.ts, bench/profile-redeem.ts): `startSource`
+ * on a fresh DATA_DIR in a work folder of its own, with the settings every profile takes from the
+ * environment: PROFILE=1 (node's --cpu-prof), PROFILE_ENV='K=V …' (the server's settings),
+ * PROFILE_ROOT=<dir> (another checkout's server: an A/B). `withStatements()` restarts it with
+ * pg_stat_statements loaded (statements in functions too, planning time too); `pgCpu()` is
+ * PostgreSQL's CPU seconds, the given clients' backends left out; `finish()` stops the server and
+ * returns the path of the kept CPU profile (its main thread's), then removes the work folder.
+ */
+export async function profileServer(name: string) {
+  const work = mkdtempSync(path.join(os.tmpdir(), `greetie-profile-${name}-`));
+  const dataDir = path.join(work, 'data');
+  const profDir = path.join(work, 'prof');
+  const port = await freePort();
+  const profile = process.env.PROFILE === '1';
+  const start = () =>
+    startSource({
+      port,
+      dataDir,
+      staticDir: path.join(work, 'no-spa'),
+      logFile: path.join(work, 'server.log'),
+      nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      root: process.env.PROFILE_ROOT || undefined,
+      env: { TRUST_PROXY: 'on', ...envPairs(process.env.PROFILE_ENV) },
+    });
+  let server = await start();
+  const handle = {
+    dataDir,
+    get child() {
+      return server.child;
+    },
+    get baseUrl() {
+      return server.baseUrl;
+    },
+    connectStats: () => connectStats(dataDir),
+    async withStatements(): Promise<void> {
+      const c = await connectStats(dataDir);
+      await c.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+      await c.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`);
+      await c.query(`ALTER SYSTEM SET pg_stat_statements.track_planning = on`);
+      await c.end();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      server = await start();
+      const d = await connectStats(dataDir);
+      await d.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      await d.end();
+    },
+    pgCpu(leaveOut: pg.Client[] = []): number {
+      const own = new Set(leaveOut.map((c) => (c as unknown as { processID: number }).processID));
+      return postgresPids(dataDir)
+        .filter((pid) => !own.has(pid))
+        .reduce((a, pid) => a + cpuSeconds(pid), 0);
+    },
+    async finish(): Promise<string | undefined> {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      let kept: string | undefined;
+      if (profile) {
+        // The last server's main thread (tsx's loader thread writes a profile of its own):
+        // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile.
+        const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${server.child.pid}.0.`));
+        if (file) {
+          kept = path.join(os.tmpdir(), `greetie-${name}-${Date.now()}.cpuprofile`);
+          copyFileSync(path.join(profDir, file), kept);
+        }
+      }
+      removeDataDir(dataDir);
+      rmSync(work, { recursive: true, force: true });
+      return kept;
+    },
+  };
+  return handle;
 }

@@ -23,7 +23,7 @@ const SLOWEST_FIRST = [
   // One test, sender → recipient → till on phones (decision 130): 100 s in a full run at load
   // average 19, where session took 117 s and payment (desktop only now) 66 s.
   'tests/e2e/gift.e2e.test.ts',
-  'tests/e2e/compose.e2e.test.ts', // 44 s
+  'tests/e2e/compose.e2e.test.ts', // one walk at the desktop since decision 146 (both sizes took 135 s at load ~19)
   'tests/e2e/payment.e2e.test.ts', // 50 s for two walks; one now
   'tests/e2e/visitor.e2e.test.ts', // 36 s
   'tests/e2e/my.e2e.test.ts', // 33 s

@@ -21,6 +21,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../contract/common.ts';
+import type { Db } from '../db/index.ts';
 import { unauthorized } from '../errors.ts';
 import { keysFor, verifyAccessToken } from './tokens.ts';
 import { findUser, type UserRow } from './queries.ts';
@@ -33,6 +34,12 @@ declare module 'fastify' {
     authenticate: AuthenticateHook;
     /** preHandler for public routes that know a signed-in caller: sets `req.userId` or leaves it ''. */
     authenticateOptional: AuthenticateHook;
+    /**
+     * preHandler for the few hot reads whose own statement does the user check (decision 144): the
+     * token check of `authenticate` (401 as there), no database read; `req.signedInUser` stays null
+     * and the route MUST refuse a token whose user is gone (`userGone()`), as `authenticate` would.
+     */
+    authenticateToken: AuthenticateHook;
   }
   interface FastifyRequest {
     /** The signed-in user's id; set by app.authenticate or app.authenticateOptional ('' when nobody is signed in). */
@@ -40,6 +47,18 @@ declare module 'fastify' {
     /** The signed-in user's row as app.authenticate found it (null on routes that do not use it). */
     signedInUser: UserRow | null;
   }
+}
+
+/** The answer to a valid token whose user no longer exists (an account removed since it was issued). */
+export const userGone = () => unauthorized('INVALID_TOKEN');
+
+/**
+ * For a route behind `authenticateToken` that answers before its own statement ran (a bad query
+ * string): the user check `authenticate` would have made first, so a removed account still gets
+ * its 401 rather than the 400.
+ */
+export async function requireUser(db: Db, userId: string): Promise<void> {
+  if (!(await findUser(db, userId))) throw userGone();
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
@@ -69,8 +88,13 @@ export function installAuthentication(app: FastifyInstance): void {
     const { userId } = token;
     // An account removed since the token was issued signs out at once, not in 15 minutes.
     const user = await findUser(app.db, userId);
-    if (!user) throw unauthorized('INVALID_TOKEN');
+    if (!user) throw userGone();
     req.userId = userId;
     req.signedInUser = user;
+  });
+  app.decorate('authenticateToken', async function authenticateToken(req: FastifyRequest): Promise<void> {
+    const token = tokenUserId(app, req);
+    if ('code' in token) throw unauthorized(token.code);
+    req.userId = token.userId;
   });
 }

@@ -8,6 +8,7 @@ import type { Db } from '../db/index.ts';
 import { sendError } from '../errors.ts';
 import { createViewShell } from '../spa/viewShell.ts';
 import { createSpaPages, sendHtml } from '../spa/shell.ts';
+import { createFlowsPages, readManifest } from '../spa/preloads.ts';
 import { FIRST_SCREEN_PATHS } from '../spa/firstScreens.ts';
 
 /** Hashed assets never change; index.html must be revalidated so a deploy reaches everyone. */
@@ -33,6 +34,8 @@ const spa: FastifyPluginAsync<{ config: Config; db: Db }> = async (app, { config
       cacheControl: false,
       // '/' is index.html as prepared below (its stylesheets inlined, the landing's first screen).
       index: false,
+      // The build's manifest (dist/.vite/, read by server/spa/preloads.ts) is not a page's file.
+      allowedPath: (pathname) => !pathname.startsWith('/.vite/'),
       setHeaders: (reply, filePath) => {
         reply.header('cache-control', cacheControlFor(path.relative(config.staticDir, filePath).split(path.sep).join('/')));
       },
@@ -47,6 +50,12 @@ const spa: FastifyPluginAsync<{ config: Config; db: Db }> = async (app, { config
         if (req.query.byId !== 'true' && (await viewShell.send(req.params.refId, req, reply))) return reply;
         return sendHtml(req, reply, pages.plain);
       },
+    );
+    // /flows names its page's chunks and the asked machine's files for the browser to fetch at
+    // once (server/spa/preloads.ts, decision 148).
+    const flowsPage = createFlowsPages(pages.plain.html, readManifest(config.staticDir));
+    app.get<{ Querystring: Record<string, string | string[] | undefined> }>('/flows', { schema: { hide: true } }, (req, reply) =>
+      sendHtml(req, reply, flowsPage(req.query.machine)),
     );
     // '/', '/merchant' and '/auth/jwt/login' with their first screen painted from the HTML
     // (server/spa/firstScreens.ts, decision 094).

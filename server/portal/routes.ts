@@ -47,7 +47,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/portal/merchants/:id/summary',
     {
-      preHandler: app.authenticate,
+      preHandler: app.authenticateToken,
       schema: {
         ...members,
         operationId: 'getPortalSummary',
@@ -64,13 +64,13 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PortalSummary, ...errorResponses(400, 401, 404) },
       },
     },
-    async (req) => summary(deps, req.signedInUser, req.params.id, req.query),
+    async (req) => summary(deps, req.userId, req.params.id, req.query),
   );
 
   app.get(
     '/portal/merchants/:id/redemptions',
     {
-      preHandler: app.authenticate,
+      preHandler: app.authenticateToken,
       schema: {
         ...members,
         operationId: 'listPortalRedemptions',
@@ -85,7 +85,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const page = await redemptions(deps, req.signedInUser, req.params.id, req.query);
+      const page = await redemptions(deps, req.userId, req.params.id, req.query);
       if (page.nextCursor) {
         const next = new URLSearchParams();
         if (req.query.from) next.set('from', req.query.from);
@@ -94,7 +94,9 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
         next.set('cursor', page.nextCursor);
         reply.header('link', `</api/portal/merchants/${req.params.id}/redemptions?${next.toString()}>; rel="next"`);
       }
-      return page.items;
+      // PostgreSQL wrote the answer's JSON (decision 144): a string with a JSON content type is sent
+      // as it is, not serialized again (so the plain reply type, as for the settlement file).
+      return (reply as unknown as FastifyReply).type('application/json; charset=utf-8').send(page.json);
     },
   );
 

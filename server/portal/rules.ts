@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { MerchantCodeAnswer, PortalMerchant, PortalPeriodQuery, PortalRedemption, PortalRedemptionsQuery, PortalSummary } from '../../contract/portal.ts';
+import type { MerchantCodeAnswer, PortalMerchant, PortalPeriodQuery, PortalRedemptionsQuery, PortalSummary } from '../../contract/portal.ts';
 import { PORTAL_PAGE_DEFAULT } from '../../contract/portal.ts';
-import type { RedemptionVia } from '../../contract/voucher.ts';
 import { isUuid } from '../../contract/common.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import type { Db } from '../db/index.ts';
@@ -10,6 +9,7 @@ import { normaliseSwedishMobile } from '../auth/phone.ts';
 import { setMerchantCode } from '../merchant/admin.ts';
 import type { Deps } from '../services.ts';
 import type { UserRow } from '../auth/queries.ts';
+import { requireUser, userGone } from '../auth/authenticate.ts';
 import * as q from './queries.ts';
 
 /**
@@ -64,11 +64,35 @@ export function periodOf(query: PortalPeriodQuery): q.Period {
   return { from, to };
 }
 
-/** GET /portal/merchants/{id}/summary. */
-export async function summary(deps: PortalDeps, user: Pick<UserRow, 'merchants'> | null, merchantId: string, query: PortalPeriodQuery): Promise<PortalSummary> {
-  const period = periodOf(query);
-  requireRole(user, merchantId, 'any');
-  const s = await q.summaryOf(deps.db, merchantId, period, deps.services.now());
+/**
+ * The gate of a read whose statement did the sign-in check and the role (decision 144): 401
+ * INVALID_TOKEN when the token's user is gone, 404 when they do not work for the merchant; the
+ * same answers `app.authenticate` and `requireRole` give, from the same tables, in this request.
+ */
+function passGate(row: q.GateRow): void {
+  if (!row.signed_in) throw userGone();
+  if (!row.role) throw notFound('MERCHANT_NOT_FOUND');
+}
+
+/**
+ * A portal read's checks of its query string, after the user check `app.authenticate` would have
+ * made first (a removed account gets 401, not 400); the user check costs a round trip of its own
+ * only on this refusal.
+ */
+async function checked<T>(deps: Pick<Deps, 'db'>, userId: string, check: () => T): Promise<T> {
+  try {
+    return check();
+  } catch (err) {
+    await requireUser(deps.db, userId);
+    throw err;
+  }
+}
+
+/** GET /portal/merchants/{id}/summary: one statement, the sign-in check and the role in it (decision 144). */
+export async function summary(deps: PortalDeps, userId: string, merchantId: string, query: PortalPeriodQuery): Promise<PortalSummary> {
+  const period = await checked(deps, userId, () => periodOf(query));
+  const s = await q.portalSummaryOf(deps.db, userId, merchantId, period, deps.services.now());
+  passGate(s);
   return {
     issued: { count: s.issued_count, amount: s.issued_amount },
     redeemed: { count: s.redeemed_count, amount: s.redeemed_amount },
@@ -79,38 +103,31 @@ export async function summary(deps: PortalDeps, user: Pick<UserRow, 'merchants'>
 
 const EXACT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-function toRedemption(r: q.RedemptionListRow): PortalRedemption {
-  return {
-    id: r.id,
-    voucherId: r.voucher_id,
-    productName: r.product_name,
-    amount: r.amount,
-    redeemedAt: r.redeemed_at.toISOString(),
-    via: r.via as RedemptionVia,
-    undone: r.undone,
-  };
-}
-
-/** GET /portal/merchants/{id}/redemptions: a page, newest first, and the next page's cursor. */
+/**
+ * GET /portal/merchants/{id}/redemptions: a page, newest first, as the answer's JSON text (PostgreSQL
+ * writes each PortalRedemption; decision 144), and the next page's cursor. One statement, the
+ * sign-in check and the role in it.
+ */
 export async function redemptions(
   deps: Pick<Deps, 'db'>,
-  user: Pick<UserRow, 'merchants'> | null,
+  userId: string,
   merchantId: string,
   query: PortalRedemptionsQuery,
-): Promise<{ items: PortalRedemption[]; nextCursor: string | null; limit: number }> {
-  const period = periodOf(query);
+): Promise<{ json: string; nextCursor: string | null; limit: number }> {
+  const { period, after } = await checked(deps, userId, () => {
+    const period = periodOf(query);
+    let after: { at: string; id: string } | undefined;
+    if (query.cursor !== undefined) {
+      const k = decodeCursor(query.cursor, (at) => EXACT_TIME.test(at) && !Number.isNaN(Date.parse(at)));
+      if (!k) throw badRequest('INVALID_CURSOR', {}, [{ field: 'querystring.cursor', problem: 'cursor' }]);
+      after = { at: k.key, id: k.id };
+    }
+    return { period, after };
+  });
   const limit = query.limit ?? PORTAL_PAGE_DEFAULT;
-  let after: { at: string; id: string } | undefined;
-  if (query.cursor !== undefined) {
-    const k = decodeCursor(query.cursor, (at) => EXACT_TIME.test(at) && !Number.isNaN(Date.parse(at)));
-    if (!k) throw badRequest('INVALID_CURSOR', {}, [{ field: 'querystring.cursor', problem: 'cursor' }]);
-    after = { at: k.key, id: k.id };
-  }
-  requireRole(user, merchantId, 'any');
-  const rows = await q.redemptionPage(deps.db, merchantId, period, after, limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { items: page.map(toRedemption), nextCursor: rows.length > limit && last ? encodeCursor(last.at, last.id) : null, limit };
+  const page = await q.portalPage(deps.db, userId, merchantId, period, after, limit);
+  passGate(page);
+  return { json: `[${page.items}]`, nextCursor: page.next_at !== null && page.next_id !== null ? encodeCursor(page.next_at, page.next_id) : null, limit };
 }
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, inject } from 'vitest';
 import type { Page } from 'playwright-core';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { expectSignedIn, mobileNumberFor, readCodeFromOutbox, waitOutIpLimit } from './harness/app.ts';
+import { codeFromLoginPage, expectSignedIn, mobileNumberFor } from './harness/app.ts';
 
 /**
  * The flow viewer as a product owner uses it: every machine's chart, after 'Anpassa',
@@ -210,14 +210,7 @@ journey('flow viewer: a journey across tabs', async (j) => {
     await app.goto('/auth/jwt/login');
     await journeyView.getByText('Flik 1 · /auth/jwt/login').waitFor();
     const number = mobileNumberFor(j.name, j.viewport);
-    await app.getByLabel('Mobilnummer').fill(number.typed);
-    const since = Date.now();
-    const send = app.getByRole('button', { name: 'Skicka kod' });
-    await send.click();
-    const codeField = app.getByLabel('Kod', { exact: true });
-    // The journeys share one address: the per-address limit on code requests may answer first.
-    await waitOutIpLimit(j, codeField, send, app);
-    await codeField.fill(await readCodeFromOutbox(j.baseURL, number.e164, since));
+    await codeFromLoginPage(j, app, number);
     await app.getByRole('main').getByRole('button', { name: 'Logga in', exact: true }).click();
     await expectSignedIn(app);
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { api, call, deliveredVoucher, expectPath, giveValueGift, header, mobileNumberFor, readCodeFromOutbox, signInByApi, signInOnLoginPage, waitOutIpLimit } from './harness/app.ts';
+import { codeFromLoginPage, api, call, deliveredVoucher, expectPath, giveValueGift, header, mobileNumberFor, signInByApi, signInOnLoginPage } from './harness/app.ts';
 
 /**
  * Till mode in the merchant portal (issue 26): a sender gives a 349 kr value gift (an InStore
@@ -49,14 +49,7 @@ journey('portal-till', async (j) => {
   // The owner opens till mode; signed out, the login page comes first (the sandbox SMS).
   await page.goto(`/portal/${gift.merchantId}/kassa`);
   await expectPath(page, /^\/auth\/jwt\/login\?returnTo=/);
-  const since = Date.now();
-  await page.getByLabel('Mobilnummer').fill(owner);
-  const send = page.getByRole('button', { name: 'Skicka kod' });
-  await send.click();
-  // The journeys share one address: the per-address limit on code requests may answer first (the page says how long to wait).
-  await waitOutIpLimit(j, page.getByLabel('Kod', { exact: true }), send);
-  const code = await readCodeFromOutbox(baseURL, owner, since);
-  await page.getByLabel('Kod', { exact: true }).fill(code);
+  await codeFromLoginPage(j, page, owner);
   await page.getByRole('button', { name: 'Logga in', exact: true }).click();
   await expectPath(page, `/portal/${gift.merchantId}/kassa`);
 

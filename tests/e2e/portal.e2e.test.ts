@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { journey, connectBrowser, type Journey } from './harness/journey.ts';
-import { api, call, deliveredVoucher, expectPath, expectSignedIn, header, mobileNumberFor, paidGift, readCodeFromOutbox, signInByApi, signInOnLoginPage, waitOutIpLimit } from './harness/app.ts';
+import { codeFromLoginPage, api, call, deliveredVoucher, expectPath, expectSignedIn, header, mobileNumberFor, paidGift, signInByApi, signInOnLoginPage } from './harness/app.ts';
 
 /**
  * The merchant portal (issue 26): a customer's value gift was used in part at a demo merchant's
@@ -78,14 +78,7 @@ async function redeemedGift(baseURL: string, who: People, customerE164: string, 
 /** Signs in on the login page as `e164` (the demo owner's number, not the journey's own). */
 async function signInAs(j: Journey, e164: string): Promise<void> {
   const { page } = j;
-  const since = Date.now();
-  await page.getByLabel('Mobilnummer').fill(e164);
-  const send = page.getByRole('button', { name: 'Skicka kod' });
-  await send.click();
-  const codeField = page.getByLabel('Kod', { exact: true });
-  // The journeys share one address: the per-address limit on code requests may answer first.
-  await waitOutIpLimit(j, codeField, send);
-  await codeField.fill(await readCodeFromOutbox(j.baseURL, e164, since));
+  await codeFromLoginPage(j, page, e164);
   await page.getByRole('main').getByRole('button', { name: 'Logga in', exact: true }).click();
   await expectSignedIn(page);
 }

@@ -4,14 +4,13 @@ import { Journey, connectBrowser, currentBrowser, journey } from './harness/jour
 import {
   LOGIN_PATH,
   call,
+  codeFromLoginPage,
   expectPath,
   fixedPriceProduct,
   greetieLinkFromOutbox,
   kronorPattern,
   mobileNumberFor,
-  readCodeFromOutbox,
   signInOnLoginPage,
-  waitOutIpLimit,
 } from './harness/app.ts';
 
 /**
@@ -145,14 +144,7 @@ journey('thanks', async (j) => {
     await receive.click();
     await expectPath(r, `${LOGIN_PATH}?returnTo=${encodeURIComponent(link)}`);
     // (By hand: the greetie view it returns to has the minimal layout, without the header's 'Konto'.)
-    await r.getByLabel('Mobilnummer').fill(right.typed);
-    const since = Date.now();
-    const send = r.getByRole('button', { name: 'Skicka kod' });
-    await send.click();
-    const codeField = r.getByLabel('Kod', { exact: true });
-    // The journeys share one address: the per-address limit on code requests may answer first.
-    await waitOutIpLimit(recipient, codeField, send);
-    await codeField.fill(await readCodeFromOutbox(baseURL, right.e164, since));
+    await codeFromLoginPage(recipient, r, right);
     await r.getByRole('button', { name: 'Logga in', exact: true }).click();
     await expectPath(r, link);
     await rMain.getByRole('heading', { level: 2, name: 'Din gåva' }).waitFor();

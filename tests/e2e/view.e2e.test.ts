@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
-import { LOGIN_PATH, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, readCodeFromOutbox, call, signInByApi, waitOutIpLimit } from './harness/app.ts';
+import { codeFromLoginPage, LOGIN_PATH, expectPath, fixedPriceProduct, greetieLinkFromOutbox, mobileNumberFor, call, signInByApi } from './harness/app.ts';
 
 /**
  * The greetie a recipient opens: the sender (through the API) makes a greetie with a photo, a text
@@ -123,14 +123,7 @@ journey('view', async (j) => {
   // The recipient signs in with the number it was sent to and comes back to the greetie.
   await signIn.click();
   await expectPath(page, `${LOGIN_PATH}?returnTo=${encodeURIComponent(link)}`);
-  const since = Date.now();
-  await page.getByLabel('Mobilnummer').fill(recipient.typed);
-  const send = page.getByRole('button', { name: 'Skicka kod' });
-  await send.click();
-  const codeField = page.getByLabel('Kod', { exact: true });
-  // The journeys share one address: the per-address limit on code requests may answer first.
-  await waitOutIpLimit(j, codeField, send);
-  await codeField.fill(await readCodeFromOutbox(baseURL, recipient.e164, since));
+  await codeFromLoginPage(j, page, recipient);
   await page.getByRole('button', { name: 'Logga in', exact: true }).click();
   await expectPath(page, link);
   await main.getByRole('heading', { level: 2, name: 'Din gåva' }).waitFor();

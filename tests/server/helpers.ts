@@ -97,3 +97,22 @@ export async function createTestApp(
     },
   };
 }
+
+/**
+ * The portal's tests' world (tests/server/portal): the real app (greetieTestApp), the voucher
+ * catalogue's merchant (and another), its owner, one of its staff and a stranger, each signed in.
+ * Imported lazily: the supports import this file.
+ */
+export async function portalFixture() {
+  const { greetieTestApp, person } = await import('./greetie/support.ts');
+  const { voucherCatalogue } = await import('./voucher/support.ts');
+  const { addStaff } = await import('../../server/portal/rules.ts');
+  const t = await greetieTestApp();
+  const shop = await voucherCatalogue(t.db.db);
+  const owner = await person(t.app);
+  const staff = await person(t.app);
+  const stranger = await person(t.app);
+  await addStaff(t.db.db, shop.merchantId, owner.mobileNumber, 'owner');
+  await addStaff(t.db.db, shop.merchantId, staff.mobileNumber, 'staff');
+  return { t, shop, owner, staff, stranger };
+}

@@ -285,44 +285,68 @@ export const LOGIN_PATH = '/auth/jwt/login';
  */
 export async function signInOnLoginPage(j: Journey, opts: { keyboard?: boolean; checkpoints?: boolean; minimalLayout?: boolean } = {}): Promise<void> {
   const { page } = j;
-  const number = mobileNumberFor(j.name, j.viewport);
   const mobile = page.getByLabel('Mobilnummer');
   await expect.poll(() => mobile.getAttribute('type')).toBe('tel');
   if (opts.checkpoints !== false) await j.check('login: mobile number');
 
-  const since = Date.now();
-  const send = page.getByRole('button', { name: 'Skicka kod' });
-  if (opts.keyboard) {
-    await tabTo(page, mobile);
-    await expectVisibleFocus(mobile);
-    await page.keyboard.type(number.typed);
-    await tabTo(page, send);
-    await expectVisibleFocus(send);
-    await page.keyboard.press('Enter');
-  } else {
-    await mobile.fill(number.typed);
-    await send.click();
-  }
-
-  const codeField = page.getByLabel('Kod', { exact: true });
-  await waitOutIpLimit(j, codeField, send);
-  const code = await readCodeFromOutbox(j.baseURL, number.e164, since);
-  if (opts.checkpoints !== false) await j.check('login: code');
+  await codeFromLoginPage(j, page, mobileNumberFor(j.name, j.viewport), {
+    keyboard: opts.keyboard,
+    beforeCode: opts.checkpoints !== false ? () => j.check('login: code') : undefined,
+  });
   const login = (await mainOrPage(page)).getByRole('button', { name: 'Logga in', exact: true });
   if (opts.keyboard) {
-    await tabTo(page, codeField);
-    await expectVisibleFocus(codeField);
-    await page.keyboard.type(code);
     await tabTo(page, login);
     await expectVisibleFocus(login);
     await page.keyboard.press('Enter');
   } else {
-    await codeField.fill(code);
     await login.click();
   }
   // The greetie view returns in the minimal layout: no header, so no 'Konto' to wait for.
   if (opts.minimalLayout) await expect.poll(() => page.evaluate(() => sessionStorage.getItem('accessToken'))).toBeTruthy();
   else await expectSignedIn(page);
+}
+
+/**
+ * The login page's code step, the one way every journey walks it: `number` in 'Mobilnummer' (an
+ * E.164 string is typed as it is), 'Skicka kod', the per-address limit waited out when it answers
+ * first, and the code from the sandbox outbox in 'Kod'. With `keyboard`, only Tab, Enter and
+ * typing are used. `beforeCode` runs once the code has come (a checkpoint). The caller presses
+ * 'Logga in' and waits for where that leads.
+ */
+export async function codeFromLoginPage(
+  j: Journey,
+  page: Page,
+  number: { typed: string; e164: string } | string,
+  opts: { keyboard?: boolean; beforeCode?: () => Promise<void> } = {},
+): Promise<void> {
+  const { typed, e164 } = typeof number === 'string' ? { typed: number, e164: number } : number;
+  const mobile = page.getByLabel('Mobilnummer');
+  const send = page.getByRole('button', { name: 'Skicka kod' });
+  const since = Date.now();
+  if (opts.keyboard) {
+    await tabTo(page, mobile);
+    await expectVisibleFocus(mobile);
+    await page.keyboard.type(typed);
+    await tabTo(page, send);
+    await expectVisibleFocus(send);
+    await page.keyboard.press('Enter');
+  } else {
+    await mobile.fill(typed);
+    await send.click();
+  }
+
+  const codeField = page.getByLabel('Kod', { exact: true });
+  // The journeys share one address: the per-address limit on code requests may answer first.
+  await waitOutIpLimit(j, codeField, send, page);
+  const code = await readCodeFromOutbox(j.baseURL, e164, since);
+  if (opts.beforeCode) await opts.beforeCode();
+  if (opts.keyboard) {
+    await tabTo(page, codeField);
+    await expectVisibleFocus(codeField);
+    await page.keyboard.type(code);
+  } else {
+    await codeField.fill(code);
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers.ts';
 import { planNodes, type PlanNode } from '../plan.ts';
-import { redemptionPageQuery, summaryQuery } from '../../../server/portal/queries.ts';
+import { portalPageQuery, portalSummaryQuery, redemptionPageQuery, summaryQuery } from '../../../server/portal/queries.ts';
 import { foldPortalOpen } from '../../../server/portal/fold.ts';
 
 /**
@@ -79,6 +79,25 @@ describe('indexes behind the merchant portal', () => {
     );
     expect(on(later, 'voucher_redemption').map((x) => x['Node Type'])).not.toContain('Seq Scan');
     expect(indexes(later).some((i) => i.startsWith('voucher_redemption_merchant'))).toBe(true);
+  });
+
+  it('the one-statement reads (decision 144): the page and the summary read the same indexes with the sign-in check and the role in them', async () => {
+    const { rows: u } = await sql<{ id: string }>`SELECT id FROM mobile_user ORDER BY id LIMIT 1`.execute(db.db);
+    const userId = u[0]!.id;
+    const page = portalPageQuery(db.db, userId, merchantId, { from: null, to: null }, undefined, 50);
+    const pageNodes = await planNodes(db.pool, { compile: () => page.compile(db.db) });
+    expect(indexes(pageNodes)).toContain('voucher_redemption_merchant_page');
+    for (const table of ['voucher_redemption', 'voucher', 'product', 'mobile_user']) expect(on(pageNodes, table).map((x) => x['Node Type']), table).not.toContain('Seq Scan');
+    expect(indexes(on(pageNodes, 'mobile_user'))).toEqual(['mobile_user_pkey']);
+    // The page's rows are read once (the CTE), whatever reads them after.
+    expect(on(pageNodes, 'voucher_redemption')).toHaveLength(1);
+    for (const period of [{ from: null, to: null }, { from: '2026-11-01', to: '2026-12-01' }]) {
+      const summary = portalSummaryQuery(userId, merchantId, period, new Date());
+      const nodes = await planNodes(db.pool, { compile: () => summary.compile(db.db) });
+      expect(on(nodes, 'voucher_redemption')).toEqual([]);
+      expect(indexes(nodes)).toContain('portal_day_pkey');
+      expect(indexes(on(nodes, 'mobile_user'))).toEqual(['mobile_user_pkey']);
+    }
   });
 
   it("the summary's period figures from portal_day's key alone: at most a row per day, never the redemptions", async () => {

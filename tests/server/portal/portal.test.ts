@@ -6,9 +6,9 @@ import { PortalRedemption, PortalSummary } from '../../../contract/portal.ts';
 import type { Voucher } from '../../../contract/voucher.ts';
 import { EXIT, runAdmin } from '../../../server/admin/commands.ts';
 import { demoMerchants, demoOwnerNumber } from '../../../server/merchant/seed.ts';
-import { addStaff } from '../../../server/portal/rules.ts';
-import { call, freshNumber, greetieTestApp, person, type Person } from '../greetie/support.ts';
-import { MERCHANT_CODE, deliver, paidGreetie, voucherCatalogue, voucherIds, type VoucherCatalogue } from '../voucher/support.ts';
+import { call, freshNumber, person, type Person, type greetieTestApp } from '../greetie/support.ts';
+import { portalFixture } from '../helpers.ts';
+import { MERCHANT_CODE, deliver, paidGreetie, voucherIds, type VoucherCatalogue } from '../voucher/support.ts';
 
 /**
  * The merchant portal (API.md "Merchant portal") on real PostgreSQL: who may call what (404 for
@@ -39,14 +39,8 @@ async function admin(args: string[]): Promise<{ code: number; out: string; err: 
 }
 
 beforeAll(async () => {
-  t = await greetieTestApp();
-  shop = await voucherCatalogue(t.db.db);
-  owner = await person(t.app);
-  staff = await person(t.app);
-  stranger = await person(t.app);
+  ({ t, shop, owner, staff, stranger } = await portalFixture());
   customer = await person(t.app);
-  await addStaff(t.db.db, shop.merchantId, owner.mobileNumber, 'owner');
-  await addStaff(t.db.db, shop.merchantId, staff.mobileNumber, 'staff');
 });
 afterAll(async () => {
   await t.close();

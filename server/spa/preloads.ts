@@ -1,0 +1,114 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { prepare, type PreparedHtml } from './shell.ts';
+
+/**
+ * A route's code named in its HTML (decision 148): for /flows, the page's chunk, the chunks it
+ * imports and the asked machine's generated files as `<link rel="modulepreload">`, so the browser
+ * fetches them while it evaluates the entry instead of after (decision 139 measured ~0.4 s between
+ * the entry's arrival and the page chunk's request on a busy machine). The names come from Vite's
+ * build manifest (`dist/.vite/manifest.json`, `build.manifest` in vite.config.ts); without one the
+ * page is the plain index.html.
+ */
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+  isEntry?: boolean;
+}
+export type Manifest = Record<string, ManifestChunk>;
+
+export function readManifest(staticDir: string): Manifest | undefined {
+  const file = path.join(staticDir, '.vite', 'manifest.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The JavaScript files the given modules need before they run: each module's file and its static
+ * imports, transitively, in that order, without the entry (index.html loads it) and without
+ * modules the manifest does not know.
+ */
+export function chunkFiles(manifest: Manifest, keys: readonly string[]): string[] {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk || chunk.isEntry || !chunk.file.endsWith('.js')) return;
+    if (!files.includes(chunk.file)) files.push(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const key of keys) visit(key);
+  return files;
+}
+
+/** The stylesheets of the given modules and their static imports (the page's own CSS, which Vite's loader adds when the chunk is imported). */
+export function chunkStyles(manifest: Manifest, keys: readonly string[]): string[] {
+  const styles = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk || chunk.isEntry) return;
+    for (const css of chunk.css ?? []) styles.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const key of keys) visit(key);
+  return [...styles];
+}
+
+/**
+ * index.html with a modulepreload for each script and a preload for each stylesheet it does not
+ * name already, at the end of <head>.
+ */
+export function withModulePreloads(html: string, files: readonly string[], styles: readonly string[] = []): string {
+  const headEnd = html.indexOf('</head>');
+  if (headEnd === -1) return html;
+  const fresh = (file: string, ext: string) => new RegExp(`^assets/[\\w.-]+\\.${ext}$`).test(file) && !html.includes(`/${file}"`);
+  const links = [
+    ...files.filter((file) => fresh(file, 'js')).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ...styles.filter((file) => fresh(file, 'css')).map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
+  ];
+  if (links.length === 0) return html;
+  return `${html.slice(0, headEnd)}${links.join('\n    ')}\n  ${html.slice(headEnd)}`;
+}
+
+/** The module keys of /flows's page and of one machine's generated chart, layout and test paths (src/pages/flows/early.ts). */
+const FLOWS_PAGE = ['src/pages/flows/routes.tsx', 'src/pages/flows/early.ts'];
+const machineFiles = (machine: string) => [
+  `docs/flows/charts/${machine}.json`,
+  `docs/flows/layouts/${machine}.json`,
+  `docs/coverage/paths/${machine}.json`,
+];
+
+/**
+ * /flows's HTML by the machine in its address (`?machine=`), prepared once per machine on first
+ * use. A machine the build does not know, or none, gets the page's own chunks only; the set of
+ * variants is bounded by the machines in the manifest.
+ */
+export function createFlowsPages(plainHtml: string, manifest: Manifest | undefined): (machine: unknown) => PreparedHtml {
+  const known = (machine: unknown): machine is string =>
+    typeof machine === 'string' && /^[A-Za-z][\w-]{0,63}$/.test(machine) && manifest?.[`docs/flows/charts/${machine}.json`] !== undefined;
+  // No first screen here for the fonts to go first with (server/spa/shell.ts, lowerScriptPriority):
+  // the entry and the preloads below are all the page is waiting for, at the browser's own priority.
+  const html = plainHtml.replaceAll(' fetchpriority="low"', '');
+  const variants = new Map<string, PreparedHtml>();
+  return (machine) => {
+    const name = known(machine) ? machine : '';
+    let page = variants.get(name);
+    if (!page) {
+      const keys = name ? [...FLOWS_PAGE, ...machineFiles(name)] : FLOWS_PAGE;
+      page = prepare(manifest ? withModulePreloads(html, chunkFiles(manifest, keys), chunkStyles(manifest, keys)) : html);
+      variants.set(name, page);
+    }
+    return page;
+  };
+}
