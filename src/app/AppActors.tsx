@@ -39,6 +39,13 @@ export function createAppActor(machine: typeof appMachine = appMachine, input: A
  */
 const roots = new Set<AppActor>();
 const handOvers: (() => AppEvent | null)[] = [];
+const forgets: (() => void)[] = [];
+
+/** Tests: as on a new page, no late actor's code is loaded yet and no root is known. */
+export function forgetLateActors(): void {
+  roots.clear();
+  forgets.forEach((forget) => forget());
+}
 
 function giveLoaded(root: AppActor): void {
   if (root.getSnapshot().status !== 'active') {
@@ -56,6 +63,10 @@ function lateActor<L>(load: () => Promise<L>, toEvent: (logic: L) => AppEvent): 
   let loading: Promise<L> | null = null;
   let loaded: L | null = null;
   handOvers.push(() => (loaded ? toEvent(loaded) : null));
+  forgets.push(() => {
+    loading = null;
+    loaded = null;
+  });
   return () => {
     loading ??= load().then(
       (logic) => (loaded = logic),

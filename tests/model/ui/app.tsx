@@ -1,13 +1,15 @@
 import { act, screen } from '@testing-library/react';
 import type { AnyActorRef } from 'xstate';
 import { expect } from 'vitest';
-import { loadSession, loadVoucherStore } from '../../../src/app/AppActors.tsx';
+import { forgetLateActors, loadSession, loadVoucherStore } from '../../../src/app/AppActors.tsx';
 import { defineUi } from '../harness/types.ts';
 import { renderAppShell } from '../support/app-shell.tsx';
 
 // The root actor: the app renders inside it, and its long-lived actors are reachable.
 export default defineUi({
   render(env) {
+    // Each path is a new page: no code loaded by an earlier one.
+    forgetLateActors();
     const root = renderAppShell({}, env.clock, env.machine);
     env.root = root;
     env.actor = root as unknown as AnyActorRef;
