@@ -90,7 +90,7 @@ describe('the session before its code has loaded (machines/app.ts, src/app/sessi
     const root = createAppActor(appMachine, { maySignIn: true });
     renderStatus(root);
     expect(screen.getByText('loading')).toBeInTheDocument();
-    const auth = authMachine.provide({ actors: { restoreSession: fromPromise(async () => anna) } });
+    const auth = authMachine.provide({ actors: { restoreSession: fromPromise<SessionData | null>(async () => anna) } });
     act(() => root.send({ type: 'app.sessionLoaded', auth }));
     expect(screen.getByText('loading')).toBeInTheDocument();
     expect(await screen.findByText('authenticated Anna')).toBeInTheDocument();
