@@ -29,7 +29,8 @@ const i18n = createI18n();
 // alone whether a session may be restored; the session's code loads beside the first render and
 // starts in it when it is there (decision 011): a visitor's first screen does not wait for it.
 const actor = createAppActor(undefined, { maySignIn: maySignIn() }).start();
-loadSession().catch(() => undefined);
+// A failed download is tried once more (a signed-in person waits for it on every page).
+loadSession().catch(() => setTimeout(() => loadSession().catch(() => undefined), 2000));
 // The router too: it runs the first route's loader as it is made (the greetie view's read).
 const router = createBrowserRouter(routes);
 // The first render is a transition: React renders in slices and lets the browser paint and take
