@@ -43,7 +43,18 @@ export default defineConfig(({ command }) => ({
         // Everything the first page needs before it runs (what the entry imports statically,
         // transitively) in one chunk: split by which lazy chunks share them, the same code made
         // ~18 files, and gzip over each file alone costs ~5 KiB more than over one (decision 011).
-        codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
+        // The session's code (the auth machine, its implementations, the API client and its errors)
+        // loads after the first screen and before every page but the start page: one file too, not
+        // four (decision 011). The lazy chunks that call the API import the client from it.
+        codeSplitting: {
+          groups: [
+            { name: 'app', tags: ['$initial'] },
+            {
+              name: 'session',
+              test: /\/(machines\/auth|contract\/errors|src\/api\/(errors|client|auth)|src\/components\/flow|src\/app\/(auth|sessionCode))\.ts$/,
+            },
+          ],
+        },
         // Each lazily loaded locale namespace (src/i18n.ts) is named for its language and namespace,
         // assets/i18n.<lang>-<namespace>-<hash>.js, so the bench and a reader of the network panel
         // can tell the strings apart (decision 011).

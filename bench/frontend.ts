@@ -101,22 +101,25 @@ function closure(dist: string, start: string[]): Set<string> {
 
 interface ManifestChunk {
   file: string;
+  name?: string;
   css?: string[];
   imports?: string[];
 }
 
 /**
  * What each route group's `lazy` loads beside its page chunk (src/app/routes.tsx `groups`): its
- * locale namespaces and, for some, the voucher store. Read from the source's text, so the bench
+ * locale namespaces, for some the voucher store, and for all but the start page the session's code
+ * (which main.tsx starts loading at once; decision 011). Read from the source's text, so the bench
  * needs no React to know it; tests/client/shell/firstLoad.test.ts keeps the lists true.
  */
-function groupExtras(): Map<string, { namespaces: string[]; voucherStore: boolean }> {
+function groupExtras(): Map<string, { namespaces: string[]; voucherStore: boolean; session: boolean }> {
   const src = readFileSync(path.join(process.cwd(), 'src/app/routes.tsx'), 'utf8');
-  const out = new Map<string, { namespaces: string[]; voucherStore: boolean }>();
-  const re = /\bgroup\(\(\) => import\('\.\.\/pages\/([\w/-]+)\/routes\.tsx'\)(?:,\s*\[([^\]]*)\])?(,\s*\{\s*voucherStore: true\s*\})?\)/g;
+  const out = new Map<string, { namespaces: string[]; voucherStore: boolean; session: boolean }>();
+  const re = /\bgroup\(\(\) => import\('\.\.\/pages\/([\w/-]+)\/routes\.tsx'\)(?:,\s*\[([^\]]*)\])?(?:,\s*\{([^}]*)\})?\)/g;
   for (const m of src.matchAll(re)) {
     const namespaces = [...(m[2] ?? '').matchAll(/'([\w-]+)'/g)].map((n) => n[1]!);
-    out.set(m[1]!, { namespaces, voucherStore: Boolean(m[3]) });
+    const options = m[3] ?? '';
+    out.set(m[1]!, { namespaces, voucherStore: /voucherStore: true/.test(options), session: !/session: false/.test(options) });
   }
   return out;
 }
@@ -130,12 +133,14 @@ function routeLoads(dist: string, initialJs: Set<string>, initialCss: Set<string
   for (const [route, group] of ROUTES) {
     const entry = manifest[`src/pages/${group}/routes.tsx`];
     if (!entry) continue;
-    // The group's page chunk, its Swedish strings (the default language) and, when it shows gifts,
-    // the voucher store: all loaded before the page renders.
+    // The group's page chunk, its Swedish strings (the default language), when it shows gifts the
+    // voucher store, and the session's code: all loaded before the page renders.
     const extra = extras.get(group);
     const alongside = [
       ...(extra?.namespaces ?? []).map((ns) => manifest[`locales/sv/${ns}.json`]?.file),
       extra?.voucherStore ? manifest['src/app/vouchers.ts']?.file : undefined,
+      // One chunk of its own (vite.config.ts's group 'session'), or src/app/sessionCode.ts's.
+      extra?.session ? (manifest['src/app/sessionCode.ts'] ?? Object.values(manifest).find((c) => c.name === 'session'))?.file : undefined,
     ].filter((f): f is string => Boolean(f));
     const js = closure(dist, [...initialJs, entry.file, ...alongside]);
     const css = new Set(initialCss);

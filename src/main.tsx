@@ -15,7 +15,8 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { App } from './app/App.tsx';
 import { routes } from './app/routes.tsx';
-import { createAppActor } from './app/AppActors.tsx';
+import { createAppActor, loadSession } from './app/AppActors.tsx';
+import { maySignIn } from './app/storedSession.ts';
 import { startInspection } from './app/inspect.ts';
 import { createI18n, languageReady } from './i18n.ts';
 
@@ -24,8 +25,12 @@ startInspection();
 // index.html paints a static shell in #root; React replaces it with the first render, which waits
 // only for the chosen language's strings (bundled for Swedish, one small chunk for English).
 const i18n = createI18n();
-// The app's root actor, started once for the page (not in a render: see App).
-const actor = createAppActor().start();
+// The app's root actor, started once for the page (not in a render: see App). It knows from storage
+// alone whether a session may be restored; the session's code loads beside the first render and
+// starts in it when it is there (decision 011): a visitor's first screen does not wait for it.
+const actor = createAppActor(undefined, { maySignIn: maySignIn() }).start();
+// A failed download is tried once more (a signed-in person waits for it on every page).
+loadSession().catch(() => setTimeout(() => loadSession().catch(() => undefined), 2000));
 // The router too: it runs the first route's loader as it is made (the greetie view's read).
 const router = createBrowserRouter(routes);
 // The first render is a transition: React renders in slices and lets the browser paint and take

@@ -96,6 +96,7 @@ const FIRST_SCREEN_RULES = [
   '.bp-lang select{min-height:40px;padding:0 8px;border:1px solid #E4DDE8;border-radius:8px;background:#FFFFFF;color:#1F1A24}',
   '.bp-button,.bp-button-secondary{display:inline-flex;align-items:center;justify-content:center;min-height:44px;padding:0 24px;border:none;border-radius:8px;background:#B8307A;color:#FFFFFF;font-weight:700;text-decoration:none}',
   '.bp-button-secondary{background:#FFFFFF;color:#A51F66;box-shadow:inset 0 0 0 2px #ED5AA4}',
+  '.bp-session{visibility:hidden}',
   '.bp-main{display:block;min-height:60vh}',
   '@media screen and (min-width:900px){.bp-container{padding:0 24px}}',
   '@media screen and (min-width:1200px){.bp-header{height:80px}.bp-header .bp-mobile{display:none}.bp-nav{display:flex}.bp-header .bp-desktop{display:inline-flex}}',
@@ -150,7 +151,7 @@ export function firstScreenMarkup(): Record<FirstScreenRoute, string> {
   const t = (strings: Strings, key: string) => escapeHtml(lookup(strings, key));
 
   // The visitor's public header (Header variant "public"): the menu button below 1200 px, the
-  // navigation, the language switch and 'Logga in' from 1200 px.
+  // navigation, the language switch and the place of 'Logga in' from 1200 px.
   const header = (current?: string) =>
     `<header class="bp-header"><div class="bp-container bp-header-inner">` +
     `<button type="button" class="bp-icon bp-mobile">${MENU_SVG}</button>` +
@@ -161,7 +162,9 @@ export function firstScreenMarkup(): Record<FirstScreenRoute, string> {
       .join('') +
     `</ul></nav>` +
     `<div class="bp-actions"><div class="bp-lang bp-desktop"><label>${t(common, 'language.label')}</label><select><option>${t(common, 'language.sv')}</option><option>${t(common, 'language.en')}</option></select></div>` +
-    `<a class="bp-button bp-desktop" href="/">${t(common, 'nav.login')}</a></div>` +
+    // 'Logga in' holds its place but is not shown: the app shows it to a visitor, or the account
+    // menu in the same place to a signed-in person, who must not see 'Logga in' first.
+    `<span class="bp-button bp-desktop bp-session">${t(common, 'nav.login')}</span></div>` +
     `</div></header>`;
 
   const landingScreen =

@@ -2,10 +2,8 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 import { createActor, type Actor } from 'xstate';
 import { useSelector } from '@xstate/react';
 import { inspect } from '../inspect.ts';
-import { appMachine, type VoucherStoreLogic } from '../../machines/app.ts';
+import { appMachine, type AppEvent, type AppInput } from '../../machines/app.ts';
 import { toastsMachine, type Toast, type ToastsActorRef, type ToastVariant } from '../../machines/toasts.ts';
-import { authMachine } from '../../machines/auth.ts';
-import { provideAuth, sessionEndedMessage } from './auth.ts';
 
 /**
  * The app's one actor system. `createAppActor()` gives the root machine its real implementations
@@ -20,47 +18,79 @@ import { provideAuth, sessionEndedMessage } from './auth.ts';
 
 export type AppActor = Actor<typeof appMachine>;
 
-export function createAppActor(machine: typeof appMachine = appMachine): AppActor {
-  const provided = machine.provide({
-    actors: {
-      toasts: toastsMachine,
-      // The session: fetch-backed calls, sessionStorage, a toast in the shown language (src/app/auth.ts).
-      auth: provideAuth(authMachine, { sessionEndedMessage }),
-    },
-  });
+/**
+ * `input.maySignIn`: whether the browser keeps a session start-up could restore (main.tsx reads it
+ * with `maySignIn()`, src/app/storedSession.ts); unknown (tests) counts as yes.
+ */
+export function createAppActor(machine: typeof appMachine = appMachine, input: AppInput = {}): AppActor {
+  const provided = machine.provide({ actors: { toasts: toastsMachine } });
   // `inspect`: the /flows page's live view, and Stately's inspector with ?inspect in development.
-  return createActor(provided, { inspect });
+  return createActor(provided, { inspect, input });
 }
 
 /**
- * The recipient's gifts (machines/vouchers.ts with src/app/vouchers.ts's implementations), kept for
- * every page that shows them. Their code is not in the first load: the route groups that show gifts
- * load it beside their pages (src/app/routes.tsx, `loadVoucherStore`), which starts it in every
- * running root (`app.voucherStoreLoaded`; a root that has it already ignores that), and in a root
- * that starts after it has loaded.
+ * Long-lived actors whose code is not in the first load, each started in every running root once
+ * its code is there (a root that has it already ignores the event), and in a root that starts after:
+ * - the session (machines/auth.ts with src/app/auth.ts's implementations): main.tsx starts loading
+ *   it beside the first render, and the route groups whose pages use it wait for it in their `lazy`
+ *   (src/app/routes.tsx);
+ * - the recipient's gifts (machines/vouchers.ts with src/app/vouchers.ts's implementations): the
+ *   route groups that show gifts load it beside their pages.
  */
-let voucherStore: Promise<VoucherStoreLogic> | null = null;
-let loadedVoucherStore: VoucherStoreLogic | null = null;
 const roots = new Set<AppActor>();
+const handOvers: (() => AppEvent | null)[] = [];
+const forgets: (() => void)[] = [];
 
-function giveVoucherStore(root: AppActor): void {
-  if (!loadedVoucherStore) return;
-  if (root.getSnapshot().status === 'active') root.send({ type: 'app.voucherStoreLoaded', store: loadedVoucherStore });
-  else roots.delete(root);
+/** Tests: as on a new page, no late actor's code is loaded yet and no root is known. */
+export function forgetLateActors(): void {
+  roots.clear();
+  forgets.forEach((forget) => forget());
 }
+
+function giveLoaded(root: AppActor): void {
+  if (root.getSnapshot().status !== 'active') {
+    roots.delete(root);
+    return;
+  }
+  for (const event of handOvers) {
+    const e = event();
+    if (e) root.send(e);
+  }
+}
+
+/** Loads a long-lived actor's code once, then hands it to every root (`toEvent`). */
+function lateActor<L>(load: () => Promise<L>, toEvent: (logic: L) => AppEvent): () => Promise<void> {
+  let loading: Promise<L> | null = null;
+  let loaded: L | null = null;
+  handOvers.push(() => (loaded ? toEvent(loaded) : null));
+  forgets.push(() => {
+    loading = null;
+    loaded = null;
+  });
+  return () => {
+    loading ??= load().then(
+      (logic) => (loaded = logic),
+      (err: unknown) => {
+        // A failed download may succeed on the next navigation.
+        loading = null;
+        throw err;
+      },
+    );
+    return loading.then(() => roots.forEach(giveLoaded));
+  };
+}
+
+/** Loads the session's code (once) and starts it in the app's roots. */
+export const loadSession = lateActor(
+  () => import('./sessionCode.ts').then((m) => m.sessionLogic),
+  (auth) => ({ type: 'app.sessionLoaded', auth }),
+);
 
 /** Loads the voucher store's code (once) and starts it in the app's roots. */
-export function loadVoucherStore(): Promise<void> {
-  voucherStore ??= import('./vouchers.ts').then(
-    (m) => (loadedVoucherStore = m.voucherStore),
-    (err: unknown) => {
-      // A failed download may succeed on the next navigation.
-      voucherStore = null;
-      throw err;
-    },
-  );
-  return voucherStore.then(() => roots.forEach(giveVoucherStore));
-}
+export const loadVoucherStore = lateActor(
+  () => import('./vouchers.ts').then((m) => m.voucherStore),
+  (store) => ({ type: 'app.voucherStoreLoaded', store }),
+);
 
 const AppActorContext = createContext<AppActor | null>(null);
 
@@ -73,7 +103,7 @@ export function AppActorsProvider({ actor, children }: { actor?: AppActor; child
   const [root] = useState(() => {
     const started = (actor ?? createAppActor()).start();
     roots.add(started);
-    giveVoucherStore(started);
+    giveLoaded(started);
     return started;
   });
   return <AppActorContext.Provider value={root}>{children}</AppActorContext.Provider>;

@@ -1,4 +1,3 @@
-import { jwtDecode } from 'jwt-decode';
 import { sendTo } from 'xstate';
 import type { MobileUser } from '../../contract/auth.ts';
 import type { AuthUser, SessionData, authMachine } from '../../machines/auth.ts';
@@ -7,6 +6,9 @@ import { toFailure } from '../api/errors.ts';
 import { authApi } from '../api/auth.ts';
 import { fromCall } from '../components/flow.ts';
 import { translate } from '../i18n.ts';
+import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY, SIGNED_IN_HINT_KEY, expiryOf, liveAccessToken } from './storedSession.ts';
+
+export { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY, SIGNED_IN_HINT_KEY, expiryOf, liveAccessToken };
 
 /**
  * The auth machine's real implementations (machines/auth.ts): the calls of src/api/auth.ts, the
@@ -19,11 +21,6 @@ import { translate } from '../i18n.ts';
  * makes no call at all.
  */
 
-/** Where the session is kept in the browser (per tab): the access token, as the spec says, and the refresh token. */
-export const ACCESS_TOKEN_KEY = 'accessToken';
-export const REFRESH_TOKEN_KEY = 'refreshToken';
-/** localStorage: '1' while this browser has a sign-in its refresh cookie can restore. */
-export const SIGNED_IN_HINT_KEY = 'greetie.signedIn';
 /** The Web Lock that lets one tab at a time spend the shared refresh cookie. */
 export const COOKIE_LOCK = 'greetie-refresh-cookie';
 
@@ -42,16 +39,6 @@ export function withCookieLock<T>(fn: () => Promise<T>, locks: LockManager | und
  */
 export function sessionEndedMessage(): string {
   return translate('sessionEnded');
-}
-
-/** The access token's `exp` (seconds) as milliseconds, or null when it has none or is not a JWT. */
-export function expiryOf(token: string): number | null {
-  try {
-    const { exp } = jwtDecode<{ exp?: number }>(token);
-    return typeof exp === 'number' ? exp * 1000 : null;
-  } catch {
-    return null;
-  }
 }
 
 const toUser = (u: MobileUser): AuthUser => ({ id: u.id, mobileNumber: u.mobileNumber, name: u.name, merchants: u.merchants });
@@ -98,10 +85,8 @@ export function authImplementations(deps: AuthDeps = {}) {
 
   const actors = {
     restoreSession: fromCall<SessionData | null>(async () => {
-      const token = storage.getItem(ACCESS_TOKEN_KEY);
+      const token = liveAccessToken(storage, 0, now());
       if (!token) return null;
-      const expiresAt = expiryOf(token);
-      if (expiresAt === null || expiresAt <= now()) return null;
       return sessionFor({ token, refreshToken: storage.getItem(REFRESH_TOKEN_KEY) });
     }),
     restoreFromCookie: fromCall<SessionData | null>(async () => {

@@ -5,10 +5,9 @@ import { PublicLayout } from './layouts/PublicLayout.tsx';
 import { MinimalLayout } from './layouts/MinimalLayout.tsx';
 import { RedirectIfAuthenticated, RequireAuth } from './guards.tsx';
 import { loadNamespaces } from '../i18n.ts';
-import { loadVoucherStore } from './AppActors.tsx';
+import { loadSession, loadVoucherStore } from './AppActors.tsx';
 import type { PageHandle } from './layouts/pageKey.ts';
-import { ACCESS_TOKEN_KEY, SIGNED_IN_HINT_KEY, expiryOf } from './auth.ts';
-import { startByRefRead } from '../api/greetieView.ts';
+import { SIGNED_IN_HINT_KEY, liveAccessToken } from './storedSession.ts';
 
 /**
  * The route table. Each route group (landing, auth, my, redeem, voucher, greetie, greetie/view, merchant,
@@ -21,28 +20,42 @@ import { startByRefRead } from '../api/greetieView.ts';
  * paths go to /404.
  *
  * A route group: its chunk (src/pages/<group>/routes.tsx), the locale namespaces its pages use
- * besides the frame's (src/i18n.ts bundles `common` and `legal`), and whether its pages show the
- * voucher store (whose code is not in the first load either: src/app/AppActors.tsx). All load side
- * by side in the route's `lazy`, so a page renders with its strings and its store there
- * (tests/client/shell/namespaces.test.ts keeps each list in step with the group's code).
+ * besides the frame's (src/i18n.ts bundles `common` and `legal`), whether its pages show the
+ * voucher store, and whether they wait for the session's code (neither is in the first load:
+ * src/app/AppActors.tsx; every group but the start page's waits for the session, whose code
+ * main.tsx starts loading at once, so a page that signs in or reads the auth actor finds it). All
+ * load side by side in the route's `lazy`, so a page renders with its strings, its store and the
+ * session there (tests/client/shell/namespaces.test.ts keeps each list in step with the group's code).
  */
 interface Group<M> {
   load: () => Promise<M>;
   namespaces: readonly string[];
   voucherStore: boolean;
+  session: boolean;
 }
 
-const group = <M,>(load: () => Promise<M>, namespaces: string[] = [], { voucherStore = false } = {}): Group<M> => ({ load, namespaces, voucherStore });
+const group = <M,>(load: () => Promise<M>, namespaces: string[] = [], { voucherStore = false, session = true } = {}): Group<M> => ({
+  load,
+  namespaces,
+  voucherStore,
+  session,
+});
 
 const page =
   <M extends Record<string, unknown>>(g: Group<M>, name: keyof M & string) =>
   async () => {
-    const [m] = await Promise.all([g.load(), loadNamespaces(g.namespaces), g.voucherStore ? loadVoucherStore() : undefined]);
+    const [m] = await Promise.all([
+      g.load(),
+      loadNamespaces(g.namespaces),
+      g.voucherStore ? loadVoucherStore() : undefined,
+      g.session ? loadSession() : undefined,
+    ]);
     return { Component: m[name] as React.ComponentType };
   };
 
 export const groups = {
-  landing: group(() => import('../pages/landing/routes.tsx'), ['landing']),
+  // The start page's first screen does not wait for the session's code (decision 011).
+  landing: group(() => import('../pages/landing/routes.tsx'), ['landing'], { session: false }),
   auth: group(() => import('../pages/auth/routes.tsx'), ['auth']),
   my: group(() => import('../pages/my/routes.tsx'), ['my', 'notifications']),
   redeem: group(() => import('../pages/redeem/routes.tsx'), ['redeem', 'voucher'], { voucherStore: true }),
@@ -73,14 +86,20 @@ const tillMode = groups['portal/till'];
  */
 function readGreetieEarly({ params, request }: LoaderFunctionArgs): null {
   if (!params.id || new URL(request.url).searchParams.get('byId') === 'true') return null;
+  const refId = params.id;
+  let token: string | null;
   try {
-    const token = sessionStorage.getItem(ACCESS_TOKEN_KEY);
-    const live = token !== null && (expiryOf(token) ?? 0) > Date.now() + 30_000;
-    if (live) startByRefRead(params.id, token);
-    else if (localStorage.getItem(SIGNED_IN_HINT_KEY) !== '1') startByRefRead(params.id, null);
+    token = liveAccessToken(sessionStorage, 30_000);
+    if (!token && localStorage.getItem(SIGNED_IN_HINT_KEY) === '1') return null;
   } catch {
     // No storage (a locked-down browser): the page reads it itself.
+    return null;
   }
+  // The call's code (with the API client) is not in the first load; it comes beside the page's.
+  import('../api/greetieView.ts').then(
+    (m) => m.startByRefRead(refId, token),
+    () => undefined,
+  );
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { createContext, useContext, useMemo } from 'react';
 import { shallowEqual, useSelector } from '@xstate/react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import { SIGN_IN_BUSY, SIGN_IN_STEPS, type AuthError, type authMachine } from '../../machines/auth.ts';
+import type { AuthError, SIGN_IN_BUSY, SIGN_IN_STEPS, authMachine } from '../../machines/auth.ts';
 
 /**
  * The session as pages and shared components see it: a contract in shared code, provided by the
@@ -85,10 +85,15 @@ const BUSY_OF = {
   'busy:loggingIn': 'loggingIn',
 } as const satisfies Record<(typeof SIGN_IN_BUSY)[number], SignInView['busy']>;
 
+// The tags as keys of the maps above: this module is in the first load, the machine is not (a
+// value imported from machines/auth.ts would bring it in: decision 011).
+const STEPS = Object.keys(STEP_OF) as (keyof typeof STEP_OF)[];
+const BUSY = Object.keys(BUSY_OF) as (keyof typeof BUSY_OF)[];
+
 /** From the machine's tags (`step:*`, `busy:*`, `canResend`): no state names here. */
 function selectSignIn(s: AuthSnapshot): SignInView {
-  const step = SIGN_IN_STEPS.find((tag) => s.hasTag(tag));
-  const busy = SIGN_IN_BUSY.find((tag) => s.hasTag(tag));
+  const step = STEPS.find((tag) => s.hasTag(tag));
+  const busy = BUSY.find((tag) => s.hasTag(tag));
   return {
     step: step ? STEP_OF[step] : 'none',
     busy: busy ? BUSY_OF[busy] : null,

@@ -93,6 +93,12 @@ export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
   const askName =
     signedIn && session.user?.name === null && !QUIET_PATHS.some((prefix) => pathname.startsWith(prefix));
 
+  const account = signedIn && (
+    <Suspense fallback={<span className={css.avatar} aria-hidden="true" />}>
+      <AccountMenu />
+    </Suspense>
+  );
+
   return (
     <>
       <header className={css.header} data-offset={offset ? 'true' : 'false'} data-variant={variant}>
@@ -109,15 +115,17 @@ export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
           )}
           <div className={css.headerActions}>
             {isDesktop && <LanguageSwitch />}
-            {isDesktop && login && (
-              <Link to={loginPath} className={css.button}>
-                {t('nav.login')}
-              </Link>
-            )}
-            {signedIn && (
-              <Suspense fallback={<span className={css.avatar} aria-hidden="true" />}>
-                <AccountMenu />
-              </Suspense>
+            {isDesktop ? (
+              <span className={css.sessionSlot} data-size-as={t('nav.login')}>
+                {login && (
+                  <Link to={loginPath} className={css.button}>
+                    {t('nav.login')}
+                  </Link>
+                )}
+                {account}
+              </span>
+            ) : (
+              account
             )}
           </div>
         </div>

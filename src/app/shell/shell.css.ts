@@ -108,6 +108,29 @@ export const navLink = style({
 
 export const headerActions = style({ marginLeft: 'auto', display: 'flex', alignItems: 'center', gap: vars.space.sm });
 
+/**
+ * The session's place on a wide screen: 'Logga in' for a visitor, the account menu for a signed-in
+ * person, always as wide as 'Logga in' (a hidden copy of the button's label sizes it), so the
+ * language switch beside it stays where the server's first screen drew it (server/spa/firstScreens.ts)
+ * whoever turns out to be signed in.
+ */
+export const sessionSlot = style({
+  display: 'inline-grid',
+  alignItems: 'center',
+  justifyItems: 'end',
+  selectors: {
+    '&::before': {
+      content: 'attr(data-size-as)',
+      gridArea: '1 / 1',
+      visibility: 'hidden',
+      padding: `0 ${vars.space.lg}`,
+      fontWeight: 700,
+      whiteSpace: 'nowrap',
+    },
+  },
+});
+globalStyle(`${sessionSlot} > *`, { gridArea: '1 / 1' });
+
 export const iconButton = style({
   display: 'inline-flex',
   alignItems: 'center',

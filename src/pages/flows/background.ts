@@ -11,8 +11,12 @@ const OPENING = "the page's first moment: it tells the machine what the address 
 export const BACKGROUND: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   app: {
     running: 'the app itself: every page runs inside it',
-    'running.withoutVoucherStore': 'whether the signed-in store of vouchers runs; no page of its own',
-    'running.withVoucherStore': 'whether the signed-in store of vouchers runs; no page of its own',
+    'running.session': "whether the session's code has loaded and runs; the header shows the session itself",
+    'running.session.withoutSession': "whether the session's code has loaded and runs; the header shows the session itself",
+    'running.session.withSession': "whether the session's code has loaded and runs; the header shows the session itself",
+    'running.gifts': 'whether the signed-in store of vouchers runs; no page of its own',
+    'running.gifts.withoutVoucherStore': 'whether the signed-in store of vouchers runs; no page of its own',
+    'running.gifts.withVoucherStore': 'whether the signed-in store of vouchers runs; no page of its own',
   },
   toastTimer: {
     counting: "a toast's timer counting down; the toast itself is the toasts machine's",

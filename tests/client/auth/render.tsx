@@ -46,7 +46,9 @@ export function renderApp(path: string, opts: { fakes?: Partial<AuthFakes>; lang
       revokeSession: fromCall(({ input }: { input: { refreshToken: string | null } }) => fakes.revokeSession(input)),
     },
   });
-  const actor: AppActor = createActor(appMachine.provide({ actors: { auth } }));
+  // The session's code is there from the start (the app hands it over once it has loaded).
+  const actor: AppActor = createActor(appMachine).start();
+  actor.send({ type: 'app.sessionLoaded', auth });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const i18n = createI18n(opts.language ?? 'sv');
   const utils = render(

@@ -60,6 +60,16 @@ describe('the first load', () => {
     expect(files).not.toContain('src/components/vouchers.ts');
     expect(readFileSync(resolve(root, 'machines/app.ts'), 'utf8')).not.toMatch(/^import \{[^}]*\} from '\.\/vouchers\.ts'/m);
   });
+
+  it("does not import the session's code statically: the auth machine, its implementations, the API client", () => {
+    const files = staticClosure('src/main.tsx').map((f) => relative(root, f));
+    for (const late of ['src/app/sessionCode.ts', 'src/app/auth.ts', 'src/api/auth.ts', 'src/api/client.ts', 'src/api/greetieView.ts']) {
+      expect(files).not.toContain(late);
+    }
+    // Types only: a value from machines/auth.ts would bring the machine in.
+    expect(readFileSync(resolve(root, 'machines/app.ts'), 'utf8')).not.toMatch(/^import \{[^}]*\} from '\.\/auth\.ts'/m);
+    for (const file of files) expect(readFileSync(resolve(root, file), 'utf8'), file).not.toMatch(/^import \{[^}]*\} from '[./]*machines\/auth\.ts'/m);
+  });
 });
 
 describe.each(Object.entries(groups))('route group %s', (name, group) => {
@@ -68,6 +78,11 @@ describe.each(Object.entries(groups))('route group %s', (name, group) => {
   it('loads every namespace its pages use, and none they do not', () => {
     const needed = usedBy(files).filter((ns) => !frameNamespaces.includes(ns));
     expect([...group.namespaces].sort()).toEqual(needed);
+  });
+
+  it("waits for the session's code when its pages read the auth actor", () => {
+    const reads = files.some((f) => /\buse(AuthActor|SignIn)\(/.test(readFileSync(f, 'utf8')));
+    if (reads) expect(group.session).toBe(true);
   });
 
   it('starts the voucher store exactly when its pages read it', () => {

@@ -72,7 +72,9 @@ export function fakeSessionActor(
       refreshSession: fromPromise<SessionData, { accessToken: string; refreshToken: string | null }>(() => new Promise(() => {})),
     },
   });
-  const actor = createActor(appMachine.provide({ actors: { toasts: toastsMachine, auth } } as never)) as AppActor;
+  const actor = createActor(appMachine.provide({ actors: { toasts: toastsMachine } })) as AppActor;
+  // The session's code is there from the start (the app hands it over once it has loaded).
+  actor.start().send({ type: 'app.sessionLoaded', auth });
   // The voucher store is the app's own, over whatever fetch the test stubs, started as the app
   // starts it: when a page that shows gifts loads (src/app/routes.tsx). Another one starts here.
   if (stores.vouchers) actor.start().send({ type: 'app.voucherStoreLoaded', store: stores.vouchers as VoucherStoreLogic });

@@ -4,9 +4,9 @@ import { vouchersMachine } from '../../../machines/vouchers.ts';
 import { defineHooks } from '../harness/types.ts';
 
 // The root's long-lived actors are machines with their own models; here they run as they are
-// (auth's defaults: no stored session), so the shell can read them. The voucher store arrives with
-// its event, as the app hands it over once a page that shows gifts has loaded its code.
+// (auth's defaults: no stored session), so the shell can read them. The session and the voucher
+// store arrive with their events, as the app hands them over once their code has loaded.
 export default defineHooks({
-  actors: { toasts: toastsMachine, auth: authMachine },
-  events: { 'app.voucherStoreLoaded': [{ store: vouchersMachine }] },
+  actors: { toasts: toastsMachine },
+  events: { 'app.sessionLoaded': [{ auth: authMachine }], 'app.voucherStoreLoaded': [{ store: vouchersMachine }] },
 });

@@ -39,7 +39,8 @@ export default defineUi({
     sessionEnded = false;
     installDomStubs();
     const auth = provideAuth(authMachine, { sessionEndedMessage }).provide({ actors: env.fakes.forMachine(authMachine) } as never);
-    const root = createActor(appMachine.provide({ actors: { toasts: toastsMachine, auth } } as never), { clock: env.clock });
+    const root = createActor(appMachine.provide({ actors: { toasts: toastsMachine } }), { clock: env.clock }).start();
+    root.send({ type: 'app.sessionLoaded', auth });
     env.root = root;
     env.actor = root.system.get('auth') as AnyActorRef;
     router = createMemoryRouter(routes, { initialEntries: ['/auth/jwt/login'] });
