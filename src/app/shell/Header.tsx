@@ -115,18 +115,16 @@ export function Header({ variant = 'public' }: { variant?: HeaderVariant }) {
           )}
           <div className={css.headerActions}>
             {isDesktop && <LanguageSwitch />}
-            {isDesktop ? (
-              <span className={css.sessionSlot} data-size-as={t('nav.login')}>
-                {login && (
-                  <Link to={loginPath} className={css.button}>
-                    {t('nav.login')}
-                  </Link>
-                )}
-                {account}
-              </span>
-            ) : (
-              account
-            )}
+            {/* One element at every width, so crossing the breakpoint (a turned tablet) keeps the
+                account menu mounted, and open if it was. */}
+            <span className={isDesktop ? css.sessionSlot : css.sessionSlotNarrow} data-size-as={isDesktop ? t('nav.login') : undefined}>
+              {isDesktop && login && (
+                <Link to={loginPath} className={css.button}>
+                  {t('nav.login')}
+                </Link>
+              )}
+              {account}
+            </span>
           </div>
         </div>
       </header>

@@ -130,6 +130,8 @@ export const sessionSlot = style({
   },
 });
 globalStyle(`${sessionSlot} > *`, { gridArea: '1 / 1' });
+/** The same place on a narrow screen: no box of its own, the account menu sits in the header's row. */
+export const sessionSlotNarrow = style({ display: 'contents' });
 
 export const iconButton = style({
   display: 'inline-flex',
