@@ -136,10 +136,14 @@ export async function readCodeFromOutbox(baseURL: string, e164: string, since: n
   const until = Date.now() + 10_000;
   for (;;) {
     const messages = await api<{ to: string; body: string; sentAt: string }[]>(baseURL, `/api/sandbox/sms?to=${encodeURIComponent(e164)}`);
-    const fresh = messages.find((m) => m.to === e164 && Date.parse(m.sentAt) >= since - 2_000);
-    const code = fresh?.body.match(/\b(\d{6})\b/)?.[1];
+    // The newest message with a code: a greetie's link to the same number (sent by the delivery
+    // worker whenever it gets to it) can arrive after the code and is not one.
+    const code = messages
+      .filter((m) => m.to === e164 && Date.parse(m.sentAt) >= since - 2_000)
+      .map((m) => m.body.match(/\b(\d{6})\b/)?.[1])
+      .find((c) => c !== undefined);
     if (code) return code;
-    if (Date.now() > until) throw new Error(`no SMS with a code reached ${e164} in the sandbox outbox (found ${messages.length} older)`);
+    if (Date.now() > until) throw new Error(`no SMS with a code reached ${e164} in the sandbox outbox (found ${messages.length} without one)`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
