@@ -4,7 +4,7 @@ import { expect, inject, vi } from 'vitest';
 import { journey, connectBrowser } from './harness/journey.ts';
 import type { Payment } from '../../contract/payment.ts';
 import { LOGIN_PATH, api, call, expectPath, mobileNumberFor, signInOnLoginPage, tickWithdrawalConsent } from './harness/app.ts';
-import { drag, dragPastCorner, placeIn } from './harness/editor.ts';
+import { drag, dragPastCorner, expectSamePlace, placeIn } from './harness/editor.ts';
 
 /**
  * Making a greetie, walked at the desktop's size (each checked page also seen at the phone's): sign
@@ -141,10 +141,7 @@ journey('compose', async (j) => {
   const shown = main.getByRole('img', { name: /Innehåll: Grattis!/ });
   await shown.waitFor();
   // The same frame shape, the text on the same spot of it, as arranged in the editor.
-  const textInReview = await placeIn(shown, shown.locator('[data-element-key]').filter({ hasText: 'Grattis!' }));
-  expect(textInReview.aspect).toBeCloseTo(textInEditor.aspect, 2);
-  expect(Math.abs(textInReview.x - textInEditor.x)).toBeLessThan(0.01);
-  expect(Math.abs(textInReview.y - textInEditor.y)).toBeLessThan(0.01);
+  await expectSamePlace(shown, 'Grattis!', textInEditor);
   const toPayment = main.getByRole('button', { name: 'Betala med Swish' });
   await expect.poll(() => toPayment.isEnabled()).toBe(true);
   await j.check('compose: review');

@@ -12,7 +12,7 @@ import {
   signInOnLoginPage,
   tickWithdrawalConsent,
 } from './harness/app.ts';
-import { dragPastCorner, placeIn } from './harness/editor.ts';
+import { dragPastCorner, expectSamePlace, placeIn } from './harness/editor.ts';
 
 /**
  * The whole gift on phones (390×844, touch), sender → recipient → till, as people walk it, by
@@ -128,10 +128,7 @@ test('gift on phones: the sender makes and pays a greetie, the recipient opens i
     // The same frame shape, the text on the same spot of it, as the finger left it in the editor.
     const shown = sMain.getByRole('img', { name: /Innehåll: Grattis!/ });
     await shown.waitFor();
-    const textInReview = await placeIn(shown, shown.locator('[data-element-key]').filter({ hasText: 'Grattis!' }));
-    expect(textInReview.aspect).toBeCloseTo(textInEditor.aspect, 2);
-    expect(Math.abs(textInReview.x - textInEditor.x)).toBeLessThan(0.01);
-    expect(Math.abs(textInReview.y - textInEditor.y)).toBeLessThan(0.01);
+    await expectSamePlace(shown, 'Grattis!', textInEditor);
     const pay = sMain.getByRole('button', { name: 'Betala med Swish' });
     await expect.poll(() => pay.isEnabled()).toBe(true);
     await sender.check('the review');

@@ -116,3 +116,43 @@ export async function portalFixture() {
   await addStaff(t.db.db, shop.merchantId, staff.mobileNumber, 'staff');
   return { t, shop, owner, staff, stranger };
 }
+
+/** A statement as a client sent it: the text with its white space folded, and its name ('' unless prepared). */
+export interface SentStatement {
+  text: string;
+  name: string;
+}
+
+/**
+ * Records every statement the clients of `pool` send between `start()` and `stop()`, as the driver
+ * sends it (after server/db/prepared.ts has named a marked one), and only those: a test's own reads
+ * through another pool are not counted. `stop()` restores the driver; call it in `afterEach` too.
+ */
+export function statementRecorder(pool: pg.Pool): { sent: SentStatement[]; start(): void; stop(): void } {
+  const clients = new WeakSet<object>();
+  const remember = (client: object) => clients.add(client);
+  const original = pg.Client.prototype.query;
+  const sent: SentStatement[] = [];
+  return {
+    sent,
+    start() {
+      sent.length = 0;
+      pool.on('connect', remember);
+      pool.on('acquire', remember);
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        if (clients.has(this)) {
+          const q = args[0] as string | { text: string; name?: string };
+          sent.push(typeof q === 'string' ? { text: fold(q), name: '' } : { text: fold(q.text), name: q.name ?? '' });
+        }
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof original;
+    },
+    stop() {
+      pool.off('connect', remember);
+      pool.off('acquire', remember);
+      pg.Client.prototype.query = original;
+    },
+  };
+}
+
+const fold = (text: string) => text.replace(/\s+/g, ' ').trim();

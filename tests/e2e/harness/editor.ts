@@ -11,6 +11,17 @@ export async function placeIn(frame: Locator, el: Locator): Promise<{ x: number;
   return { x: (e.x + e.width / 2 - f.x) / f.width, y: (e.y + e.height / 2 - f.y) / f.height, aspect: f.width / f.height };
 }
 
+/**
+ * The review shows the greetie as the editor left it: the same frame shape, and the element with
+ * `text` on the same spot of it (to 1 % of the frame) as `inEditor` measured there.
+ */
+export async function expectSamePlace(shown: Locator, text: string, inEditor: { x: number; y: number; aspect: number }): Promise<void> {
+  const inReview = await placeIn(shown, shown.locator('[data-element-key]').filter({ hasText: text }));
+  expect(inReview.aspect).toBeCloseTo(inEditor.aspect, 2);
+  expect(Math.abs(inReview.x - inEditor.x)).toBeLessThan(0.01);
+  expect(Math.abs(inReview.y - inEditor.y)).toBeLessThan(0.01);
+}
+
 /** Drags with a finger on the phone (real touch events through the DevTools protocol: the mouse is not a finger), with the mouse on the desktop. */
 export async function drag(page: Page, phone: boolean, from: { x: number; y: number }, by: { x: number; y: number }): Promise<void> {
   if (phone) {

@@ -4,13 +4,15 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { foldPortalOpen, portalFold } from '../../../server/portal/fold.ts';
 import { summaryOf } from '../../../server/portal/queries.ts';
-import { createTestDb, type TestDb } from '../helpers.ts';
+import { connect, type DatabaseHandle } from '../../../server/db/index.ts';
+import { createTestDb, statementRecorder, type TestDb } from '../helpers.ts';
 
 /**
  * The portal's fold (decisions 124, 147): every 10 s a read outside any transaction asks whether
  * there is a delta; only then the one-transaction fold runs, one process at a time. No NOTIFY
  * wakes it (decision 147: tried and dropped). The statements are counted at the driver, as
- * tests/server/portal/round-trips.test.ts does: a run with nothing to fold is that one read, with
+ * tests/server/portal/round-trips.test.ts does, on a pool of the fold's own (the test's reads go
+ * through another): a run with nothing to fold is that one read, with
  * no BEGIN/COMMIT around it. (PostgreSQL's pg_stat_database.xact_commit is not the measure: it
  * counts the read as an implicit transaction too, though it takes no transaction id and has no
  * commit to flush.) What the summary reads in general (rollups + deltas against the figures from
@@ -27,11 +29,12 @@ describe('the portal fold: a cheap read every 10 s, the fold only when there is 
   let productId: string;
   let app: FastifyInstance | undefined;
 
-  const sent: string[] = [];
-  const original = pg.Client.prototype.query;
+  /** The fold's own pool, whose statements are counted; the test reads and writes through `db`'s. */
+  let foldDb: DatabaseHandle;
+  let recorder: ReturnType<typeof statementRecorder>;
+  const sent = () => recorder.sent.map((s) => s.text);
 
-  // The test's own poll runs on the same pool while the fold runs: marked, and not counted.
-  const deltas = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM portal_open_delta /* the test's */`.execute(db.db)).rows[0]!.n;
+  const deltas = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM portal_open_delta`.execute(db.db)).rows[0]!.n;
   const addDelta = () =>
     sql`INSERT INTO portal_open_delta (merchant_id, expires_day, open_count, open_amount) VALUES (${merchantId}, '2030-01-01', 1, 5000)`.execute(db.db);
 
@@ -52,56 +55,48 @@ describe('the portal fold: a cheap read every 10 s, the fold only when there is 
     return rows[0]!.id;
   }
 
-  /** Every statement the app's pool sends from now on, in `sent`. */
-  function countStatements() {
-    sent.length = 0;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const q = args[0] as string | { text: string };
-      const text = (typeof q === 'string' ? q : q.text).replace(/\s+/g, ' ').trim();
-      if (!text.includes("/* the test's */")) sent.push(text);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-  }
-
   /** The fold as the lifecycle runs it, with short paces. */
   async function start(opts: { intervalMs: number; retryMs?: number }) {
     app = Fastify();
-    const job = portalFold(app, { db: db.db, ...opts });
+    const job = portalFold(app, { db: foldDb.db, ...opts });
     await app.ready();
     return job;
   }
 
   beforeAll(async () => {
     db = await createTestDb();
+    foldDb = connect(db.url, { max: 2 });
+    recorder = statementRecorder(foldDb.pool);
     const { rows } = await sql<{ id: string; merchant_id: string }>`
       SELECT id, merchant_id FROM product WHERE source = 'InStore' ORDER BY id LIMIT 1`.execute(db.db);
     merchantId = rows[0]!.merchant_id;
     productId = rows[0]!.id;
   });
   afterEach(async () => {
-    pg.Client.prototype.query = original;
+    recorder.stop();
     await app?.close();
     app = undefined;
     await foldPortalOpen(db.db);
   });
   afterAll(async () => {
+    await foldDb?.close();
     await db?.drop();
   });
 
   it('with nothing to fold, a run is one read and no transaction, at every turn of its pace', async () => {
     await foldPortalOpen(db.db);
     expect(await deltas()).toBe(0);
-    countStatements();
+    recorder.start();
     const job = await start({ intervalMs: 10 });
-    await expect.poll(() => sent.length).toBeGreaterThanOrEqual(5); // several turns of the pace
+    await expect.poll(() => sent().length).toBeGreaterThanOrEqual(5); // several turns of the pace
     await job.stop();
-    pg.Client.prototype.query = original;
-    expect(new Set(sent)).toEqual(new Set(['SELECT EXISTS (SELECT 1 FROM portal_open_delta) AS pending']));
-    expect(sent.filter((s) => TRANSACTION.test(s))).toEqual([]);
+    recorder.stop();
+    expect(new Set(sent())).toEqual(new Set(['SELECT EXISTS (SELECT 1 FROM portal_open_delta) AS pending']));
+    expect(sent().filter((s) => TRANSACTION.test(s))).toEqual([]);
   });
 
   it('with deltas, the next turn folds them in one transaction, and then goes back to reading only', async () => {
-    countStatements();
+    recorder.start();
     await start({ intervalMs: 20 });
     await sql`
       INSERT INTO portal_open_delta (merchant_id, expires_day, open_count, open_amount)
@@ -110,14 +105,14 @@ describe('the portal fold: a cheap read every 10 s, the fold only when there is 
     const folded = await sql<{ open_count: number; open_amount: string }>`
       SELECT open_count, open_amount::text FROM portal_open WHERE merchant_id = ${merchantId} AND expires_day = '2030-01-01'`.execute(db.db);
     expect(folded.rows).toEqual([{ open_count: 2, open_amount: '10000' }]);
-    const foldedAt = sent.findIndex((s) => /^begin$/i.test(s));
+    const foldedAt = sent().findIndex((s) => /^begin$/i.test(s));
     expect(foldedAt).toBeGreaterThan(0);
-    expect(sent[foldedAt - 1]).toMatch(/^SELECT EXISTS/);
-    expect(sent.slice(foldedAt)).toEqual(expect.arrayContaining([expect.stringMatching(/pg_try_advisory_xact_lock/), expect.stringMatching(/^commit$/i)]));
+    expect(sent()[foldedAt - 1]).toMatch(/^SELECT EXISTS/);
+    expect(sent().slice(foldedAt)).toEqual(expect.arrayContaining([expect.stringMatching(/pg_try_advisory_xact_lock/), expect.stringMatching(/^commit$/i)]));
     // The turns after the fold: reads again, and exactly one transaction in all.
-    const n = sent.length;
-    await expect.poll(() => sent.length).toBeGreaterThan(n + 2);
-    expect(sent.filter((s) => /^begin$/i.test(s))).toHaveLength(1);
+    const n = sent().length;
+    await expect.poll(() => sent().length).toBeGreaterThan(n + 2);
+    expect(sent().filter((s) => /^begin$/i.test(s))).toHaveLength(1);
   });
 
   it('when another process holds the fold, it skips, tries again soon after, and folds once the lock is free', async () => {

@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { call, type Person, type greetieTestApp } from '../greetie/support.ts';
 import type { VoucherCatalogue } from '../voucher/support.ts';
-import { portalFixture } from '../helpers.ts';
+import { portalFixture, statementRecorder } from '../helpers.ts';
 
 /**
  * The portal's reads ask PostgreSQL as few times as they can (issue 26 "Speed"; decision 123): a
@@ -23,41 +22,33 @@ let owner: Person;
 let staff: Person;
 let stranger: Person;
 
-const sent: string[] = [];
-/** The name each statement was sent with ('' for an unnamed one), in the order of `sent`. */
-const names: string[] = [];
 const FOLD = /^(begin|commit|rollback)$|greetie\/portal-open-fold|DELETE FROM portal_open|EXISTS \(SELECT 1 FROM portal_open_delta\)/i;
-const original = pg.Client.prototype.query;
+let recorder: ReturnType<typeof statementRecorder>;
+/** The name each statement was sent with ('' for an unnamed one), in the order of the last `statementsOf`'s statements. */
+let names: string[] = [];
 
 beforeAll(async () => {
   ({ t, shop, owner, staff, stranger } = await portalFixture());
+  recorder = statementRecorder(t.db.pool);
 });
 afterEach(() => {
-  pg.Client.prototype.query = original;
+  recorder.stop();
 });
 afterAll(async () => {
   await t.close();
 });
 
-/** The statements sent while `path` is answered to `who`, and the answer's status. */
+/** The statements the app's pool sends while `path` is answered to `who`, and the answer's status. */
 async function statementsOf(who: Person, method: 'GET' | 'POST', path: string): Promise<{ status: number; statements: string[] }> {
-  sent.length = 0;
-  names.length = 0;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0] as string | { text: string; name?: string };
-    const text = (typeof q === 'string' ? q : q.text).replace(/\s+/g, ' ').trim();
-    // The background fold (every 10 s, server/portal/fold.ts: its read, and the fold when there are deltas) is not the request's.
-    if (!FOLD.test(text)) {
-      sent.push(text);
-      names.push(typeof q === 'string' ? '' : (q.name ?? ''));
-    }
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
+  recorder.start();
   try {
     const res = await call(t.app, who, method, path, method === 'POST' ? {} : undefined);
-    return { status: res.statusCode, statements: [...sent] };
+    // The background fold (every 10 s, server/portal/fold.ts: its read, and the fold when there are deltas) is not the request's.
+    const own = recorder.sent.filter((s) => !FOLD.test(s.text));
+    names = own.map((s) => s.name);
+    return { status: res.statusCode, statements: own.map((s) => s.text) };
   } finally {
-    pg.Client.prototype.query = original;
+    recorder.stop();
   }
 }
 
