@@ -41,13 +41,13 @@ const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload"[
 
 describe('chunkFiles', () => {
   it("gives a module's file and its static imports once each, in order, without the entry", () => {
-    expect(chunkFiles(manifest, ['src/pages/flows/routes.tsx', 'src/pages/flows/early.ts'])).toEqual([
+    expect(chunkFiles(manifest, ['src/pages/flows/routes.tsx', 'src/pages/flows/early.ts']).scripts).toEqual([
       'assets/routes-F1.js',
       'assets/runtime-R1.js',
       'assets/shared-S1.js',
       'assets/early-X1.js',
     ]);
-    expect(chunkFiles(manifest, ['no/such/module.ts'])).toEqual([]);
+    expect(chunkFiles(manifest, ['no/such/module.ts'])).toEqual({ scripts: [], styles: [] });
   });
 });
 
