@@ -13,23 +13,9 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { launchOptions } from '../tests/e2e/harness/browser.ts';
 import { removeDataDir } from '../server/db/datadir.ts';
+import { drawFlowsOnce, median } from './flows.ts';
 
 type ServerModule = typeof import('./server.ts');
-
-const DRAWN = `window.__flowsDrawn = new Promise((resolve) => {
-  const observer = new MutationObserver(() => {
-    if (!document.querySelector('svg[role="group"] g.state')) return;
-    observer.disconnect();
-    requestAnimationFrame(() => resolve(performance.now()));
-  });
-  observer.observe(document, { childList: true, subtree: true });
-});`;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 async function main(): Promise<void> {
   const [otherRoot, otherDist, ownDist] = process.argv.slice(2, 5);
@@ -49,18 +35,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch(launchOptions());
   const ms: number[][] = sides.map(() => []);
   try {
-    const draw = async (baseUrl: string, machine: string): Promise<number> => {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      try {
-        const page = await context.newPage();
-        await page.addInitScript(DRAWN);
-        await page.goto(`${baseUrl}/flows?machine=${encodeURIComponent(machine)}`, { waitUntil: 'commit' });
-        await page.waitForSelector('svg[role="group"] g.state', { timeout: 30_000 });
-        return Math.round(await page.evaluate(() => (window as unknown as { __flowsDrawn: Promise<number> }).__flowsDrawn));
-      } finally {
-        await context.close();
-      }
-    };
+    const draw = (baseUrl: string, machine: string) => drawFlowsOnce(browser, baseUrl, machine);
     // One load each first, not counted (the servers' first answers).
     for (const s of servers) await draw(s.served.baseUrl, machines[0]!);
     for (let r = 0; r < rounds; r++) {
