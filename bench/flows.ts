@@ -1,4 +1,4 @@
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { launchOptions } from '../tests/e2e/harness/browser.ts';
 
 /**
@@ -16,7 +16,7 @@ export interface FlowsDrawResult {
   worst: number;
 }
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
@@ -38,20 +38,23 @@ const DRAWN = `window.__flowsDrawn = new Promise((resolve) => {
   observer.observe(document, { childList: true, subtree: true });
 });`;
 
+/** One cold load of /flows?machine=… in a new context: ms from navigation to drawn (also bench/ab-flows.ts's). */
+export async function drawFlowsOnce(browser: Browser, baseUrl: string, machine: string): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(DRAWN);
+    await page.goto(`${baseUrl}/flows?machine=${encodeURIComponent(machine)}`, { waitUntil: 'commit' });
+    await page.waitForSelector('svg[role="group"] g.state', { timeout: 30_000 });
+    return Math.round(await page.evaluate(() => window.__flowsDrawn!));
+  } finally {
+    await context.close();
+  }
+}
+
 export async function benchFlowsDraw(baseUrl: string, opts: { machines: string[]; loads: number; log: (s: string) => void }): Promise<FlowsDrawResult> {
   const browser = await chromium.launch(launchOptions());
-  const drawOnce = async (machine: string): Promise<number> => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    try {
-      const page = await context.newPage();
-      await page.addInitScript(DRAWN);
-      await page.goto(`${baseUrl}/flows?machine=${encodeURIComponent(machine)}`, { waitUntil: 'commit' });
-      await page.waitForSelector('svg[role="group"] g.state', { timeout: 30_000 });
-      return Math.round(await page.evaluate(() => window.__flowsDrawn!));
-    } finally {
-      await context.close();
-    }
-  };
+  const drawOnce = (machine: string) => drawFlowsOnce(browser, baseUrl, machine);
   try {
     // One load first, not counted: the server's first answers for these files are not the page's.
     await drawOnce(opts.machines[0]!);

@@ -52,8 +52,8 @@ const spa: FastifyPluginAsync<{ config: Config; db: Db }> = async (app, { config
       },
     );
     // /flows names its page's chunks and the asked machine's files for the browser to fetch at
-    // once (server/spa/preloads.ts, decision 148).
-    const flowsPage = createFlowsPages(pages.plain.html, readManifest(config.staticDir));
+    // once (server/spa/preloads.ts, decision 148), and whether the sandbox is on (decision 149).
+    const flowsPage = createFlowsPages(pages.plain.html, readManifest(config.staticDir), { sandbox: config.sandbox });
     app.get<{ Querystring: Record<string, string | string[] | undefined> }>('/flows', { schema: { hide: true } }, (req, reply) =>
       sendHtml(req, reply, flowsPage(req.query.machine)),
     );

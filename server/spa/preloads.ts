@@ -30,27 +30,13 @@ export function readManifest(staticDir: string): Manifest | undefined {
 }
 
 /**
- * The JavaScript files the given modules need before they run: each module's file and its static
- * imports, transitively, in that order, without the entry (index.html loads it) and without
- * modules the manifest does not know.
+ * What the given modules need before they run, in one walk of the manifest: their JavaScript files
+ * (each module's file and its static imports, transitively, in that order) and their stylesheets
+ * (the page's own CSS, which Vite's loader adds when the chunk is imported), without the entry
+ * (index.html loads it) and without modules the manifest does not know.
  */
-export function chunkFiles(manifest: Manifest, keys: readonly string[]): string[] {
-  const files: string[] = [];
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    const chunk = manifest[key];
-    if (!chunk || chunk.isEntry || !chunk.file.endsWith('.js')) return;
-    if (!files.includes(chunk.file)) files.push(chunk.file);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  for (const key of keys) visit(key);
-  return files;
-}
-
-/** The stylesheets of the given modules and their static imports (the page's own CSS, which Vite's loader adds when the chunk is imported). */
-export function chunkStyles(manifest: Manifest, keys: readonly string[]): string[] {
+export function chunkFiles(manifest: Manifest, keys: readonly string[]): { scripts: string[]; styles: string[] } {
+  const scripts = new Set<string>();
   const styles = new Set<string>();
   const seen = new Set<string>();
   const visit = (key: string) => {
@@ -58,11 +44,12 @@ export function chunkStyles(manifest: Manifest, keys: readonly string[]): string
     seen.add(key);
     const chunk = manifest[key];
     if (!chunk || chunk.isEntry) return;
+    if (chunk.file.endsWith('.js')) scripts.add(chunk.file);
     for (const css of chunk.css ?? []) styles.add(css);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   for (const key of keys) visit(key);
-  return [...styles];
+  return { scripts: [...scripts], styles: [...styles] };
 }
 
 /**
@@ -81,8 +68,12 @@ export function withModulePreloads(html: string, files: readonly string[], style
   return `${html.slice(0, headEnd)}${links.join('\n    ')}\n  ${html.slice(headEnd)}`;
 }
 
-/** The module keys of /flows's page and of one machine's generated chart, layout and test paths (src/pages/flows/early.ts). */
-const FLOWS_PAGE = ['src/pages/flows/routes.tsx', 'src/pages/flows/early.ts'];
+/**
+ * The module keys of /flows's page (its chunk, the route's early chunk and its strings in Swedish,
+ * the language of a visitor who has not chosen one: src/i18n.ts) and of one machine's generated
+ * chart, layout and test paths (src/pages/flows/early.ts).
+ */
+const FLOWS_PAGE = ['src/pages/flows/routes.tsx', 'src/pages/flows/early.ts', 'locales/sv/flows.json'];
 const machineFiles = (machine: string) => [
   `docs/flows/charts/${machine}.json`,
   `docs/flows/layouts/${machine}.json`,
@@ -90,23 +81,32 @@ const machineFiles = (machine: string) => [
 ];
 
 /**
+ * Says in the HTML that this server's sandbox is on (the answer GET /api/sandbox would give), so
+ * /flows draws without asking first (src/pages/flows/early.ts, decision 149).
+ */
+export const SANDBOX_META = '<meta name="greetie-sandbox" content="on">';
+
+/**
  * /flows's HTML by the machine in its address (`?machine=`), prepared once per machine on first
  * use. A machine the build does not know, or none, gets the page's own chunks only; the set of
- * variants is bounded by the machines in the manifest.
+ * variants is bounded by the machines in the manifest. With the sandbox on, the HTML says so.
  */
-export function createFlowsPages(plainHtml: string, manifest: Manifest | undefined): (machine: unknown) => PreparedHtml {
+export function createFlowsPages(plainHtml: string, manifest: Manifest | undefined, { sandbox = false } = {}): (machine: unknown) => PreparedHtml {
   const known = (machine: unknown): machine is string =>
     typeof machine === 'string' && /^[A-Za-z][\w-]{0,63}$/.test(machine) && manifest?.[`docs/flows/charts/${machine}.json`] !== undefined;
   // No first screen here for the fonts to go first with (server/spa/shell.ts, lowerScriptPriority):
   // the entry and the preloads below are all the page is waiting for, at the browser's own priority.
-  const html = plainHtml.replaceAll(' fetchpriority="low"', '');
+  const plain = plainHtml.replaceAll(' fetchpriority="low"', '');
+  const headEnd = plain.indexOf('</head>');
+  const html = sandbox && headEnd !== -1 ? `${plain.slice(0, headEnd)}${SANDBOX_META}\n  ${plain.slice(headEnd)}` : plain;
   const variants = new Map<string, PreparedHtml>();
   return (machine) => {
     const name = known(machine) ? machine : '';
     let page = variants.get(name);
     if (!page) {
       const keys = name ? [...FLOWS_PAGE, ...machineFiles(name)] : FLOWS_PAGE;
-      page = prepare(manifest ? withModulePreloads(html, chunkFiles(manifest, keys), chunkStyles(manifest, keys)) : html);
+      const files = manifest && chunkFiles(manifest, keys);
+      page = prepare(files ? withModulePreloads(html, files.scripts, files.styles) : html);
       variants.set(name, page);
     }
     return page;

@@ -14,7 +14,7 @@ import type { JourneyStep } from './journey.ts';
 import { createLoader } from '../../../machines/loader.ts';
 import { useLoader } from '../../components/useLoader.ts';
 import { fromCall } from '../../components/flow.ts';
-import { sandboxAnswer, sandboxKnownOn } from './early.ts';
+import { forgetSandboxCheck, sandboxAnswer, sandboxKnownOn } from './early.ts';
 import { useChartLabels } from './labels.ts';
 import { StatePanel } from './StatePanel.tsx';
 import { useApprovalStatuses, type ApprovalStatus } from './approvals.ts';
@@ -34,6 +34,9 @@ const sandboxLoader = createLoader<void, boolean>().provide({
  */
 export function FlowsPage() {
   const [known] = useState(sandboxKnownOn);
+  useEffect(() => {
+    if (known) forgetSandboxCheck();
+  }, [known]);
   return known ? <FlowViewer /> : <SandboxGate />;
 }
 

@@ -2,6 +2,7 @@
 import type { ChartData, MachineCoverage } from '../../../charts/chart.ts';
 import type { StoredLayouts } from '../../../charts/layout.ts';
 import { isSandboxOn } from '../../api/sandbox.ts';
+import { settings } from '../../settings.ts';
 
 /**
  * What /flows needs before it can draw, started by the route (src/app/routes.tsx) beside the
@@ -61,19 +62,45 @@ interface Check {
 }
 let early: Check | undefined;
 
-/** Asks GET /api/sandbox now, for the page to take (once) when its code has loaded. */
+/**
+ * Whether the HTML the server answered /flows with says its sandbox is on
+ * (`<meta name="greetie-sandbox" content="on">`, server/spa/preloads.ts, decision 149): the answer
+ * GET /api/sandbox would give, without the request. Read once (the element is removed), and only
+ * when the API is this page's own server.
+ */
+function sandboxOnInHtml(): boolean {
+  if (typeof document === 'undefined' || settings.apiBaseUrl) return false;
+  const meta = document.querySelector('meta[name="greetie-sandbox"]');
+  if (!meta) return false;
+  meta.remove();
+  return meta.getAttribute('content') === 'on';
+}
+
+/** Takes the answer from the HTML, or asks GET /api/sandbox now, for the page to take (once) when its code has loaded. */
 function startSandboxCheck(): void {
   if (early) return;
+  if (sandboxOnInHtml()) {
+    early = { answer: Promise.resolve(true), known: true };
+    return;
+  }
   const c: Check = { answer: isSandboxOn() };
   c.answer.then((on) => (c.known = on));
   early = c;
 }
 
-/** Whether the route's check has answered "on" already (taken: the next visit asks again). */
+/**
+ * Whether the route's check (or the HTML) has answered "on" already. Read, not taken: a render
+ * React restarts (the page's first render is a time-sliced transition) reads it again. The page
+ * takes it with `forgetSandboxCheck` once mounted, so the next visit asks again.
+ */
 export function sandboxKnownOn(): boolean {
-  if (early?.known !== true) return false;
+  if (!early && sandboxOnInHtml()) early = { answer: Promise.resolve(true), known: true };
+  return early?.known === true;
+}
+
+/** The mounted page has taken the answer: the next visit asks again. */
+export function forgetSandboxCheck(): void {
   early = undefined;
-  return true;
 }
 
 /** The route's check, still on its way or answered (taken), or a new one. */

@@ -25,6 +25,23 @@ describe('/flows', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Sidan finns inte' })).toBeInTheDocument();
   });
 
+  it("takes the sandbox's answer from the HTML (decision 149): drawn without GET /api/sandbox, once; the next visit asks", async () => {
+    const meta = document.createElement('meta');
+    meta.name = 'greetie-sandbox';
+    meta.content = 'on';
+    document.head.append(meta);
+    const first = renderFlows('/flows?machine=auth');
+    await diagram();
+    const asked = () => vi.mocked(fetch).mock.calls.filter(([url]) => String(url).endsWith('/api/sandbox')).length;
+    expect(asked()).toBe(0);
+    expect(document.querySelector('meta[name="greetie-sandbox"]')).toBeNull();
+    // Away and back: the page asks the server again.
+    await act(() => first.navigate('/elsewhere'));
+    await act(() => first.navigate('/flows?machine=auth'));
+    await diagram();
+    expect(asked()).toBe(1);
+  });
+
   it('lists every machine in machines/ with its coverage from the path report', async () => {
     renderFlows();
     const nav = await screen.findByRole('navigation', { name: 'Maskiner' });

@@ -21,6 +21,9 @@ const manifest: Manifest = {
   'docs/flows/layouts/payment.json': { file: 'assets/payment-L1.js' },
   'docs/coverage/paths/payment.json': { file: 'assets/payment-P1.js' },
   'docs/flows/charts/auth.json': { file: 'assets/auth-C2.js' },
+  'locales/sv/flows.json': { file: 'assets/i18n.sv-flows-T1.js' },
+  '_styled-Y1.js': { file: 'assets/styled-Y1.js', css: ['assets/styled-Y1.css'], imports: ['_shared-S1.js'] },
+  'src/pages/other.tsx': { file: 'assets/other-O1.js', css: ['assets/other-O1.css'], imports: ['_styled-Y1.js', '_runtime-R1.js'] },
 };
 
 const INDEX =
@@ -41,13 +44,20 @@ const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload"[
 
 describe('chunkFiles', () => {
   it("gives a module's file and its static imports once each, in order, without the entry", () => {
-    expect(chunkFiles(manifest, ['src/pages/flows/routes.tsx', 'src/pages/flows/early.ts'])).toEqual([
+    expect(chunkFiles(manifest, ['src/pages/flows/routes.tsx', 'src/pages/flows/early.ts']).scripts).toEqual([
       'assets/routes-F1.js',
       'assets/runtime-R1.js',
       'assets/shared-S1.js',
       'assets/early-X1.js',
     ]);
-    expect(chunkFiles(manifest, ['no/such/module.ts'])).toEqual([]);
+    expect(chunkFiles(manifest, ['no/such/module.ts'])).toEqual({ scripts: [], styles: [] });
+  });
+
+  it('gives the stylesheets of the modules and their imports from the same walk', () => {
+    expect(chunkFiles(manifest, ['src/pages/other.tsx'])).toEqual({
+      scripts: ['assets/other-O1.js', 'assets/styled-Y1.js', 'assets/shared-S1.js', 'assets/runtime-R1.js'],
+      styles: ['assets/other-O1.css', 'assets/styled-Y1.css'],
+    });
   });
 });
 
@@ -70,6 +80,7 @@ describe('GET /flows', () => {
       'assets/routes-F1.js',
       'assets/shared-S1.js',
       'assets/early-X1.js',
+      'assets/i18n.sv-flows-T1.js',
       'assets/payment-C1.js',
       'assets/payment-L1.js',
       'assets/payment-P1.js',
@@ -85,7 +96,7 @@ describe('GET /flows', () => {
     for (const url of ['/flows', '/flows?machine=nosuch', '/flows?machine=../../etc', '/flows?machine=payment&machine=auth', `/flows?machine=${'a'.repeat(5000)}`]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
-      expect(preloads(res.body), url).toEqual(['assets/runtime-R1.js', 'assets/routes-F1.js', 'assets/shared-S1.js', 'assets/early-X1.js']);
+      expect(preloads(res.body), url).toEqual(['assets/runtime-R1.js', 'assets/routes-F1.js', 'assets/shared-S1.js', 'assets/early-X1.js', 'assets/i18n.sv-flows-T1.js']);
     }
   });
 
@@ -98,9 +109,29 @@ describe('GET /flows', () => {
     expect(preloads(html)).not.toContain('assets/payment-C1.js');
   });
 
+  it("says in the HTML that the sandbox is on, so the page need not ask (decision 149)", async () => {
+    const res = await get('/flows?machine=payment');
+    expect(res.body).toContain('<meta name="greetie-sandbox" content="on">');
+    expect(res.body.indexOf('greetie-sandbox')).toBeLessThan(res.body.indexOf('</head>'));
+  });
+
   it('does not serve the build manifest as a file', async () => {
     const res = await get('/.vite/manifest.json');
     expect(res.body).not.toContain('docs/flows/charts');
+  });
+});
+
+describe('GET /flows with the sandbox off', () => {
+  it('says nothing of a sandbox', async () => {
+    const t = await createTestApp({ config: { ...testConfig(), sandbox: false, staticDir: dist(true) } });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/flows?machine=payment', headers: { 'accept-encoding': 'identity' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain('greetie-sandbox');
+      expect(preloads(res.body)).toContain('assets/payment-C1.js');
+    } finally {
+      await t.close();
+    }
   });
 });
 
