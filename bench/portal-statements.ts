@@ -8,7 +8,9 @@
  * plan, the rows), which hardly depends on the machine's load, unlike req/s and p99. Beside the
  * server's statements (queries.ts, as compiled there) it runs `SELECT 1` (the fixed cost of a round
  * trip's statement) and the variants in `VARIANTS` below, so a change can be weighed before it is
- * made. Rounds alternate the statements (noise shows as the spread). Not part of `npm run bench`.
+ * made. Rounds alternate the statements (noise shows as the spread). STMT_BASE=<checkout> adds that
+ * checkout's summary and first page (an A/B on the same data; STMT_VARIANTS=0 leaves the variants
+ * out, STMT_WHATIF=1 adds the what-ifs below). Not part of `npm run bench`.
  */
 import os from 'node:os';
 import { cpuSeconds, profileServer } from './server.ts';
@@ -38,7 +40,17 @@ async function main(): Promise<void> {
       'summary, a year': compiled(q.portalSummaryQuery(userId, id, year, new Date()).compile(database.db)),
       'first page': compiled(q.portalPageQuery(database.db, userId, id, open, undefined, 50).compile(database.db)),
     };
-    for (const [name, text] of Object.entries(VARIANTS)) statements[name] = { text, values: [userId, id] };
+    if (process.env.STMT_BASE) {
+      // Another checkout's statements (an A/B in one process and one database: this checkout's schema).
+      const b = (await import(`${process.env.STMT_BASE}/server/portal/queries.ts`)) as typeof q;
+      statements['summary (base)'] = compiled(b.portalSummaryQuery(userId, id, open, new Date()).compile(database.db));
+      statements['summary, a year (base)'] = compiled(b.portalSummaryQuery(userId, id, year, new Date()).compile(database.db));
+      statements['first page (base)'] = compiled(b.portalPageQuery(database.db, userId, id, open, undefined, 50).compile(database.db));
+    }
+    // `via` is 'code' or 'qr' (a CHECK): quoted by hand instead of to_json (weighed, not used).
+    const page = statements['first page']!;
+    statements['first page, via quoted by hand'] = { ...page, text: page.text.replace('to_json(p.via)::text', `'"' || p.via || '"'`) };
+    if (process.env.STMT_VARIANTS !== '0') for (const [name, text] of Object.entries(VARIANTS)) statements[name] = { text, values: [userId, id] };
     await database.close();
     if (process.env.STMT_WHATIF === '1') {
       for (const ddl of WHATIF) await client.query(ddl);
