@@ -42,7 +42,7 @@ export const PortalRedemption = Type.Object(
   {
     id: Uuid,
     voucherId: Uuid,
-    productName: Type.String(),
+    productName: Type.String({ description: "The product's name when it was redeemed (a later rename leaves it as it was)" }),
     amount: Ore,
     redeemedAt: DateTime,
     via: RedemptionVia,

@@ -260,6 +260,8 @@ export interface VoucherRedemptionTable {
   via: string;
   redeemed_at: Timestamp;
   undone_at: Timestamp | null;
+  /** 030: the product's name when it was redeemed, filled by a trigger (never written by the code). */
+  product_name: Generated<string>;
 }
 
 /** 024_voucher_qr_token: a QR token handed out for a voucher (only its keyed hash); live while not ended and not expired. */

@@ -201,33 +201,26 @@ const exactRedeemedAt = sql<string>`to_char(r.redeemed_at AT TIME ZONE 'UTC', 'Y
 
 /**
  * A page of the merchant's redemptions, newest first (keyset on redeemed_at, id after `after`),
- * through `voucher_redemption_merchant_page`; each with its voucher's product's name.
+ * through `voucher_redemption_merchant_page`; each with its product's name as it was when redeemed
+ * (migration 030).
  */
 export function redemptionPageQuery(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number) {
-  return redemptionRows(db, merchantId, period, after, limit).select([
-    'r.id',
-    'r.voucher_id',
-    'p.name as product_name',
-    'r.amount',
-    'r.redeemed_at',
-    'r.via',
-    sql<boolean>`r.undone_at IS NOT NULL`.as('undone'),
+  return answerColumns(redemptionRows(db, merchantId, period, after, limit)).select([
     exactRedeemedAt.as('at'),
     sql<string>`to_char(r.redeemed_at AT TIME ZONE 'Europe/Stockholm', 'YYYY-MM-DD HH24:MI:SS')`.as('local_time'),
   ]);
 }
 
-/** The rows of a page (the joins, the keyset, the order and the limit), before their columns. */
+/**
+ * The rows of a page (the keyset, the order and the limit), before their columns: one index alone,
+ * `voucher_redemption_merchant_page`, which covers the answer's columns (migration 030; decision 150).
+ */
 function redemptionRows(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number) {
   // The page the portal asks for (the default limit, read inside the prepared `portalPageQuery`)
   // has its limit in the text (a `LIMIT $n` would keep PostgreSQL planning it at every call;
   // decision 127); other limits (a chosen `limit`, the settlement file's pages) are parameters.
   const literal = limit === PORTAL_PAGE_DEFAULT + 1;
-  let q = db
-    .selectFrom('voucher_redemption as r')
-    .innerJoin('voucher as v', 'v.id', 'r.voucher_id')
-    .innerJoin('product as p', 'p.id', 'v.product_id')
-    .where('r.merchant_id', '=', merchantId);
+  let q = db.selectFrom('voucher_redemption as r').where('r.merchant_id', '=', merchantId);
   if (period.from) q = q.where('r.redeemed_at', '>=', dayStart(period.from));
   if (period.to) q = q.where('r.redeemed_at', '<', dayStart(period.to));
   if (after) q = q.where(sql<boolean>`(r.redeemed_at, r.id) < (${after.at}::timestamptz, ${after.id}::uuid)`);
@@ -235,6 +228,11 @@ function redemptionRows(db: Executor, merchantId: string, period: Period, after:
     .orderBy('r.redeemed_at', 'desc')
     .orderBy('r.id', 'desc')
     .limit(literal ? sql.lit(limit) : limit);
+}
+
+/** The columns a redemption's answer takes (the portal's page and the settlement file): one list for both. */
+function answerColumns(rows: ReturnType<typeof redemptionRows>) {
+  return rows.select(['r.id', 'r.voucher_id', 'r.product_name', 'r.amount', 'r.redeemed_at', 'r.via', sql<boolean>`r.undone_at IS NOT NULL`.as('undone')]);
 }
 
 export function redemptionPage(db: Executor, merchantId: string, period: Period, after: { at: string; id: string } | undefined, limit: number): Promise<RedemptionListRow[]> {
@@ -265,15 +263,7 @@ export function portalPageQuery(db: Executor, userId: string, merchantId: string
   const prepared = limit === PORTAL_PAGE_DEFAULT;
   const n = prepared ? sql.lit(limit) : sql`${limit}::int`;
   // Only the columns the answer takes; the cursor's exact time only for the page's last row.
-  const rows = redemptionRows(db, merchantId, period, after, limit + 1).select([
-    'r.id',
-    'r.voucher_id',
-    'p.name as product_name',
-    'r.amount',
-    'r.redeemed_at',
-    'r.via',
-    sql<boolean>`r.undone_at IS NOT NULL`.as('undone'),
-  ]);
+  const rows = answerColumns(redemptionRows(db, merchantId, period, after, limit + 1));
   // The marker must lead the text (server/db/prepared.ts): the page is a subquery with its own WITH.
   return sql<PortalPageRow>`SELECT ${prepared ? PREPARED : sql``} ${gate(userId, merchantId)}, x.items, x.next_at, x.next_id
       FROM (WITH p AS (SELECT r.*, row_number() OVER (ORDER BY r.redeemed_at DESC, r.id DESC) AS n FROM (${rows}) r)

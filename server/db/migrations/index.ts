@@ -28,6 +28,7 @@ import * as m026 from './026_merchant_address.ts';
 import * as m027 from './027_portal_open.ts';
 import * as m028 from './028_redeem_answers_the_voucher.ts';
 import * as m029 from './029_search_walks_the_index_alone.ts';
+import * as m030 from './030_redemption_keeps_its_product_name.ts';
 
 /**
  * Every migration, in order. Names sort the way they run; a migration never changes once it has
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '027_portal_open': m027,
   '028_redeem_answers_the_voucher': m028,
   '029_search_walks_the_index_alone': m029,
+  '030_redemption_keeps_its_product_name': m030,
 };

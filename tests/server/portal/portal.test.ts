@@ -260,6 +260,35 @@ describe('the summary and the settlement file, to the öre', () => {
     // A period with nothing in it: only the header.
     expect(csvRows((await portal(owner, '/redemptions.csv?from=2026-11-22')).body)).toHaveLength(1);
   });
+
+  it('a redemption keeps the name its product had when it was redeemed (migration 030): a rename changes the ones after it, in the list and the file', async () => {
+    const before = 'Presentkort i kaféet';
+    const after = 'Kaféets "nya" presentkort';
+    await sql`UPDATE product SET name = ${after} WHERE id = ${shop.valueInStore}`.execute(t.db.db);
+    try {
+      const later = (await customersVouchers({ productId: shop.valueInStore, amount: 20000 })).ids[0]!;
+      const res = await redeem(later, 5000);
+      expect(res.statusCode, res.body).toBe(200);
+      const made = (res.json() as Voucher).redemptions.at(-1)!.id;
+      const list = (await portal(owner, '/redemptions')).json() as PortalRedemption[];
+      expect(list).toHaveLength(5);
+      expect(list.find((r) => r.id === made)).toMatchObject({ productName: after, amount: 5000, voucherId: later, undone: false });
+      // The earlier ones at this product, the undone one too, as they were.
+      expect(list.filter((r) => r.voucherId === valueId || r.voucherId === expiringId).map((r) => r.productName)).toEqual([before, before, before]);
+      const [header, ...rows] = csvRows((await portal(owner, '/redemptions.csv')).body);
+      const product = header!.indexOf('Produkt');
+      // (quoted as CSV quotes a field with a quote in it)
+      expect(rows.find((r) => r[1] === made)![product]).toBe('"Kaféets ""nya"" presentkort"');
+      expect(rows.find((r) => r[1] === undoneRedemption)![product]).toBe(before);
+      // Undone afterwards: the row keeps its name, and the page says so.
+      const undo = await call(t.app, customer, 'POST', `/api/voucher/${later}/redemptions/${made}/undo`, { merchantCode: MERCHANT_CODE });
+      expect(undo.statusCode, undo.body).toBe(200);
+      const again = (await portal(staff, '/redemptions')).json() as PortalRedemption[];
+      expect(again.find((r) => r.id === made)).toMatchObject({ productName: after, undone: true });
+    } finally {
+      await sql`UPDATE product SET name = ${before} WHERE id = ${shop.valueInStore}`.execute(t.db.db);
+    }
+  });
 });
 
 describe('a new till code', () => {
