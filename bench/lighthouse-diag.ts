@@ -5,8 +5,10 @@
  * printing each run's figures and `diagnosticsOf` (long tasks, boot-up per script, the main
  * thread by category, the LCP element, the layout shifts), then the medians per side.
  *
- *   node --import tsx bench/lighthouse-diag.ts [label=root:dist …]
+ *   node --import tsx bench/lighthouse-diag.ts [label=root:dist | label=http://host:port …]
  *
+ * A side given as a URL is a server already running (sandbox on, TRUST_PROXY=on); the script only
+ * makes the greetie for its view.
  * With no side it builds this checkout into a temporary directory and measures it alone.
  * LH_RUNS runs per page (3), LH_PAGES a comma list of '/', '/merchant', '/auth/jwt/login', 'view'.
  * The load average is printed with every run: simulated throttling multiplies real main-thread
@@ -35,8 +37,9 @@ const median = (xs: number[]) => {
 
 interface Side {
   label: string;
-  root: string;
-  dist: string;
+  root?: string;
+  dist?: string;
+  url?: string;
   server?: Served;
   dataDir?: string;
   view?: string;
@@ -45,7 +48,8 @@ interface Side {
 async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'greetie-lhdiag-'));
   const sides: Side[] = process.argv.slice(2).map((arg) => {
-    const [label, rest] = arg.split('=') as [string, string];
+    const [label, rest] = arg.split(/=(.*)/s) as [string, string];
+    if (/^https?:/.test(rest)) return { label, url: rest };
     const [root, dist] = rest.split(':') as [string, string];
     return { label, root, dist };
   });
@@ -56,10 +60,13 @@ async function main(): Promise<void> {
   }
   try {
     for (const side of sides) {
-      side.dataDir = path.join(work, `data-${side.label}`);
-      side.server = await serve({ dataDir: side.dataDir, staticDir: side.dist, env: { TRUST_PROXY: 'on' }, root: side.root });
-      if (PAGES.includes('view')) side.view = (await deliveredGreetieWithPhoto(side.server.baseUrl, signIn)).path;
-      log(`${side.label}: ${side.server.baseUrl} (${side.root}, ${side.dist})`);
+      if (!side.url) {
+        side.dataDir = path.join(work, `data-${side.label}`);
+        side.server = await serve({ dataDir: side.dataDir, staticDir: side.dist!, env: { TRUST_PROXY: 'on' }, root: side.root });
+        side.url = side.server.baseUrl;
+      }
+      if (PAGES.includes('view')) side.view = (await deliveredGreetieWithPhoto(side.url, signIn)).path;
+      log(`${side.label}: ${side.url} (${side.root ?? 'running'}, ${side.dist ?? ''})`);
     }
     const figures = new Map<string, { score: number; lcp: number; tbt: number; cls: number }[]>();
     for (let run = 1; run <= RUNS; run++) {
@@ -67,7 +74,7 @@ async function main(): Promise<void> {
         for (const side of run % 2 ? sides : [...sides].reverse()) {
           const p = page === 'view' ? side.view! : page;
           const before = load();
-          const [r] = await lighthouseRuns([side.server!.baseUrl + p], 1, CHROME_PATH, { diagnostics: true });
+          const [r] = await lighthouseRuns([side.url! + p], 1, CHROME_PATH, { diagnostics: true });
           const key = `${page}\t${side.label}`;
           const f = { score: r!.performance, lcp: r!.lcpMs, tbt: r!.tbtMs, cls: r!.cls };
           figures.set(key, [...(figures.get(key) ?? []), f]);
