@@ -208,6 +208,42 @@ export interface LighthouseRun {
    */
   lcpBreakdowns: string[];
   all: { performance: number; lcpMs: number; tbtMs: number; cls: number }[];
+  /** With `diagnostics: true`: per run, where the main thread's time went (diagnosticsOf). */
+  diagnostics?: string[];
+}
+
+type Audits = Record<string, { details?: unknown; numericValue?: number } | undefined>;
+type TableItems = Array<Record<string, unknown>>;
+const itemsOf = (audits: Audits, id: string): TableItems => ((audits[id]?.details as { items?: TableItems } | undefined)?.items ?? []);
+const short = (url: unknown) => (typeof url === 'string' ? url.replace(/^https?:\/\/[^/]+/, '').replace(/^\/assets\//, '') || url : String(url));
+const ms = (n: unknown) => Math.round(Number(n));
+
+/**
+ * Where a run's main-thread time went, from the audits Lighthouse already has (decision 152):
+ * 'long-tasks' (each task ≥ 50 ms with its script and start, in simulated ms), 'bootup-time' (per
+ * script: evaluation and parse/compile), 'mainthread-work-breakdown' (by category), the LCP element
+ * and 'layout-shifts' (each shift's element and score). Printed by bench/lighthouse-diag.ts and by
+ * `npm run bench` with BENCH_LH_DIAG=1.
+ */
+export function diagnosticsOf(lhr: { audits: Audits }): string {
+  const a = lhr.audits;
+  const tasks = itemsOf(a, 'long-tasks').map((t) => `${ms(t.duration)}@${ms(t.startTime)} ${short(t.url)}`);
+  const boot = itemsOf(a, 'bootup-time')
+    .slice(0, 5)
+    .map((t) => `${short(t.url)} total ${ms(t.total)} (eval ${ms(t.scripting)}, parse ${ms(t.scriptParseCompile)})`);
+  const work = itemsOf(a, 'mainthread-work-breakdown').map((t) => `${String(t.groupLabel ?? t.group)} ${ms(t.duration)}`);
+  type Node = { nodeLabel?: string; snippet?: string; selector?: string };
+  const shifts = itemsOf(a, 'layout-shifts').map((t) => {
+    const node = t.node as Node | undefined;
+    return `${Number(t.score).toFixed(3)} ${node?.selector ?? node?.snippet ?? 'unknown'}`;
+  });
+  return [
+    `    long tasks (ms@start): ${tasks.join('; ') || 'none'}`,
+    `    bootup: ${boot.join('; ') || 'none'}`,
+    `    main thread: ${work.join(', ')}`,
+    `    TBT ${ms(a['total-blocking-time']?.numericValue)}, LCP ${ms(a['largest-contentful-paint']?.numericValue)}, FCP ${ms(a['first-contentful-paint']?.numericValue)}; LCP element: ${lcpElementOf(a['largest-contentful-paint-element'])}`,
+    `    layout shifts: ${shifts.join('; ') || 'none'}`,
+  ].join('\n');
 }
 
 /** The LCP phases of the same audit (its second table), and the observed paints from 'metrics'. */
@@ -246,7 +282,7 @@ const median = (xs: number[]) => {
  * Lighthouse 12 (the npm package) driving Debian's Chromium: the default config, which is the
  * mobile preset (Moto G Power emulation, simulated slow 4G and 4× CPU slowdown), performance only.
  */
-export async function lighthouseRuns(urls: string[], runs: number, chromePath: string, opts: { cpuSlowdown?: number } = {}): Promise<LighthouseRun[]> {
+export async function lighthouseRuns(urls: string[], runs: number, chromePath: string, opts: { cpuSlowdown?: number; diagnostics?: boolean } = {}): Promise<LighthouseRun[]> {
   // The mobile preset's throttling with only the CPU slowdown changed (4× by default): a run with a
   // further 2× (8×) shows whether the margin survives a busier phone or machine (issue 28).
   const { throttling } = (await import('lighthouse/core/config/constants.js')) as unknown as { throttling: { mobileSlow4G: Record<string, number> } };
@@ -265,6 +301,7 @@ export async function lighthouseRuns(urls: string[], runs: number, chromePath: s
       const fcps: number[] = [];
       const lcpElements: string[] = [];
       const lcpBreakdowns: string[] = [];
+      const diagnostics: string[] = [];
       for (let i = 0; i < runs; i++) {
         // A trace Lighthouse could not record (NO_NAVSTART and its kin, "please run Lighthouse
         // again", seen on a loaded machine) is run again, up to 3 tries.
@@ -287,6 +324,7 @@ export async function lighthouseRuns(urls: string[], runs: number, chromePath: s
         fcps.push(lhr.audits['first-contentful-paint']?.numericValue ?? NaN);
         lcpElements.push(lcpElementOf(lhr.audits['largest-contentful-paint-element']));
         lcpBreakdowns.push(lcpBreakdownOf(lhr));
+        if (opts.diagnostics) diagnostics.push(diagnosticsOf(lhr as unknown as { audits: Audits }));
       }
       out.push({
         url,
@@ -299,6 +337,7 @@ export async function lighthouseRuns(urls: string[], runs: number, chromePath: s
         lcpElements,
         lcpBreakdowns,
         all,
+        ...(opts.diagnostics ? { diagnostics } : {}),
       });
     }
     return out;

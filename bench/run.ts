@@ -16,7 +16,8 @@
  * BENCH_JOURNEY_RUNS runs of each browser journey timed (`journeys`: link → gifts, approve → receipt; 5),
  * BENCH_SKIP=lighthouse,api,redeem,partial,media,payments,portal,search,flows,journeys,firstload,… to leave parts out,
  * BENCH_SERVER_ENV='LOG_LEVEL=warn' to measure the server with other settings,
- * BENCH_FIRST_LOAD_UPDATE=1 to write this build's first-load figures to bench/first-load.json.
+ * BENCH_FIRST_LOAD_UPDATE=1 to write this build's first-load figures to bench/first-load.json,
+ * BENCH_LH_DIAG=1 to print each Lighthouse run's long tasks, boot-up, main thread, LCP element and layout shifts (decision 152).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -353,7 +354,9 @@ async function main(): Promise<void> {
           const view = await deliveredGreetieWithPhoto(server.baseUrl, signIn);
           log(`  the greetie view: ${view.path} (photo ${(view.photoBytes / 1024).toFixed(0)} KiB)`);
           const pages = ['/', '/merchant', '/auth/jwt/login', view.path].map((p) => server!.baseUrl + p);
-          lh = await lighthouseRuns(pages, LH_RUNS, CHROME_PATH);
+          // BENCH_LH_DIAG=1: where each run's main-thread time went (decision 152), on stderr.
+          lh = await lighthouseRuns(pages, LH_RUNS, CHROME_PATH, { diagnostics: process.env.BENCH_LH_DIAG === '1' });
+          for (const page of lh) for (const d of page.diagnostics ?? []) log(`  ${pageName(page.url)}\n${d}`);
           // Once more with the CPU slowed a further 2× (8× in all): reported, not gated (issue 28).
           log(`Lighthouse (mobile preset, CPU ${LH_SLOW_CPU}×) × 1 per page`);
           lhSlow = await lighthouseRuns(pages, 1, CHROME_PATH, { cpuSlowdown: LH_SLOW_CPU });

@@ -24,13 +24,14 @@ export interface Served {
  * with the embedded PostgreSQL and default settings (LOG_LEVEL info), its output to a file.
  * Detached, so the whole process group (npm, node, postgres stays its own) can be stopped.
  */
-export async function serve(opts: { dataDir: string; staticDir: string; env?: Record<string, string> }): Promise<Served> {
+/** `root`: the checkout whose server runs (this one by default; bench/lighthouse-diag.ts runs two). */
+export async function serve(opts: { dataDir: string; staticDir: string; env?: Record<string, string>; root?: string }): Promise<Served> {
   const port = await freePort();
   const logFile = path.join(path.dirname(opts.dataDir), `server-${Date.now()}.log`);
   const fd = openSync(logFile, 'a');
   const t0 = performance.now();
   const child = spawn('npm', ['run', '--silent', 'serve'], {
-    cwd: ROOT,
+    cwd: opts.root ?? ROOT,
     detached: true,
     stdio: ['ignore', fd, fd],
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, STATIC_DIR: opts.staticDir, ...opts.env },

@@ -42,7 +42,7 @@ const spa: FastifyPluginAsync<{ config: Config; db: Db }> = async (app, { config
     });
     // The greetie a recipient opens: index.html with its first frame (server/spa/viewShell.ts,
     // decision 090); an unknown or undelivered ref, or ?byId=true, gets the plain file.
-    const viewShell = createViewShell(pages.plain.html, db);
+    const viewShell = createViewShell(pages.paintFirst, db);
     app.get<{ Params: { refId: string }; Querystring: Record<string, string | string[] | undefined> }>(
       '/greetie/view/:refId',
       { schema: { hide: true } },

@@ -44,3 +44,15 @@ describe('Swedish money formatting', () => {
     expect(formatKronorNumber(Number.NaN)).toBe('');
   });
 });
+
+describe('the written-out formatter (decision 152: no Intl.NumberFormat on the first screens)', () => {
+  const whole = new Intl.NumberFormat('sv-SE', { minimumFractionDigits: 0, maximumFractionDigits: 0 });
+  const withOre = new Intl.NumberFormat('sv-SE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const intl = (ore: number) => (ore % 100 === 0 ? whole.format(ore / 100) : withOre.format(ore / 100));
+
+  it('writes exactly what sv-SE Intl writes, from 0 öre to a billion kronor, negative too', () => {
+    const amounts = [0, 1, 9, 10, 99, 100, 101, 999, 1000, 9999, 10000, 99999, 100000, 100001, 123456, 999999, 1000000, 12345678, 100000000000, -1, -100, -123456];
+    for (let i = 0; i < 2000; i++) amounts.push(Math.floor(Math.random() * 10 ** (1 + (i % 12))));
+    for (const ore of amounts) expect(formatKronorNumber(ore), String(ore)).toBe(intl(ore));
+  });
+});

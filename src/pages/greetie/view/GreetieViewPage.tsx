@@ -195,11 +195,13 @@ function View({ id, byId, viewer, returnTo }: { id: string; byId: boolean; viewe
             {view.viewedAt ? t('seen', { time: formatDateTime(view.viewedAt, i18n.language) }) : t('notSeen')}
           </p>
         )}
+        {/* Before what the reveal adds, so the reveal adds below it and moves nothing on screen: after
+            them, the note was pushed down 1.2 s after the first screen (CLS 0.077, decision 152). */}
+        {view.role !== 'sender' && <TrustNote senderName={view.senderName} />}
         <div aria-live="polite">{screen === 'revealed' && <GiftReveal view={view} returnTo={returnTo} />}</div>
         {/* Once opened, its recipient can thank the sender (once). */}
         {screen === 'revealed' && <Thanks view={view} />}
         {screen === 'revealed' && <NextSteps view={view} returnTo={returnTo} />}
-        {view.role !== 'sender' && <TrustNote senderName={view.senderName} />}
       </div>
     </article>
   );
