@@ -56,7 +56,7 @@ const VERSION_SQL = `SELECT value FROM app_meta WHERE key = 'catalogue_version'`
 
 export class CatalogueCache {
   private version: string | null = null;
-  private readonly entries = new Map<string, Promise<CachedAnswer | null>>();
+  private readonly entries = new Map<string, Promise<unknown>>();
   private hits = 0;
   private misses = 0;
   private readonly maxEntries: number;
@@ -117,7 +117,16 @@ export class CatalogueCache {
    * otherwise from `load` (null means "not found", which is not kept). Concurrent misses for one
    * key share one load.
    */
-  async read(key: string, load: () => Promise<unknown>): Promise<CachedAnswer | null> {
+  read(key: string, load: () => Promise<unknown>): Promise<CachedAnswer | null> {
+    return this.memo(key, () => load().then((value) => (value == null ? null : serialize(value))));
+  }
+
+  /**
+   * A value derived from the catalogue, kept like an answer (same version, same bound, least
+   * recently used first out) but not serialized: what a search's pages are cut from (decision 151).
+   * Keys must not collide with the answers' keys.
+   */
+  async memo<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {
     if (!this.listening) {
       const version = await this.currentVersion();
       // The connection may have come back while we asked; its own read of the version decides.
@@ -126,7 +135,7 @@ export class CatalogueCache {
         this.version = version;
       }
     }
-    const cached = this.entries.get(key);
+    const cached = this.entries.get(key) as Promise<T | null> | undefined;
     if (cached) {
       this.hits += 1;
       // Least recently used goes first when the cache is full.
@@ -135,7 +144,7 @@ export class CatalogueCache {
       return cached;
     }
     this.misses += 1;
-    const pending = load().then((value) => (value == null ? null : serialize(value)));
+    const pending = load();
     this.entries.set(key, pending);
     try {
       const answer = await pending;

@@ -104,9 +104,27 @@ function merchantColumns(db: Executor) {
 export function merchantPageQuery(db: Executor, f: MerchantFilter) {
   const words = (f.words ?? []).map(escapeLike);
   let query = merchantColumns(db).where('m.active', '=', true);
-  if (words.length > 0) {
-    query = query.select(
-      sql<string | null>`CASE WHEN EXISTS (
+  if (words.length === 0) {
+    if (f.category) query = query.where('m.category', '=', f.category);
+    if (f.source) query = query.where(sql<boolean>`m.sources @> ARRAY[${f.source}]::text[]`);
+    if (f.after) query = query.where(sql<boolean>`(m.name, m.id) > (${f.after.name}, ${f.after.id}::uuid)`);
+    return query.orderBy('m.name').orderBy('m.id').limit(f.limit);
+  }
+  // A search picks the page's ids from `search` alone, then reads those rows (decision 141).
+  return query
+    .select(matchedProduct(words))
+    .where(sql<boolean>`m.id IN (${searchIds(db, f, false, f.limit)} UNION ALL ${searchIds(db, f, true, f.limit)})`)
+    .orderBy('m.name')
+    .orderBy('m.id')
+    .limit(f.limit);
+}
+
+/**
+ * For the page's rows only: the product a word was found in, when the merchant's own text does not
+ * hold every word (`words` already escaped for LIKE).
+ */
+function matchedProduct(words: string[]) {
+  return sql<string | null>`CASE WHEN EXISTS (
           SELECT 1 FROM unnest(${words}::text[]) AS w (word)
            WHERE greetie_fold((m.name COLLATE "default") || ' ' || m.description || ' ' || greetie_category_words(m.category) || ' ' || coalesce(m.city, ''))
                  NOT LIKE '%' || greetie_fold(w.word) || '%')
@@ -114,38 +132,57 @@ export function merchantPageQuery(db: Executor, f: MerchantFilter) {
                WHERE p.merchant_id = m.id AND p.active
                  AND EXISTS (SELECT 1 FROM unnest(${words}::text[]) AS w (word) WHERE greetie_fold(p.name COLLATE "default") LIKE '%' || greetie_fold(w.word) || '%')
                ORDER BY p.name, p.id LIMIT 1)
-        END`.as('matched_product'),
-    );
-  }
-  if (words.length === 0) {
-    if (f.category) query = query.where('m.category', '=', f.category);
-    if (f.source) query = query.where(sql<boolean>`m.sources @> ARRAY[${f.source}]::text[]`);
-    if (f.after) query = query.where(sql<boolean>`(m.name, m.id) > (${f.after.name}, ${f.after.id}::uuid)`);
-    return query.orderBy('m.name').orderBy('m.id').limit(f.limit);
-  }
-  // A search picks the page's ids from `search` alone, then reads those rows (decision 141). Each
-  // id list is one of two planner choices: the trigram index's hits, sorted (a rare word), or a walk
-  // in page order that stops once the page is full (a common word, or two letters, which have no
-  // trigram). Migration 029 makes the walk an index-only scan: `merchant_active_name_search` holds
-  // `search` beside (name, id) for every row whose `search` fits a B-tree entry; the few longer rows
-  // are walked through `merchant_active_name_long_search`, and the two walks merge in order.
-  const ids = (long: boolean) => {
-    let q = db
-      .selectFrom('merchant as s')
-      .select('s.id')
-      .where('s.active', '=', true)
-      .where(long ? sql<boolean>`octet_length(s.search) > 2000` : sql<boolean>`octet_length(s.search) <= 2000`);
-    if (f.category) q = q.where('s.category', '=', f.category);
-    if (f.source) q = q.where(sql<boolean>`s.sources @> ARRAY[${f.source}]::text[]`);
-    for (const word of words) q = q.where(sql<boolean>`s.search LIKE '%' || greetie_fold(${word}) || '%'`);
-    if (f.after) q = q.where(sql<boolean>`(s.name, s.id) > (${f.after.name}, ${f.after.id}::uuid)`);
-    return q.orderBy('s.name').orderBy('s.id').limit(f.limit);
-  };
-  return query
-    .where(sql<boolean>`m.id IN (${ids(false)} UNION ALL ${ids(true)})`)
+        END`.as('matched_product');
+}
+
+/**
+ * The first `limit` ids of a search in page order, from one of the two halves of migration 029
+ * (`long`: the rows whose `search` outgrows the covering index). PostgreSQL chooses between the
+ * trigram index's hits, sorted (a rare word), and a walk in page order that stops once `limit` ids
+ * are found (a common word, or two letters, which have no trigram); the walk is an index-only scan
+ * of `merchant_active_name_search` (or `merchant_active_name_long_search` for the long rows).
+ */
+function searchIds(db: Executor, f: MerchantFilter, long: boolean, limit: number) {
+  let q = db
+    .selectFrom('merchant as s')
+    .select('s.id')
+    .where('s.active', '=', true)
+    .where(long ? sql<boolean>`octet_length(s.search) > 2000` : sql<boolean>`octet_length(s.search) <= 2000`);
+  if (f.category) q = q.where('s.category', '=', f.category);
+  if (f.source) q = q.where(sql<boolean>`s.sources @> ARRAY[${f.source}]::text[]`);
+  for (const word of (f.words ?? []).map(escapeLike)) q = q.where(sql<boolean>`s.search LIKE '%' || greetie_fold(${word}) || '%'`);
+  if (f.after) q = q.where(sql<boolean>`(s.name, s.id) > (${f.after.name}, ${f.after.id}::uuid)`);
+  return q.orderBy('s.name').orderBy('s.id').limit(limit);
+}
+
+/**
+ * Every hit of a search (no cursor), at most `atMost + 1` from each half, in no particular order:
+ * more than `atMost` in all means "too many to hold" (decision 151). The same two id queries as a
+ * page's, with a larger limit.
+ */
+export function searchHitsQuery(db: Executor, f: Omit<MerchantFilter, 'after' | 'limit'>, atMost: number) {
+  const all = { ...f, limit: atMost + 1 };
+  return sql<{ id: string }>`SELECT hits.id FROM (${searchIds(db, all, false, atMost + 1)} UNION ALL ${searchIds(db, all, true, atMost + 1)}) AS hits`;
+}
+
+/** Every active merchant's keyset in page order: a merchant's place in (name, id) order is its index here. */
+export function activeKeysetsQuery(db: Executor) {
+  return db.selectFrom('merchant').select(['id', 'name']).where('active', '=', true).orderBy('name').orderBy('id');
+}
+
+/** The given active merchants as a search's page shows them, in page order. */
+export function searchRowsQuery(db: Executor, ids: string[], words: string[]) {
+  return merchantColumns(db)
+    .select(matchedProduct(words.map(escapeLike)))
+    .where('m.active', '=', true)
+    .where(sql<boolean>`m.id = ANY(${ids}::uuid[])`)
     .orderBy('m.name')
-    .orderBy('m.id')
-    .limit(f.limit);
+    .orderBy('m.id');
+}
+
+export async function listSearchRows(db: Executor, ids: string[], words: string[]): Promise<Merchant[]> {
+  const rows = await searchRowsQuery(db, ids, words).execute();
+  return rows.map((r) => toMerchant(r as MerchantRow));
 }
 
 export async function listMerchantPage(db: Executor, f: MerchantFilter): Promise<Merchant[]> {
