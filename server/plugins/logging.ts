@@ -110,22 +110,31 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 
 /**
  * Where request logs go when buildApp is given no logger: standard output through pino's
- * asynchronous destination, batched (decision 064). Info and below wait until 4 KiB have gathered
- * or a second has passed, one write for many lines instead of one per request; a warning or an
- * error is written at once, with everything before it. Flushed on close and by pino at process
- * exit, so a clean shutdown loses nothing; a `kill -9` can lose at most the last second of info
- * lines.
+ * asynchronous destination, batched (decisions 064, 153). Info and below wait until 64 KiB have
+ * gathered or a second has passed, one write for many lines instead of one per request; a warning
+ * or an error is written at once, with everything before it. Flushed on close and by pino at
+ * process exit, so a clean shutdown loses nothing; a `kill -9` can lose at most the last second of
+ * info lines.
+ *
+ * The destination keeps the lines as bytes (sonic-boom's buffer mode, each line encoded once as it
+ * is written): in its text mode every line measured the batch gathered so far again (a copy of
+ * the whole batch per line) and every write encoded the batch twice, which is why the batches
+ * were kept at 4 KiB. A line costs about 1 µs to hand over this way against 5 µs (decision 153).
  *
  * The warning's flush is pino's own multistream: every line goes to the destination, and a line
  * at warn or above also reaches a second stream whose write flushes the destination (multistream
  * writes to its streams from the lowest level up, so the line is in the buffer first).
  */
 export function requestLogDestination(): { stream: pino.DestinationStream; flush(): Promise<void> } {
-  const dest = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 });
+  const dest = pino.destination({ dest: 1, sync: false, contentMode: 'buffer', minLength: 64 * 1024, maxWrite: 128 * 1024, periodicFlush: 1000 });
+  const bytes: pino.DestinationStream & { flushSync(): void } = {
+    write: (line: string) => dest.write(Buffer.from(line) as unknown as string),
+    flushSync: () => dest.flushSync(),
+  };
   const flushNow: pino.DestinationStream = { write: () => dest.flush() };
   return {
     stream: pino.multistream([
-      { level: 'trace', stream: dest },
+      { level: 'trace', stream: bytes },
       { level: 'warn', stream: flushNow },
     ]),
     // Resolves once everything written so far is out (or after 2 s: a stuck stdout must not hold
