@@ -8,7 +8,7 @@ import { HttpError, clientErrorHandler, frameworkErrors, installErrorHandling, n
 import { apiRoutes, sandboxRoutes } from './routes.ts';
 import { registerServerMessages } from './messages.ts';
 import lifecycle from './plugins/lifecycle.ts';
-import requestLogging, { loggerOptions, requestId, requestLogDestination } from './plugins/logging.ts';
+import requestLogging, { lazyRequestLogger, loggerOptions, requestId, requestLogDestination } from './plugins/logging.ts';
 import securityHeaders from './plugins/security.ts';
 import openapiDocument, { docsRoutes } from './plugins/docs.ts';
 import spa from './plugins/spa.ts';
@@ -78,6 +78,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // One log line per request (server/plugins/logging.ts) instead of Fastify's two: half the logging cost.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
+    // The request's child logger is made when the request first logs (decision 153).
+    childLoggerFactory: lazyRequestLogger,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,

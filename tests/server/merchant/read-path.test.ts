@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
+import pino from 'pino';
 import { helmetOptions, loggerOptions, mayCarryNumbers } from '../../../server/app.ts';
+import { lazyRequestLogger } from '../../../server/plugins/logging.ts';
 import { Type } from 'typebox';
 import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
@@ -89,5 +91,26 @@ describe('per-request work on a catalogue read', () => {
     expect(q.statusCode).toBe(400);
     const body = await t.app.inject({ method: 'POST', url: '/api/auth/verificationcode', headers: { 'content-type': 'application/json' }, payload: '{"mobileNumber": 1e999}' });
     expect(body.statusCode).toBe(400);
+  });
+
+  it("the request's own logger is made on first use, with the request id and the redaction of every other line (decision 153)", () => {
+    const out: Record<string, unknown>[] = [];
+    const stream = { write: (l: string) => void out.push(JSON.parse(l) as Record<string, unknown>) };
+    const root = pino({ ...(loggerOptions(testConfig()) as pino.LoggerOptions), level: 'info' }, stream);
+    let made = 0;
+    const parent = { child: (...args: Parameters<typeof root.child>) => (made++, root.child(...args)) } as unknown as typeof root;
+    const log = lazyRequestLogger(parent, { reqId: 'lazy-0001' }, {});
+    expect(made).toBe(0);
+    log.warn({ body: { token: 'SECRET' } }, 'careful');
+    log.error('failed');
+    log.debug('not at info');
+    expect(made).toBe(1);
+    expect(log.level).toBe('info');
+    log.child({ part: 'x' }).warn('nested');
+    expect(out).toEqual([
+      expect.objectContaining({ level: 40, reqId: 'lazy-0001', msg: 'careful', body: { token: '[redacted]' } }),
+      expect.objectContaining({ level: 50, reqId: 'lazy-0001', msg: 'failed' }),
+      expect.objectContaining({ level: 40, reqId: 'lazy-0001', part: 'x', msg: 'nested' }),
+    ]);
   });
 });
