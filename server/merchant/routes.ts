@@ -6,8 +6,8 @@ import { Merchant, MerchantListQuery, MerchantPage, NotModified, Product, catalo
 import { notFound } from '../errors.ts';
 import { publicAccess } from '../access.ts';
 import { matchesIfNoneMatch, type CachedAnswer } from './cache.ts';
-import { searchPageAnswer } from './search-pages.ts';
-import { activeMerchant, allMerchants, merchantPage, merchantProducts, pageRequest } from './rules.ts';
+import { pageByQuery, searchPageAnswer } from './search-pages.ts';
+import { activeMerchant, allMerchants, merchantProducts, pageRequest } from './rules.ts';
 
 /**
  * The public catalogue (API.md, "Merchant (public)"). Answers come from a read-through cache and
@@ -64,9 +64,7 @@ export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageRequest(req.query);
       // A search's pages are cut from its hits held in memory (./search-pages.ts, decision 151).
       if (page.words.length > 0) return send(req, reply, await searchPageAnswer(app.db, cache, page));
-      const key = `v2:${JSON.stringify([page.words.join(' '), page.category ?? null, page.source ?? null, page.cursor ?? null, page.limit])}`;
-      const answer = await cache.read(key, () => merchantPage(app.db, page));
-      return send(req, reply, answer!);
+      return send(req, reply, (await pageByQuery(app.db, cache, page))!);
     },
   );
 

@@ -71,10 +71,15 @@ function countUpTo(places: Int32Array, at: number): number {
   return lo;
 }
 
+/** A page of GET /merchant/v2 by its query, cached under its request (the list without `q`, and a search's fallback). */
+export function pageByQuery(db: Db, cache: CatalogueCache, r: PageRequest): Promise<CachedAnswer | null> {
+  return cache.read(`v2:${JSON.stringify([r.words.join(' '), r.category ?? null, r.source ?? null, r.cursor ?? null, r.limit])}`, () => merchantPage(db, r));
+}
+
 /** GET /merchant/v2 with `q`: the page's answer, from held hits when it can, by a query otherwise. */
 export async function searchPageAnswer(db: Db, cache: CatalogueCache, r: PageRequest): Promise<CachedAnswer> {
   const search = JSON.stringify([r.words.join(' '), r.category ?? null, r.source ?? null]);
-  const byQuery = () => cache.read(`v2:${JSON.stringify([r.words.join(' '), r.category ?? null, r.source ?? null, r.cursor ?? null, r.limit])}`, () => merchantPage(db, r));
+  const byQuery = () => pageByQuery(db, cache, r);
   const order = await cache.memo('v2-order', () => loadOrder(db));
   const hits = order && (await cache.memo(`v2-hits:${search}`, () => loadHits(db, order, r)));
   if (!order || !hits || hits === 'many') return (await byQuery())!;
