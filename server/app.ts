@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions, type RouteOptions, type preHandlerHookHandler } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
@@ -12,6 +13,7 @@ import requestLogging, { lazyRequestLogger, loggerOptions, requestId, requestLog
 import securityHeaders from './plugins/security.ts';
 import openapiDocument, { docsRoutes } from './plugins/docs.ts';
 import spa from './plugins/spa.ts';
+import { catalogueFastRead, type FastRead } from './merchant/fast-read.ts';
 
 export { loggerOptions, redactUrl, requestLogDestination } from './plugins/logging.ts';
 export { helmetOptions, securityHeaders } from './plugins/security.ts';
@@ -33,6 +35,8 @@ export interface AppDeps {
    * (docs/decisions/064). Without it every catalogue read checks the version itself.
    */
   databaseUrl?: string;
+  /** Tests only: `false` sends every request through Fastify (the catalogue's fast path off). */
+  catalogueFastRead?: boolean;
 }
 
 /** 1 MiB for JSON; uploads (media) set their own, larger limits per route. */
@@ -62,6 +66,32 @@ export function mayCarryNumbers(route: Pick<RouteOptions, 'method' | 'schema'>):
 }
 
 /**
+ * The node:http server Fastify would make (the same timeouts: lib/server.js `getServerInstance`),
+ * whose handler first offers each request to `first` (the catalogue's fast path, decision 157);
+ * whatever it does not answer goes to Fastify's handler unchanged.
+ */
+function serverWithFastPath(first: () => FastRead | undefined) {
+  return (handler: http.RequestListener, opts: FastifyServerOptions): http.Server => {
+    const server = http.createServer((req, res) => {
+      if (first()?.(req, res) !== true) handler(req, res);
+    });
+    server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
+    server.requestTimeout = opts.requestTimeout ?? 0;
+    server.setTimeout(opts.connectionTimeout ?? 0);
+    if (opts.maxRequestsPerSocket) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
+    return server;
+  };
+}
+
+/** Fastify's own "closing" state (set when close() begins, before the preClose hooks). */
+function closingOf(app: FastifyInstance): () => boolean {
+  const state = Object.getOwnPropertySymbols(app).find((s) => s.description === 'fastify.state');
+  if (!state) throw new Error("Fastify's state is not where the catalogue's fast path reads it (server/app.ts closingOf)");
+  const holder = app as unknown as Record<symbol, { closing?: boolean }>;
+  return () => holder[state]!.closing === true;
+}
+
+/**
  * The app: Fastify's options, then one plugin per concern (server/plugins/): the services and
  * their lifecycle, the request log, the error answers, the security headers, the OpenAPI document
  * and docs, the API's routes, the SPA.
@@ -69,7 +99,10 @@ export function mayCarryNumbers(route: Pick<RouteOptions, 'method' | 'schema'>):
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   registerServerMessages();
   const requestLog = deps.logger ? undefined : requestLogDestination();
+  // Made once the app is ready; until then (and with `catalogueFastRead: false`) Fastify answers all.
+  let fastRead: FastRead | undefined;
   const app = Fastify({
+    serverFactory: serverWithFastPath(() => fastRead),
     logger: deps.logger ?? { ...(loggerOptions(config) as object), ...(requestLog ? { stream: requestLog.stream } : {}) },
     bodyLimit: BODY_LIMIT,
     // A number of hops becomes proxy-addr's "trust the first n" function.
@@ -111,6 +144,22 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     { prefix: '/api' },
   );
   await app.register(spa, { config, db: deps.db });
+
+  // The catalogue's three cached reads, answered before Fastify's pipeline when the cache holds
+  // the answer (server/merchant/fast-read.ts, decision 157).
+  if (deps.catalogueFastRead !== false) {
+    const closing = closingOf(app);
+    app.addHook('onReady', (done) => {
+      fastRead = catalogueFastRead({
+        cache: app.catalogueCache,
+        securityHeaders: app.answerSecurityHeaders,
+        requestId,
+        logRequest: app.logRequest,
+        closing,
+      });
+      done();
+    });
+  }
 
   // Last, so it runs after every other close: the request lines written so far, out before the
   // process goes.

@@ -54,9 +54,18 @@ export interface CacheStats {
 
 const VERSION_SQL = `SELECT value FROM app_meta WHERE key = 'catalogue_version'`;
 
+/** A held value: its load, and once that has settled, the value itself (what `peek` answers from). */
+interface Entry {
+  pending: Promise<unknown>;
+  settled: boolean;
+  value: unknown;
+  /** Stored by `read`: a CachedAnswer once settled (never a `memo` value). */
+  answer: boolean;
+}
+
 export class CatalogueCache {
   private version: string | null = null;
-  private readonly entries = new Map<string, Promise<unknown>>();
+  private readonly entries = new Map<string, Entry>();
   private hits = 0;
   private misses = 0;
   private readonly maxEntries: number;
@@ -118,7 +127,24 @@ export class CatalogueCache {
    * key share one load.
    */
   read(key: string, load: () => Promise<unknown>): Promise<CachedAnswer | null> {
-    return this.memo(key, () => load().then((value) => (value == null ? null : serialize(value))));
+    return this.hold(key, () => load().then((value) => (value == null ? null : serialize(value))), true);
+  }
+
+  /**
+   * The answer `read` holds for `key`, without waiting and without asking the database: only when
+   * the cache is listening (a change empties it through a notification), and the answer is loaded
+   * and not null. Anything else is undefined, and the caller takes `read`'s path. Counts as a hit
+   * and keeps the answer recently used, as `read` does. For the catalogue's fast path
+   * (server/merchant/fast-read.ts, decision 157).
+   */
+  peek(key: string): CachedAnswer | undefined {
+    if (!this.listening) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry || !entry.settled || !entry.answer || entry.value == null) return undefined;
+    this.hits += 1;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value as CachedAnswer;
   }
 
   /**
@@ -126,7 +152,11 @@ export class CatalogueCache {
    * recently used first out) but not serialized: what a search's pages are cut from (decision 151).
    * Keys must not collide with the answers' keys.
    */
-  async memo<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {
+  memo<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {
+    return this.hold(key, load, false);
+  }
+
+  private async hold<T>(key: string, load: () => Promise<T | null>, answer: boolean): Promise<T | null> {
     if (!this.listening) {
       const version = await this.currentVersion();
       // The connection may have come back while we asked; its own read of the version decides.
@@ -135,23 +165,25 @@ export class CatalogueCache {
         this.version = version;
       }
     }
-    const cached = this.entries.get(key) as Promise<T | null> | undefined;
+    const cached = this.entries.get(key);
     if (cached) {
       this.hits += 1;
       // Least recently used goes first when the cache is full.
       this.entries.delete(key);
       this.entries.set(key, cached);
-      return cached;
+      return cached.pending as Promise<T | null>;
     }
     this.misses += 1;
-    const pending = load();
-    this.entries.set(key, pending);
+    const entry: Entry = { pending: load(), settled: false, value: undefined, answer };
+    this.entries.set(key, entry);
     try {
-      const answer = await pending;
-      if (answer === null && this.entries.get(key) === pending) this.entries.delete(key);
-      return answer;
+      const value = (await entry.pending) as T | null;
+      entry.value = value;
+      entry.settled = true;
+      if (value === null && this.entries.get(key) === entry) this.entries.delete(key);
+      return value;
     } catch (err) {
-      if (this.entries.get(key) === pending) this.entries.delete(key);
+      if (this.entries.get(key) === entry) this.entries.delete(key);
       throw err;
     } finally {
       while (this.entries.size > this.maxEntries) {

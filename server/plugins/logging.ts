@@ -169,15 +169,28 @@ export function requestLogDestination(): { stream: pino.DestinationStream; flush
  */
 const requestLogging: FastifyPluginCallback = (app, _opts, done) => {
   const line = app.log.child({}, { redact: [] });
+  // Also written by the catalogue's fast path (server/merchant/fast-read.ts, decision 157): one
+  // place for the line's fields. `req` goes through the request serializer either way.
+  const logRequest = (id: string, method: string, url: string, statusCode: number, elapsedMs: number): void => {
+    line.info({ reqId: id, req: { id, method, url }, res: { statusCode }, responseTime: Math.round(elapsedMs * 10) / 10 }, 'request completed');
+  };
+  app.decorate('logRequest', logRequest);
   app.addHook('onRequest', (req, reply, next) => {
     reply.header('x-request-id', req.id);
     next();
   });
   app.addHook('onResponse', (req, reply, next) => {
-    line.info({ reqId: req.id, req, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    logRequest(req.id, req.method, req.url, reply.statusCode, reply.elapsedTime);
     next();
   });
   done();
 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Writes a request's one "request completed" line (server/plugins/logging.ts). */
+    logRequest(id: string, method: string, url: string, statusCode: number, elapsedMs: number): void;
+  }
+}
 
 export default fp(requestLogging, { name: 'greetie-request-logging' });

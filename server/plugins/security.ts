@@ -68,11 +68,20 @@ export function securityHeaders(options: Record<string, unknown>): Record<string
  */
 const securityHeadersPlugin: FastifyPluginCallback<{ config: Config }> = (app, { config }, done) => {
   const headers = securityHeaders(helmetOptions(config));
+  // The same object for the catalogue's fast path (server/merchant/fast-read.ts): one source.
+  app.decorate('answerSecurityHeaders', Object.freeze(headers));
   app.addHook('onRequest', (_req, reply, next) => {
     reply.headers(headers);
     next();
   });
   done();
 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The security headers every answer carries, computed once at start. */
+    answerSecurityHeaders: Readonly<Record<string, string>>;
+  }
+}
 
 export default fp(securityHeadersPlugin, { name: 'greetie-security-headers' });
