@@ -98,7 +98,8 @@ describe("the catalogue's fast path", () => {
       const seen = fast.fastify.length;
       const etag = /\r\netag: ([^\r]*)/.exec(await raw(plain.port, request('GET', path)))![1]!;
       for (const method of ['GET', 'HEAD']) {
-        for (const headers of [{}, { 'if-none-match': etag }, { 'if-none-match': `"other", W/${etag}` }, { 'if-none-match': '"other"' }, { 'accept-language': 'en' }, { 'accept-language': 'sv-SE' }]) {
+        const variants: Record<string, string>[] = [{}, { 'if-none-match': etag }, { 'if-none-match': `"other", W/${etag}` }, { 'if-none-match': '"other"' }, { 'accept-language': 'en' }, { 'accept-language': 'sv-SE' }];
+        for (const headers of variants) {
           const [a, b] = await Promise.all([raw(fast.port, request(method, path, headers)), raw(plain.port, request(method, path, headers))]);
           expect(withoutDate(a), `${method} ${path} ${JSON.stringify(headers)}`).toBe(withoutDate(b));
           expect(a).toMatch(headers['if-none-match']?.includes(etag) ? /^HTTP\/1\.1 304 / : /^HTTP\/1\.1 200 /);
