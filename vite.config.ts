@@ -48,7 +48,10 @@ export default defineConfig(({ command }) => ({
         // four (decision 011). The lazy chunks that call the API import the client from it.
         codeSplitting: {
           groups: [
-            { name: 'app', tags: ['$initial'] },
+            // Not the entry (src/main.tsx) itself: with the top-level `await`s of src/boot/ (decision
+            // 156) in the group, the bundler would make the group the entry and leave the entry out
+            // of the manifest. The entry stays a small file of its own that imports this one.
+            { name: 'app', tags: ['$initial'], test: (id: string) => !/\/src\/main\.tsx$|\/index\.html$/.test(id) },
             {
               name: 'session',
               test: /\/(machines\/auth|contract\/errors|src\/api\/(errors|client|auth)|src\/components\/flow|src\/app\/(auth|sessionCode))\.ts$/,

@@ -67,14 +67,22 @@ export function lowerScriptPriority(html: string): string {
  * and Lighthouse's LCP estimate charged every script that had finished downloading before the
  * paint (~140 KB gzip on a slow phone network, ~1 s) to the LCP. On a phone the fonts and the
  * view's frame had the bandwidth first anyway (the scripts are at low priority); the code now
- * starts downloading once they are painted. The entry's own static imports keep their
- * modulepreloads. A page without a built entry (the dev server's /src/main.tsx) is left as it is.
+ * starts downloading once they are painted. The entry's own static imports (its modulepreloads)
+ * are named to boot.js too (`&preload=…`), which asks for them beside the entry (decision 156). A
+ * page without a built entry (the dev server's /src/main.tsx) is left as it is.
  */
 export function startAfterFirstPaint(html: string): string {
-  return html.replace(
-    /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/,
-    (_, entry: string) => `<script type="module" src="/boot.js?entry=${entry}"></script>`,
-  );
+  const entry = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/.exec(html);
+  if (!entry) return html;
+  // The entry's static imports too (since decision 156 the first load's code is a file the small
+  // entry imports): boot.js asks for them beside the entry, after the paint, not the HTML before it.
+  const preloads: string[] = [];
+  const without = html.replace(/\s*<link rel="modulepreload" crossorigin href="(\/assets\/[\w.-]+\.js)">/g, (_, href: string) => {
+    preloads.push(href);
+    return '';
+  });
+  const query = [`entry=${entry[1]}`, ...preloads.map((href) => `preload=${href}`)].join('&amp;');
+  return without.replace(entry[0], `<script type="module" src="/boot.js?${query}"></script>`);
 }
 
 /** index.html with a route's first screen: its CSS at the end of <head>, its layer after #root. */
