@@ -25,8 +25,8 @@ if (file) {
   timer.unref();
 }
 
-// PORTAL_TAIL_HEAP=<file>: SIGUSR2 starts V8's sampling heap profiler (every allocation, kept or
-// collected), the next SIGUSR2 stops it and writes the bytes allocated per function to the file.
+// PORTAL_TAIL_HEAP=<file>: SIGWINCH (not SIGUSR2: close-with-grace shuts the server down on it) starts V8's sampling heap profiler (every allocation, kept or
+// collected), the next SIGWINCH stops it and writes the bytes allocated per function to the file.
 const heapFile = process.env.PORTAL_TAIL_HEAP;
 if (heapFile) {
   const { Session } = await import('node:inspector');
@@ -35,7 +35,7 @@ if (heapFile) {
   session.connect();
   const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
   let on = false;
-  process.on('SIGUSR2', async () => {
+  process.on('SIGWINCH', async () => {
     if (!on) {
       on = true;
       await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });

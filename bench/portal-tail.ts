@@ -110,7 +110,7 @@ async function main(): Promise<void> {
         for (let i = 0; i < rounds; i++) {
           const from = Date.now();
           const heap = i === 0 && process.env.PORTAL_TAIL_HEAP_SAMPLE !== '0';
-          if (heap) server.child.kill('SIGUSR2');
+          if (heap) server.child.kill('SIGWINCH');
           const before = reqs.length;
           const r = await new Promise<autocannon.Result>((resolve, reject) => {
             const inst = autocannon({ url: baseUrl, connections: 50, duration: seconds, pipelining: 1, requests: [{ method: ep.method, path: ep.path, headers: ep.headers }] }, (err, res) =>
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
             inst.on('response', (_c: unknown, _s: number, _b: number, ms: number) => reqs.push({ end: Date.now(), ms }));
           });
           if (heap) {
-            server.child.kill('SIGUSR2');
+            server.child.kill('SIGWINCH');
             await new Promise((r) => setTimeout(r, 1500));
             if (existsSync(heapFile)) {
               const h = JSON.parse(readFileSync(heapFile, 'utf8')) as { total: number; sites: [string, number][] };
