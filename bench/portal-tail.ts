@@ -17,6 +17,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import type pg from 'pg';
+import { openDatabase } from '../server/admin/connection.ts';
 import { capture, ceilingServer, load, type Endpoint } from './api.ts';
 import { profileServer } from './server.ts';
 import { preparePortal } from './portal.ts';
@@ -53,7 +55,8 @@ async function main(): Promise<void> {
   const sampler = await server.connectStats();
   try {
     const prepared = await preparePortal(baseUrl, dataDir, { redemptions: 100_000 });
-    console.log(`load average ${loadavg()} after making the merchant (${prepared.prepareSeconds.toFixed(1)} s)`);
+    console.log(`load average ${loadavg()} after making the merchant (${prepared.prepareSeconds.toFixed(1)} s); ${prepared.settled ? `settled (${prepared.settled.passes} vacuum pass(es), dead rows left ${prepared.settled.dead})` : 'NOT settled (BENCH_PORTAL_SETTLE=0)'}`);
+    await planCosts(stats, dataDir, prepared.merchantId);
     const byName: Record<string, Endpoint> = { summary: prepared.endpoints[0]!, year: prepared.endpoints[1]!, page: prepared.endpoints[2]! };
     for (const key of which) {
       const ep = byName[key]!;
@@ -143,6 +146,30 @@ async function main(): Promise<void> {
     await sampler.end().catch(() => {});
     await stats.end().catch(() => {});
     await server.finish();
+  }
+}
+
+/** Whether JIT could run: the portal statements' estimated total cost beside `jit_above_cost`. */
+async function planCosts(stats: pg.Client, dataDir: string, merchantId: string): Promise<void> {
+  const q = await import('../server/portal/queries.ts');
+  const database = await openDatabase({ DATA_DIR: dataDir });
+  try {
+    const db = database.db;
+    const { user_id: userId } = await db.selectFrom('merchant_staff').select('user_id').where('merchant_id', '=', merchantId).where('user_id', 'is not', null).executeTakeFirstOrThrow();
+    const open = { from: null, to: null };
+    const statements = {
+      summary: q.portalSummaryQuery(userId!, merchantId, open, new Date()).compile(db),
+      'first page': q.portalPageQuery(db, userId!, merchantId, open, undefined, 50).compile(db),
+    };
+    const { rows: settings } = await stats.query<{ name: string; setting: string }>(`SELECT name, setting FROM pg_settings WHERE name IN ('jit', 'jit_above_cost')`);
+    const costs: string[] = [];
+    for (const [name, c] of Object.entries(statements)) {
+      const { rows } = await stats.query<{ 'QUERY PLAN': [{ Plan: { 'Total Cost': number } }] }>(`EXPLAIN (FORMAT JSON) ${c.sql}`, [...c.parameters]);
+      costs.push(`${name} ${rows[0]!['QUERY PLAN'][0].Plan['Total Cost'].toFixed(1)}`);
+    }
+    console.log(`plans' estimated total cost: ${costs.join(', ')}; ${settings.map((x) => `${x.name}=${x.setting}`).join(', ')}`);
+  } finally {
+    await database.close();
   }
 }
 
