@@ -146,6 +146,7 @@ async function main(): Promise<void> {
     await sampler.end().catch(() => {});
     await stats.end().catch(() => {});
     await server.finish();
+    rmSync(probeFile, { force: true });
   }
 }
 
