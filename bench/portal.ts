@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { openDatabase } from '../server/admin/connection.ts';
+import type { Database } from '../server/db/schema.ts';
+import { foldPortalOpen } from '../server/portal/fold.ts';
 import { upsertStaff } from '../server/portal/queries.ts';
 import { measureAgainstCeiling, type Endpoint, type EndpointResult } from './api.ts';
 import { signInWithNumber } from './auth.ts';
@@ -21,6 +23,8 @@ export interface PortalBenchResult {
   redemptions: number;
   vouchers: number;
   prepareSeconds: number;
+  /** What settling the loaded tables left (undefined: measured straight after the load). */
+  settled: Settled | undefined;
   /** The summary's redeemed figures equal the redemptions counted one by one. */
   correct: boolean;
   results: EndpointResult[];
@@ -36,6 +40,8 @@ export interface PreparedPortal {
   expected: { count: number; amount: number };
   /** The summary, the summary over the last year, the first page of redemptions. */
   endpoints: Endpoint[];
+  /** What settling the loaded tables left (undefined: not settled; `settle: false` or BENCH_PORTAL_SETTLE=0). */
+  settled: Settled | undefined;
 }
 
 /**
@@ -43,13 +49,14 @@ export interface PreparedPortal {
  * (see above), its owner signed in, and the three endpoints to load. Also used by
  * bench/profile-portal.ts.
  */
-export async function preparePortal(baseUrl: string, dataDir: string, opts: { redemptions: number }): Promise<PreparedPortal> {
+export async function preparePortal(baseUrl: string, dataDir: string, opts: { redemptions: number; settle?: boolean }): Promise<PreparedPortal> {
   const t0 = performance.now();
   const vouchers = Math.ceil(opts.redemptions / 10);
   const { token, mobileNumber } = await signInWithNumber(baseUrl);
   const database = await openDatabase({ DATA_DIR: dataDir });
   let merchantId: string;
   let expected: { count: number; amount: number };
+  let settled: Settled | undefined;
   try {
     const db = database.db;
     const { rows: m } = await sql<{ id: string }>`
@@ -95,9 +102,8 @@ export async function preparePortal(baseUrl: string, dataDir: string, opts: { re
       UPDATE voucher v SET balance = v.amount - r.taken
         FROM (SELECT voucher_id, sum(amount)::int AS taken FROM voucher_redemption WHERE merchant_id = ${merchantId} AND undone_at IS NULL GROUP BY voucher_id) r
        WHERE r.voucher_id = v.id`.execute(db);
-    // As autovacuum leaves a table that has settled (visibility map, statistics).
-    for (const t of ['greetie', 'greetie_gift', 'voucher', 'voucher_redemption', 'portal_day']) await sql.raw(`VACUUM ANALYZE ${t}`).execute(db);
     await upsertStaff(db, merchantId, mobileNumber, 'owner');
+    settled = (opts.settle ?? process.env.BENCH_PORTAL_SETTLE !== '0') ? await settle(db) : undefined;
     const { rows: e } = await sql<{ count: number; amount: number }>`
       SELECT count(*)::int AS count, coalesce(sum(amount), 0)::int AS amount FROM voucher_redemption WHERE merchant_id = ${merchantId} AND undone_at IS NULL`.execute(db);
     expected = e[0]!;
@@ -115,7 +121,41 @@ export async function preparePortal(baseUrl: string, dataDir: string, opts: { re
     { name: 'GET /api/portal/merchants/{id}/summary?from=&to= (a year)', method: 'GET', path: `${base}/summary?from=${from}&to=${to}`, headers },
     { name: 'GET /api/portal/merchants/{id}/redemptions (first page)', method: 'GET', path: `${base}/redemptions`, headers },
   ];
-  return { merchantId, vouchers, prepareSeconds, token, expected, endpoints };
+  return { merchantId, vouchers, prepareSeconds, token, expected, endpoints, settled };
+}
+
+/** What `settle` left: dead rows in the tables the portal reads, and how many vacuum passes it took. */
+export interface Settled {
+  dead: number;
+  passes: number;
+}
+
+/** The tables the bench wrote and the portal's reads touch. */
+const BENCH_TABLES = ['mobile_user', 'merchant_staff', 'greetie', 'greetie_gift', 'voucher', 'voucher_redemption', 'portal_day', 'portal_open', 'portal_open_delta'];
+
+/**
+ * The state a real merchant's tables are in, not the minute after a bulk load (decision 155): the
+ * deltas folded (what the server's fold does within 10 s), then the whole database vacuumed and
+ * analysed, and again for as long as a dead row is left (a snapshot taken before the load, e.g.
+ * an autovacuum ANALYZE that started during it, keeps VACUUM from removing rows, which autovacuum
+ * then removes inside the measured window). Without it the first minutes of the measurement
+ * include autovacuum and autoanalyze of the just-loaded tables, the catalogue's vacuum after the
+ * migrations, and the re-planning of every prepared statement each ANALYZE causes: work a real
+ * merchant's reads do not share. BENCH_PORTAL_SETTLE=0 measures without it.
+ */
+async function settle(db: Kysely<Database>): Promise<Settled> {
+  await foldPortalOpen(db);
+  let passes = 0;
+  let dead = 0;
+  for (; passes < 10; passes++) {
+    await sql.raw(passes === 0 ? 'VACUUM (ANALYZE)' : `VACUUM ${BENCH_TABLES.join(', ')}`).execute(db);
+    const { rows } = await sql<{ dead: number }>`
+      SELECT coalesce(sum(n_dead_tup), 0)::int AS dead FROM pg_stat_user_tables WHERE relname IN (${sql.join(BENCH_TABLES)})`.execute(db);
+    dead = rows[0]!.dead;
+    if (dead === 0) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return { dead, passes: passes + 1 };
 }
 
 export async function benchPortal(
@@ -123,8 +163,13 @@ export async function benchPortal(
   dataDir: string,
   opts: { redemptions: number; connections: number; rounds: number; durationS: number; log: (s: string) => void },
 ): Promise<PortalBenchResult> {
-  const { merchantId, vouchers, prepareSeconds, token, expected, endpoints } = await preparePortal(baseUrl, dataDir, opts);
+  const { merchantId, vouchers, prepareSeconds, token, expected, endpoints, settled } = await preparePortal(baseUrl, dataDir, opts);
   opts.log(`  portal: a merchant with ${opts.redemptions} redemptions over ${vouchers} vouchers made in ${prepareSeconds.toFixed(1)} s`);
+  opts.log(
+    settled
+      ? `  portal: settled as a real merchant's tables are (deltas folded, VACUUM (ANALYZE) of the database, ${settled.passes} pass(es); dead rows left ${settled.dead}); BENCH_PORTAL_SETTLE=0 measures straight after the load`
+      : '  portal: NOT settled (BENCH_PORTAL_SETTLE=0): autovacuum and autoanalyze of the just-loaded tables fall inside the measurement',
+  );
   const headers = { authorization: `Bearer ${token}` };
 
   const summary = (await (await fetch(baseUrl + endpoints[0]!.path, { headers })).json()) as { redeemed?: { count: number; amount: number } };
@@ -140,5 +185,5 @@ export async function benchPortal(
     if (!sum) continue;
     opts.log(`    ${sum.reqPerSec.toFixed(0)} req/s (ceiling ${sum.ceilingReqPerSec.toFixed(0)}), p50 ${sum.p50} ms, p99 ${sum.p99} ms, non-2xx/errors ${sum.non2xx}`);
   }
-  return { available: true, merchantId, redemptions: opts.redemptions, vouchers, prepareSeconds, correct, results };
+  return { available: true, merchantId, redemptions: opts.redemptions, vouchers, prepareSeconds, settled, correct, results };
 }

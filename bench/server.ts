@@ -195,7 +195,8 @@ export async function connectStats(dataDir: string): Promise<pg.Client> {
  * The real server for a profile (bench/profile-portal.ts, bench/profile-redeem.ts): `startSource`
  * on a fresh DATA_DIR in a work folder of its own, with the settings every profile takes from the
  * environment: PROFILE=1 (node's --cpu-prof), PROFILE_ENV='K=V …' (the server's settings),
- * PROFILE_ROOT=<dir> (another checkout's server: an A/B). `withStatements()` restarts it with
+ * PROFILE_ROOT=<dir> (another checkout's server: an A/B), PROFILE_NODE_ARGS='--flag …' (node's own flags for the
+ * server, e.g. --max-semi-space-size=64). `withStatements()` restarts it with
  * pg_stat_statements loaded (statements in functions too, planning time too); `pgCpu()` is
  * PostgreSQL's CPU seconds, the given clients' backends left out; `finish()` stops the server and
  * returns the path of the kept CPU profile (its main thread's), then removes the work folder.
@@ -212,7 +213,7 @@ export async function profileServer(name: string) {
       dataDir,
       staticDir: path.join(work, 'no-spa'),
       logFile: path.join(work, 'server.log'),
-      nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      nodeArgs: [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), ...(process.env.PROFILE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)],
       root: process.env.PROFILE_ROOT || undefined,
       env: { TRUST_PROXY: 'on', ...envPairs(process.env.PROFILE_ENV) },
     });

@@ -94,8 +94,9 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
         next.set('cursor', page.nextCursor);
         reply.header('link', `</api/portal/merchants/${req.params.id}/redemptions?${next.toString()}>; rel="next"`);
       }
-      // PostgreSQL wrote the answer's JSON (decision 144): a string with a JSON content type is sent
-      // as it is, not serialized again (so the plain reply type, as for the settlement file).
+      // PostgreSQL wrote the answer's JSON (decision 144), handed over as bytes (decision 155): a
+      // Buffer with a JSON content type is sent as it is, not serialized again (so the plain reply
+      // type, as for the settlement file).
       return (reply as unknown as FastifyReply).type('application/json; charset=utf-8').send(page.json);
     },
   );

@@ -85,6 +85,8 @@ describe('the page PostgreSQL writes is the page node wrote', () => {
         const res = await call(t.app, owner, 'GET', url);
         expect(res.statusCode, res.body).toBe(200);
         expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        // Sent as bytes (decision 155): the length is the bytes', with å and an emoji among them.
+        expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
         got.push(res.body);
         const link = /^<\/api(\/portal\/[^>]+)>; rel="next"$/.exec(String(res.headers.link ?? ''));
         url = link ? `/api${link[1]!}` : null;
