@@ -293,9 +293,11 @@ export const FLOWS_FRAME_RULES = [
   '.ff-machine{margin:0;font-size:1.375rem}',
   '.ff-badge{font-size:.85em;color:#5C5566;white-space:nowrap}',
   // chartBox, chartToolbar, buttonGroup, smallButton, iconButton, zoomValue.
-  '.ff-box{display:flex;flex-direction:column;background:#FFFFFF}',
+  // The groups do not wrap inside: with Quicksand a phone's row holds each group whole, and in the
+  // fallback font (Quicksand Boot is optional: a late font is not waited for) the rows stay the same.
+  '.ff-box{display:flex;flex-direction:column;background:#FFFFFF;overflow:hidden}',
   '.ff-toolbar{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin-bottom:8px}',
-  '.ff-group{display:flex;flex-wrap:wrap;align-items:center;gap:8px}',
+  '.ff-group{display:flex;flex-wrap:nowrap;align-items:center;gap:8px;white-space:nowrap}',
   '.ff-button{min-height:44px;padding:0 16px;border-radius:8px;border:2px solid #ED5AA4;background:#FFFFFF;color:#A51F66;font-weight:600}',
   '.ff-icon{min-width:44px;padding-inline:0}',
   '.ff-zoom{min-width:3.5em;text-align:center;font-variant-numeric:tabular-nums}',

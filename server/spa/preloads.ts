@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { prepare, type PreparedHtml } from './shell.ts';
+import { prepare, startAfterFirstPaint, type PreparedHtml } from './shell.ts';
 import { firstScreenCss, quicksandFiles } from './firstScreens.ts';
 import { FLOWS_FRAME_RULES } from './flowsFrame.ts';
 
@@ -128,8 +128,15 @@ export function createFlowsPages(
   };
 }
 
-/** The page with a chart's first frame: its CSS at the end of <head> (the header's, the frame's, the placements'), the layer after #root. */
-export function withFlowsFrame(html: string, frame: { markup: string; css: string }): string {
+/**
+ * The page with a chart's first frame: its CSS at the end of <head> (the header's, the frame's, the
+ * placements'), the layer after #root, and the entry started after the first paint (public/boot.js,
+ * decision 152) but fetched at once (a modulepreload): the frame needs no script, and the entry's
+ * evaluation, before the paint, delayed it.
+ */
+export function withFlowsFrame(page: string, frame: { markup: string; css: string }): string {
+  const entry = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/.exec(page)?.[1];
+  const html = entry ? startAfterFirstPaint(page).replace('</head>', `<link rel="modulepreload" crossorigin href="${entry}">\n  </head>`) : page;
   const headEnd = html.indexOf('</head>');
   const bodyEnd = html.lastIndexOf('</body>');
   if (headEnd === -1 || bodyEnd === -1) return html;

@@ -1,7 +1,7 @@
+// @vitest-environment jsdom
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import chartIndex from '../../../docs/flows/charts/index.json';
 import { stateLabel } from '../../../charts/labels.ts';
@@ -15,7 +15,7 @@ import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
  * That the markup is Diagram's own: tests/client/flows/frame-markup.test.tsx.
  */
 
-const doc = (html: string) => new JSDOM(html).window.document;
+const doc = (html: string) => new DOMParser().parseFromString(html, 'text/html');
 
 describe('flowsFrame', () => {
   const languages: FrameLanguage[] = ['sv', 'en'];
@@ -115,6 +115,9 @@ describe('GET /flows and the first frame', () => {
     // The modulepreloads and the sandbox's answer stay.
     expect(body).toContain('<link rel="modulepreload" crossorigin href="/assets/routes-F1.js">');
     expect(body).toContain('<meta name="greetie-sandbox" content="on">');
+    // The entry fetched at once, started after the frame is painted (public/boot.js).
+    expect(body).toContain('<script type="module" src="/boot.js?entry=/assets/index-E1.js"></script>');
+    expect(body).toContain('<link rel="modulepreload" crossorigin href="/assets/index-E1.js">');
   });
 
   it('has no frame for an unknown, odd or missing machine, or an address that selects something', async () => {
@@ -130,6 +133,7 @@ describe('GET /flows and the first frame', () => {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).not.toContain('boot-page');
+      expect(res.body, url).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
     }
   });
 
