@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fromChartData, type Chart, type ChartData, type ChartState, type ChartTransition, type MachineCoverage } from '../../charts/chart.ts';
+import { fromChartData, pathsByTransition, type Chart, type ChartData, type ChartState, type ChartTransition, type MachineCoverage } from '../../charts/chart.ts';
 import { chartTitle, stateLabel, type ChartLabels } from '../../charts/labels.ts';
 import type { Direction, StoredLayout, StoredLayouts } from '../../charts/layout.ts';
 import { fitsChart } from '../../charts/layoutFit.ts';
@@ -44,14 +44,6 @@ function tr(strings: Strings, key: string, values: Record<string, string> = {}):
 
 const attr = (value: string | number) => escapeHtml(String(value));
 
-/** Transition key → the paths (numbered from 1) that take it (FlowsPage.tsx's pathsByTransition). */
-function pathsByTransition(paths: MachineCoverage['paths']): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  paths.forEach((p, i) => {
-    for (const key of new Set(p.steps.flatMap((s) => s.transitions))) out.set(key, [...(out.get(key) ?? []), i + 1]);
-  });
-  return out;
-}
 
 /**
  * The chart's SVG as Diagram.tsx draws it on the page's first render, for one layout: what is

@@ -5,7 +5,7 @@ import { usePageTitle } from '../../components/usePageTitle.ts';
 import { afterEntrance } from '../../components/bootPage.ts';
 import { container, visuallyHidden } from '../../components/ui.css.ts';
 import { NotFoundPage } from '../../components/NotFoundPage.tsx';
-import type { Chart, MachineCoverage } from '../../../charts/chart.ts';
+import { pathsByTransition, type Chart, type MachineCoverage } from '../../../charts/chart.ts';
 import type { DiagramMarks, Selection } from './Diagram.tsx';
 import { ChartFrame } from './ChartFrame.tsx';
 import { coverageFiguresOf, machines, useAllCharts, useMachineData } from './machineData.ts';
@@ -212,14 +212,6 @@ function coveringPaths(paths: { description: string; steps: { states: string[]; 
   });
 }
 
-/** Transition key → the paths (numbered from 1) that take it. */
-function pathsByTransition(paths: { steps: { transitions: string[] }[] }[]): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  paths.forEach((p, i) => {
-    for (const key of new Set(p.steps.flatMap((s) => s.transitions))) out.set(key, [...(out.get(key) ?? []), i + 1]);
-  });
-  return out;
-}
 
 /** What the chart marks while the changes are shown: added and changed parts, and where removed ones were. */
 function changeMarks(status: Extract<ApprovalStatus, { kind: 'approved' }>): NonNullable<DiagramMarks['changes']> {

@@ -2,6 +2,7 @@ import { render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import chartIndex from '../../../docs/flows/charts/index.json';
+import { pathsByTransition } from '../../../charts/chart.ts';
 import { createI18n } from '../../../src/i18n.ts';
 import { Diagram } from '../../../src/pages/flows/Diagram.tsx';
 import { hydrate } from '../../../src/pages/flows/layout.ts';
@@ -39,13 +40,6 @@ function rootShape(svg: Element) {
   return { ...s, attrs: s.attrs.filter((a) => !ROOT_ONLY.has(a.split('=')[0]!.toLowerCase())) };
 }
 
-function pathsByTransition(paths: { steps: { transitions: string[] }[] }[]): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  paths.forEach((p, i) => {
-    for (const key of new Set(p.steps.flatMap((s) => s.transitions))) out.set(key, [...(out.get(key) ?? []), i + 1]);
-  });
-  return out;
-}
 
 describe("the server's first frame is Diagram's first render", () => {
   const languages: FrameLanguage[] = ['sv', 'en'];
