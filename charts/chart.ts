@@ -269,6 +269,15 @@ export interface MachineCoverage {
   paths: { description: string; steps: CoverageStep[] }[];
 }
 
+/** Transition key → the generated paths (numbered from 1) that take it: the chart's tooltips on /flows. */
+export function pathsByTransition(paths: { steps: { transitions: string[] }[] }[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  paths.forEach((p, i) => {
+    for (const key of new Set(p.steps.flatMap((s) => s.transitions))) out.set(key, [...(out.get(key) ?? []), i + 1]);
+  });
+  return out;
+}
+
 export interface CoverageReport {
   machines: MachineCoverage[];
 }

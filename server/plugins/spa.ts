@@ -10,6 +10,7 @@ import { createViewShell } from '../spa/viewShell.ts';
 import { createSpaPages, sendHtml } from '../spa/shell.ts';
 import { createFlowsPages, readManifest } from '../spa/preloads.ts';
 import { FIRST_SCREEN_PATHS } from '../spa/firstScreens.ts';
+import { flowsFrame, readFrameData, readFrameTexts } from '../spa/flowsFrame.ts';
 
 /** Hashed assets never change; index.html must be revalidated so a deploy reaches everyone. */
 export function cacheControlFor(relativePath: string): string {
@@ -53,9 +54,21 @@ const spa: FastifyPluginAsync<{ config: Config; db: Db }> = async (app, { config
     );
     // /flows names its page's chunks and the asked machine's files for the browser to fetch at
     // once (server/spa/preloads.ts, decision 148), and whether the sandbox is on (decision 149).
-    const flowsPage = createFlowsPages(pages.plain.html, readManifest(config.staticDir), { sandbox: config.sandbox });
+    // With its chart drawn in the HTML, in Swedish like the first screens (server/spa/flowsFrame.ts,
+    // decision 154), unless the address selects a state, a transition or a path.
+    const frameTexts = readFrameTexts('sv');
+    const flowsPage = createFlowsPages(pages.plain.html, readManifest(config.staticDir), {
+      sandbox: config.sandbox,
+      // Without the sandbox /flows is "Sidan finns inte": no chart to draw first.
+      frameOf: config.sandbox
+        ? (machine) => {
+            const data = readFrameData(machine);
+            return data && flowsFrame(data, frameTexts, 'sv');
+          }
+        : undefined,
+    });
     app.get<{ Querystring: Record<string, string | string[] | undefined> }>('/flows', { schema: { hide: true } }, (req, reply) =>
-      sendHtml(req, reply, flowsPage(req.query.machine)),
+      sendHtml(req, reply, flowsPage(req.query.machine, !req.query.state && !req.query.transition && !req.query.path)),
     );
     // '/', '/merchant' and '/auth/jwt/login' with their first screen painted from the HTML
     // (server/spa/firstScreens.ts, decision 094).

@@ -43,7 +43,7 @@ function lookup(strings: Strings, key: string): string {
   return value;
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * Quicksand for the layer, as a family of its own with `font-display: optional`: its text is laid
@@ -142,6 +142,30 @@ const MENU_SVG =
 const GIFT_SVG =
   '<svg viewBox="0 0 48 48" aria-hidden="true" focusable="false"><rect x="6" y="20" width="36" height="22" rx="4" fill="#fff"/><rect x="4" y="14" width="40" height="9" rx="3" fill="#FFD6EA"/><rect x="21" y="14" width="6" height="28" fill="#ED5AA4"/><path d="M24 14c-3-7-12-8-12-3s8 3 12 3Zm0 0c3-7 12-8 12-3s-8 3-12 3Z" fill="#fff"/></svg>';
 
+/**
+ * The visitor's public header (Header variant "public"): the menu button below 1200 px, the
+ * navigation, the language switch and the place of 'Logga in' from 1200 px. `current`: the
+ * navigation entry of the page (a key of `common`'s `nav`).
+ */
+export function publicHeader(common: Strings = readStrings('common'), current?: string): string {
+  const t = (key: string) => escapeHtml(lookup(common, key));
+  return (
+    `<header class="bp-header"><div class="bp-container bp-header-inner">` +
+    `<button type="button" class="bp-icon bp-mobile">${MENU_SVG}</button>` +
+    `<a class="bp-logo" href="/">${LOGO_SVG}<span>Greetie</span></a>` +
+    `<nav class="bp-nav"><ul class="bp-nav-list">` +
+    ['nav.merchants', 'nav.howItWorks', 'nav.about']
+      .map((k) => `<li><a class="bp-nav-link" href="/"${k === current ? ' aria-current="page"' : ''}>${t(k)}</a></li>`)
+      .join('') +
+    `</ul></nav>` +
+    `<div class="bp-actions"><div class="bp-lang bp-desktop"><label>${t('language.label')}</label><select><option>${t('language.sv')}</option><option>${t('language.en')}</option></select></div>` +
+    // 'Logga in' holds its place but is not shown: the app shows it to a visitor, or the account
+    // menu in the same place to a signed-in person, who must not see 'Logga in' first.
+    `<span class="bp-button bp-desktop bp-session">${t('nav.login')}</span></div>` +
+    `</div></header>`
+  );
+}
+
 /** The markup of each first screen (the layer's contents), built once from the Swedish strings. */
 export function firstScreenMarkup(): Record<FirstScreenRoute, string> {
   const common = readStrings('common');
@@ -150,22 +174,7 @@ export function firstScreenMarkup(): Record<FirstScreenRoute, string> {
   const auth = readStrings('auth');
   const t = (strings: Strings, key: string) => escapeHtml(lookup(strings, key));
 
-  // The visitor's public header (Header variant "public"): the menu button below 1200 px, the
-  // navigation, the language switch and the place of 'Logga in' from 1200 px.
-  const header = (current?: string) =>
-    `<header class="bp-header"><div class="bp-container bp-header-inner">` +
-    `<button type="button" class="bp-icon bp-mobile">${MENU_SVG}</button>` +
-    `<a class="bp-logo" href="/">${LOGO_SVG}<span>Greetie</span></a>` +
-    `<nav class="bp-nav"><ul class="bp-nav-list">` +
-    ['nav.merchants', 'nav.howItWorks', 'nav.about']
-      .map((k) => `<li><a class="bp-nav-link" href="/"${k === current ? ' aria-current="page"' : ''}>${t(common, k)}</a></li>`)
-      .join('') +
-    `</ul></nav>` +
-    `<div class="bp-actions"><div class="bp-lang bp-desktop"><label>${t(common, 'language.label')}</label><select><option>${t(common, 'language.sv')}</option><option>${t(common, 'language.en')}</option></select></div>` +
-    // 'Logga in' holds its place but is not shown: the app shows it to a visitor, or the account
-    // menu in the same place to a signed-in person, who must not see 'Logga in' first.
-    `<span class="bp-button bp-desktop bp-session">${t(common, 'nav.login')}</span></div>` +
-    `</div></header>`;
+  const header = (current?: string) => publicHeader(common, current);
 
   const landingScreen =
     header() +

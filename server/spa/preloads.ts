@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { prepare, type PreparedHtml } from './shell.ts';
+import { prepare, startAfterFirstPaint, type PreparedHtml } from './shell.ts';
+import { firstScreenCss, quicksandFiles } from './firstScreens.ts';
+import { FLOWS_FRAME_RULES } from './flowsFrame.ts';
 
 /**
  * A route's code named in its HTML (decision 148): for /flows, the page's chunk, the chunks it
@@ -86,12 +88,21 @@ const machineFiles = (machine: string) => [
  */
 export const SANDBOX_META = '<meta name="greetie-sandbox" content="on">';
 
+/** A machine's chart as static markup for /flows's HTML (server/spa/flowsFrame.ts): the layer and its placements' CSS. */
+export type FlowsFrameOf = (machine: string) => { markup: string; css: string } | undefined;
+
 /**
  * /flows's HTML by the machine in its address (`?machine=`), prepared once per machine on first
  * use. A machine the build does not know, or none, gets the page's own chunks only; the set of
  * variants is bounded by the machines in the manifest. With the sandbox on, the HTML says so.
+ * With `frameOf`, a known machine's page also carries its chart's first frame (decision 154),
+ * unless the address selects something (`withFrame` false: the page would open elsewhere).
  */
-export function createFlowsPages(plainHtml: string, manifest: Manifest | undefined, { sandbox = false } = {}): (machine: unknown) => PreparedHtml {
+export function createFlowsPages(
+  plainHtml: string,
+  manifest: Manifest | undefined,
+  { sandbox = false, frameOf }: { sandbox?: boolean; frameOf?: FlowsFrameOf } = {},
+): (machine: unknown, withFrame?: boolean) => PreparedHtml {
   const known = (machine: unknown): machine is string =>
     typeof machine === 'string' && /^[A-Za-z][\w-]{0,63}$/.test(machine) && manifest?.[`docs/flows/charts/${machine}.json`] !== undefined;
   // No first screen here for the fonts to go first with (server/spa/shell.ts, lowerScriptPriority):
@@ -100,15 +111,40 @@ export function createFlowsPages(plainHtml: string, manifest: Manifest | undefin
   const headEnd = plain.indexOf('</head>');
   const html = sandbox && headEnd !== -1 ? `${plain.slice(0, headEnd)}${SANDBOX_META}\n  ${plain.slice(headEnd)}` : plain;
   const variants = new Map<string, PreparedHtml>();
-  return (machine) => {
+  return (machine, withFrame = true) => {
     const name = known(machine) ? machine : '';
-    let page = variants.get(name);
+    const framed = Boolean(name && withFrame && frameOf);
+    const key = `${name}${framed ? '+frame' : ''}`;
+    let page = variants.get(key);
     if (!page) {
       const keys = name ? [...FLOWS_PAGE, ...machineFiles(name)] : FLOWS_PAGE;
       const files = manifest && chunkFiles(manifest, keys);
-      page = prepare(files ? withModulePreloads(html, files.scripts, files.styles) : html);
-      variants.set(name, page);
+      const preloaded = files ? withModulePreloads(html, files.scripts, files.styles) : html;
+      const frame = framed ? frameOf!(name) : undefined;
+      page = prepare(frame ? withFlowsFrame(preloaded, frame) : preloaded);
+      variants.set(key, page);
     }
     return page;
   };
+}
+
+/**
+ * The page with a chart's first frame: its CSS at the end of <head> (the header's, the frame's, the
+ * placements'), the layer after #root, and the entry started after the first paint (public/boot.js,
+ * decision 152) but fetched at once (a modulepreload): the frame needs no script, and the entry's
+ * evaluation, before the paint, delayed it.
+ */
+export function withFlowsFrame(page: string, frame: { markup: string; css: string }): string {
+  const entry = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/.exec(page)?.[1];
+  const html = entry ? startAfterFirstPaint(page).replace('</head>', `<link rel="modulepreload" crossorigin href="${entry}">\n  </head>`) : page;
+  const headEnd = html.indexOf('</head>');
+  const bodyEnd = html.lastIndexOf('</body>');
+  if (headEnd === -1 || bodyEnd === -1) return html;
+  return (
+    html.slice(0, headEnd) +
+    `<style>${firstScreenCss(quicksandFiles(html))}${FLOWS_FRAME_RULES}${frame.css.replace(/<\/style/gi, '')}</style>\n  ` +
+    html.slice(headEnd, bodyEnd) +
+    `  ${frame.markup}\n  ` +
+    html.slice(bodyEnd)
+  );
 }

@@ -36,14 +36,54 @@ function pngSize(file: string): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
+interface HandOver {
+  first: { id: string; box: number[] } | null;
+  after: number[] | null;
+  charts: number;
+}
+
+/**
+ * Read in the page from its start: the first frame's first simple state (its box as painted from
+ * the HTML, before any script), and when the layer goes, the same state's box on the page's own
+ * chart and how many charts there are. A string: tsx would wrap a function's inner functions.
+ */
+const HAND_OVER = `window.__handOver = new Promise((resolve) => {
+  let first = null;
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+  const look = () => {
+    const layer = document.getElementById('boot-page');
+    const svg = layer && [...layer.querySelectorAll('svg[role="group"]')].find((s) => s.getBoundingClientRect().width > 0);
+    const g = svg && svg.querySelector('g.state:not(.compound)');
+    if (g) first = { id: g.getAttribute('data-state-id'), box: box(g.querySelector('rect.box')) };
+    else if (!layer && document.readyState !== 'loading') resolve({ first: null, after: null, charts: 0 });
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+  const observer = new MutationObserver(() => {
+    if (!first || document.getElementById('boot-page')) return;
+    observer.disconnect();
+    const rect = document.querySelector('#root g[data-state-id="' + CSS.escape(first.id) + '"] rect.box');
+    resolve({ first, after: rect && box(rect), charts: document.querySelectorAll('svg[role="group"]').length });
+  });
+  observer.observe(document, { childList: true, subtree: true });
+});`;
+
 journey('flow viewer', async (j) => {
   const { page } = j;
   // A 1400 × 1000 screen (where the charts must fit), wider than the harness's desktop.
   if (j.viewport === 'desktop') await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.addInitScript(HAND_OVER);
   await page.goto('/flows?machine=auth');
   await page.getByRole('heading', { level: 1, name: 'Flöden' }).waitFor();
   const chart = page.getByRole('group', { name: /^Diagram över/ });
   await chart.waitFor();
+  // The chart the server drew in the HTML (decision 154) was there before any script, and the
+  // page's own chart took its place where it was: the same state at the same box, one chart left.
+  const handOver = (await page.evaluate('window.__handOver')) as HandOver;
+  expect(handOver.first, 'a first frame in the HTML').not.toBeNull();
+  expect(handOver.charts).toBe(1);
+  handOver.after!.forEach((v, i) => expect(v, `box ${i} of ${handOver.first!.id}`).toBeCloseTo(handOver.first!.box[i]!, 0));
+  expect(await page.locator('#boot-page').count()).toBe(0);
   const frame = page.getByRole('region', { name: /^Diagramyta/ });
   // auth is too wide to read fitted: it opens at 100 % with the overview.
   await expect.poll(() => frame.getAttribute('data-scale')).toBe('1');

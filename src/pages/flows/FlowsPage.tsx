@@ -1,10 +1,11 @@
-import { startTransition, useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/usePageTitle.ts';
+import { afterEntrance } from '../../components/bootPage.ts';
 import { container, visuallyHidden } from '../../components/ui.css.ts';
 import { NotFoundPage } from '../../components/NotFoundPage.tsx';
-import type { Chart, MachineCoverage } from '../../../charts/chart.ts';
+import { pathsByTransition, type Chart, type MachineCoverage } from '../../../charts/chart.ts';
 import type { DiagramMarks, Selection } from './Diagram.tsx';
 import { ChartFrame } from './ChartFrame.tsx';
 import { coverageFiguresOf, machines, useAllCharts, useMachineData } from './machineData.ts';
@@ -96,7 +97,15 @@ export function FlowViewer() {
   // is drawn (or after 3 s whatever happens), in a transition the browser can paint between
   // (decision 139).
   const [drawn, setDrawn] = useState(false);
-  const chartDrawn = () => startTransition(() => setDrawn(true));
+  // The chart the server drew in the HTML (#boot-page, decision 154) goes in the frame after the
+  // page's own chart is in place and the page has entered; leaving the page first takes it too.
+  const pageRef = useRef<HTMLElement>(null);
+  useEffect(() => () => document.getElementById('boot-page')?.remove(), []);
+  const chartDrawn = () => {
+    const boot = document.getElementById('boot-page');
+    if (boot && pageRef.current) afterEntrance(pageRef.current, [], () => boot.remove());
+    startTransition(() => setDrawn(true));
+  };
   useEffect(() => {
     const timer = setTimeout(chartDrawn, 3000);
     return () => clearTimeout(timer);
@@ -108,7 +117,7 @@ export function FlowViewer() {
   // In the source the chart comes first, then the machines and the journey: a phone opening a
   // machine's link sees its chart at once; a wider screen puts the list beside it.
   return (
-    <section className={`${container} ${css.page}`} aria-labelledby="page-title">
+    <section ref={pageRef} className={`${container} ${css.page}`} aria-labelledby="page-title" data-boot-page="">
       <h1 id="page-title" className={css.pageTitle}>
         {t('title')}
       </h1>
@@ -203,14 +212,6 @@ function coveringPaths(paths: { description: string; steps: { states: string[]; 
   });
 }
 
-/** Transition key → the paths (numbered from 1) that take it. */
-function pathsByTransition(paths: { steps: { transitions: string[] }[] }[]): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  paths.forEach((p, i) => {
-    for (const key of new Set(p.steps.flatMap((s) => s.transitions))) out.set(key, [...(out.get(key) ?? []), i + 1]);
-  });
-  return out;
-}
 
 /** What the chart marks while the changes are shown: added and changed parts, and where removed ones were. */
 function changeMarks(status: Extract<ApprovalStatus, { kind: 'approved' }>): NonNullable<DiagramMarks['changes']> {

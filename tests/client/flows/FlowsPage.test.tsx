@@ -42,6 +42,23 @@ describe('/flows', () => {
     expect(asked()).toBe(1);
   });
 
+  it("takes over from the chart the server drew into the HTML (decision 154): the layer goes once the page's own is drawn, one chart left", async () => {
+    const layer = document.createElement('div');
+    layer.id = 'boot-page';
+    layer.setAttribute('aria-hidden', 'true');
+    layer.innerHTML = '<svg role="group" aria-label="Diagram över Betalning"><g class="state" data-state-id="payment.opening"></g></svg>';
+    document.body.append(layer);
+    try {
+      renderFlows('/flows?machine=payment');
+      await screen.findByRole('group', { name: /Diagram över/ }, { timeout: 10_000 });
+      expect(document.querySelector('[data-boot-page]')).not.toBeNull();
+      await waitFor(() => expect(document.getElementById('boot-page')).toBeNull());
+      expect(document.querySelectorAll('svg[role="group"]')).toHaveLength(1);
+    } finally {
+      layer.remove();
+    }
+  });
+
   it('lists every machine in machines/ with its coverage from the path report', async () => {
     renderFlows();
     const nav = await screen.findByRole('navigation', { name: 'Maskiner' });
