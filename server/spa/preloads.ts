@@ -136,7 +136,7 @@ export function createFlowsPages(
  */
 export function withFlowsFrame(page: string, frame: { markup: string; css: string }): string {
   const entry = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/.exec(page)?.[1];
-  const html = entry ? startAfterFirstPaint(page).replace('</head>', `<link rel="modulepreload" crossorigin href="${entry}">\n  </head>`) : page;
+  const html = entry ? startAfterFirstPaint(page, { keepPreloads: true }).replace('</head>', `<link rel="modulepreload" crossorigin href="${entry}">\n  </head>`) : page;
   const headEnd = html.indexOf('</head>');
   const bodyEnd = html.lastIndexOf('</body>');
   if (headEnd === -1 || bodyEnd === -1) return html;

@@ -71,9 +71,12 @@ export function lowerScriptPriority(html: string): string {
  * are named to boot.js too (`&preload=…`), which asks for them beside the entry (decision 156). A
  * page without a built entry (the dev server's /src/main.tsx) is left as it is.
  */
-export function startAfterFirstPaint(html: string): string {
+export function startAfterFirstPaint(html: string, { keepPreloads = false }: { keepPreloads?: boolean } = {}): string {
   const entry = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/.exec(html);
   if (!entry) return html;
+  // /flows (decision 154) keeps its preloads in the HTML: the page's and the machine's chunks are
+  // wanted at once for the hand-over from its frame, and the frame itself needs no font or picture.
+  if (keepPreloads) return html.replace(entry[0], `<script type="module" src="/boot.js?entry=${entry[1]}"></script>`);
   // The entry's static imports too (since decision 156 the first load's code is a file the small
   // entry imports): boot.js asks for them beside the entry, after the paint, not the HTML before it.
   const preloads: string[] = [];
