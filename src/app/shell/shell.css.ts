@@ -112,7 +112,8 @@ export const headerActions = style({ marginLeft: 'auto', display: 'flex', alignI
  * The session's place on a wide screen: 'Logga in' for a visitor, the account menu for a signed-in
  * person, always as wide as 'Logga in' (a hidden copy of the button's label sizes it), so the
  * language switch beside it stays where the server's first screen drew it (server/spa/firstScreens.ts)
- * whoever turns out to be signed in.
+ * whoever turns out to be signed in. A signed-in person's name and avatar fill it (`account`):
+ * no empty space before them, the name cut short when it is longer (decision 158).
  */
 export const sessionSlot = style({
   display: 'inline-grid',
@@ -130,6 +131,10 @@ export const sessionSlot = style({
   },
 });
 globalStyle(`${sessionSlot} > *`, { gridArea: '1 / 1' });
+/** The signed-in person's name and avatar, side by side at the end of the header's row. */
+export const account = style({ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: vars.space.sm, minWidth: 0 });
+// In the wide place: as wide as the place, never wider (a width of 0 adds nothing to its size).
+globalStyle(`${sessionSlot} > ${account}`, { justifySelf: 'stretch', width: 0, minWidth: '100%' });
 /** The same place on a narrow screen: no box of its own, the account menu sits in the header's row. */
 export const sessionSlotNarrow = style({ display: 'contents' });
 
