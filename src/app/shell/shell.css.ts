@@ -173,6 +173,9 @@ export const avatarWrap = style({
   position: 'relative',
   display: 'inline-flex',
 });
+// A person with no name yet: in the wide place the avatar button itself is as wide as the place.
+globalStyle(`${sessionSlot} > ${account} > ${avatarWrap}:only-child`, { flex: '1 1 auto' });
+globalStyle(`${sessionSlot} > ${account} > ${avatarWrap}:only-child > ${avatar}`, { width: '100%', borderRadius: 999 });
 
 /** The unread notifications on the avatar's corner; clicks go through to the avatar. */
 export const unreadBadge = style({
