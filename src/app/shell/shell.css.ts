@@ -133,8 +133,10 @@ export const sessionSlot = style({
 globalStyle(`${sessionSlot} > *`, { gridArea: '1 / 1' });
 /** The signed-in person's name and avatar, side by side at the end of the header's row. */
 export const account = style({ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: vars.space.sm, minWidth: 0 });
-// In the wide place: as wide as the place, never wider (a width of 0 adds nothing to its size).
-globalStyle(`${sessionSlot} > ${account}`, { justifySelf: 'stretch', width: 0, minWidth: '100%' });
+// In the wide place: as wide as the place, never wider (a width of 0 adds nothing to its size),
+// from its start, where 'Logga in' starts: a short name leaves the space after the avatar, at the
+// header's edge, not between the language select and the name.
+globalStyle(`${sessionSlot} > ${account}`, { justifySelf: 'stretch', width: 0, minWidth: '100%', justifyContent: 'flex-start' });
 /** The same place on a narrow screen: no box of its own, the account menu sits in the header's row. */
 export const sessionSlotNarrow = style({ display: 'contents' });
 
