@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { SlowestFirstSequencer } from './tests/sequencer.ts';
@@ -11,8 +11,25 @@ const jsdom = {
   css: { include: [/\.vanilla\.css$/] },
 };
 
-// Four projects: the browser-side code (jsdom), the model-based tests generated from machines/
-// (jsdom), the server (node, real PostgreSQL) and the reliability suite. `npm test` runs them in
+/**
+ * Client files that need a module graph of their own (decision 146): those that replace a module
+ * (`vi.mock`); the first-load check, which asks which translation namespaces a fresh start
+ * loads; and the /flows bridge's, which reads every actor the page's process still runs. They run isolated, in the project `client-isolated`; every other client file shares its
+ * worker's loaded modules with the files before it.
+ */
+const OWN_MODULES = [
+  'tests/client/editor/motion.test.tsx',
+  'tests/client/editor/ContentEditor.test.tsx',
+  'tests/client/editor/shownAsSent.test.tsx',
+  'tests/client/flows/approval.test.tsx',
+  'tests/client/shell/firstLoad.test.ts',
+  'tests/client/flows/bridge.test.ts',
+];
+const clientFiles = ['tests/client/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts', 'tests/charts/**/*.test.ts', 'tests/lint/**/*.test.ts', 'machines/**/*.test.ts'];
+
+// Five projects: the browser-side code (jsdom; apart, the files that need a module graph of their
+// own), the model-based tests generated from machines/ (jsdom), the server (node, real
+// PostgreSQL) and the reliability suite. `npm test` runs them in
 // one Vitest run (see package.json), so no project's slowest file leaves a core idle at its end.
 export default defineConfig({
   test: {
@@ -25,10 +42,23 @@ export default defineConfig({
         plugins: [react(), vanillaExtractPlugin()],
         test: {
           name: 'client',
-          include: ['tests/client/**/*.test.{ts,tsx}', 'tests/machines/**/*.test.ts', 'tests/charts/**/*.test.ts', 'tests/lint/**/*.test.ts', 'machines/**/*.test.ts'],
+          include: clientFiles,
+          exclude: [...configDefaults.exclude, ...OWN_MODULES],
+          // A worker keeps the page modules it has loaded from one file to the next (decision 146);
+          // each file still gets its own document, and Testing Library empties it after each test.
+          isolate: false,
           ...jsdom,
           // The lint tests run ESLint over the tree and a page's first render compiles its styles:
           // seconds on a busy 2-core machine, where the default 5 s made them time out, not fail.
+          testTimeout: 15_000,
+        },
+      },
+      {
+        plugins: [react(), vanillaExtractPlugin()],
+        test: {
+          name: 'client-isolated',
+          include: OWN_MODULES,
+          ...jsdom,
           testTimeout: 15_000,
         },
       },

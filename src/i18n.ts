@@ -1,6 +1,7 @@
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { defaultLanguage, languages, type Language } from './format/language.ts';
+import { forgetOnNewPage } from './pageMemory.ts';
 
 export { defaultLanguage, languages, type Language };
 
@@ -95,6 +96,10 @@ export function languageReady(instance: I18n): Promise<void> {
 /** The instances createI18n made (the app makes one per page; unit tests one per render). */
 const instances = new Set<I18n>();
 let latest: I18n | null = null;
+forgetOnNewPage(() => {
+  instances.clear();
+  latest = null;
+});
 
 /**
  * A `common` string in the language shown now, for code outside React (a toast an actor sends):

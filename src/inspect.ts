@@ -1,4 +1,5 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate';
+import { forgetOnNewPage } from './pageMemory.ts';
 
 /**
  * Inspection of the app's actors. Give `inspect` to every actor the app starts:
@@ -70,6 +71,10 @@ export type InspectionObserver = (event: InspectionEvent) => void;
 
 const running = new Map<string, AnyActorRef>();
 const observers = new Set<InspectionObserver>();
+forgetOnNewPage(() => {
+  running.clear();
+  observers.clear();
+});
 
 /** The inspection observer to give every app actor (see above). */
 export function inspect(event: InspectionEvent): void {

@@ -1,6 +1,7 @@
 import { ApiError, parseRetryAfter, type ApiLanguage } from './errors.ts';
 import { settings } from '../settings.ts';
 import { currentLanguage } from '../format/language.ts';
+import { forgetOnNewPage } from '../pageMemory.ts';
 
 export { ApiError, isApiError } from './errors.ts';
 
@@ -127,3 +128,4 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
 /** The app's client: same origin unless VITE_API_BASE_URL says otherwise. Paths start with /api. */
 export const api: ApiClient = createApiClient({ baseUrl: settings.apiBaseUrl });
+forgetOnNewPage(() => api.setToken(null));

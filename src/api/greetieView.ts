@@ -1,5 +1,6 @@
 import { api, isApiError, type ApiClient } from './client.ts';
 import type { Greetie, PublicGreetie } from '../../contract/greetie.ts';
+import { forgetOnNewPage } from '../pageMemory.ts';
 
 /**
  * The calls that open a greetie (API.md "Greetie": byRef, read by id). HTTP only. A greetie's
@@ -23,7 +24,8 @@ interface Reads {
   /** On their way: a second reader while one is (an actor restarted by React, say) shares it. */
   inFlight: Map<string, Shared>;
 }
-const byClient = new WeakMap<ApiClient, Reads>();
+let byClient = new WeakMap<ApiClient, Reads>();
+forgetOnNewPage(() => (byClient = new WeakMap()));
 
 function readsOf(client: ApiClient): Reads {
   let reads = byClient.get(client);

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 import { createActor, type Actor } from 'xstate';
 import { useSelector } from '@xstate/react';
 import { inspect } from '../inspect.ts';
+import { forgetOnNewPage } from '../pageMemory.ts';
 import { appMachine, type AppEvent, type AppInput } from '../../machines/app.ts';
 import { toastsMachine, type Toast, type ToastsActorRef, type ToastVariant } from '../../machines/toasts.ts';
 
@@ -46,6 +47,7 @@ export function forgetLateActors(): void {
   roots.clear();
   forgets.forEach((forget) => forget());
 }
+forgetOnNewPage(forgetLateActors);
 
 function giveLoaded(root: AppActor): void {
   if (root.getSnapshot().status !== 'active') {

@@ -8,6 +8,8 @@
  * the banner asks once; clearing site data asks again.
  */
 
+import { forgetOnNewPage } from '../pageMemory.ts';
+
 export const CONSENT_KEY = 'greetie.analyticsConsent';
 
 export type Consent = 'granted' | 'denied';
@@ -93,3 +95,4 @@ export function resetAnalyticsForTests(): void {
   delete w.gtag;
   document.querySelectorAll('script[data-analytics]').forEach((s) => s.remove());
 }
+forgetOnNewPage(resetAnalyticsForTests);

@@ -1,5 +1,6 @@
 import type { InspectionEvent } from 'xstate';
 import { FLOWS_CHANNEL, TAB_ID, observeInspection, pageOf, type FlowsMessage } from '../inspect.ts';
+import { forgetOnNewPage } from '../pageMemory.ts';
 
 /**
  * Starts the viewers of the app's actors (src/inspect.ts is the observer they get), each loaded
@@ -17,6 +18,10 @@ export function startInspection(): void {
 }
 
 let channel: BroadcastChannel | null = null;
+forgetOnNewPage(() => {
+  channel?.close();
+  channel = null;
+});
 
 function listenForFlowsViewers(): void {
   if (channel || typeof BroadcastChannel === 'undefined') return;

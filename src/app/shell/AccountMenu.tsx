@@ -24,7 +24,8 @@ function PersonIcon() {
 /**
  * The signed-in user's menu (200 px wide), opened by the avatar button labelled 'Konto'. Shows the
  * name, or the mobile number when there is no name; 'Hem' goes to '/', 'Mina sidor' to
- * /my/profile, 'Notiser' (with the unread count) to /my/notifications, 'För handlare' (for a person who works for a merchant) to /portal, 'Logga ut' signs out. The name is also shown beside the avatar.
+ * /my/profile, 'Notiser' (with the unread count) to /my/notifications, 'För handlare' (for a person who works for a merchant) to /portal, 'Logga ut' signs out. The name is also shown beside the avatar; on a wide
+ * screen the two fill the session's place in the header, the name cut short to fit (decision 158).
  */
 export function AccountMenu() {
   const { t } = useTranslation();
@@ -35,9 +36,9 @@ export function AccountMenu() {
   const initial = initialOf(user.name);
   const name = user.name?.trim();
   return (
-    <>
+    <span className={css.account}>
       {name && (
-        <span className={css.accountName} data-testid="header-user-name">
+        <span className={css.accountName} title={name} data-testid="header-user-name">
           {name}
         </span>
       )}
@@ -99,6 +100,6 @@ export function AccountMenu() {
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-    </>
+    </span>
   );
 }

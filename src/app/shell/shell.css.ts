@@ -112,7 +112,8 @@ export const headerActions = style({ marginLeft: 'auto', display: 'flex', alignI
  * The session's place on a wide screen: 'Logga in' for a visitor, the account menu for a signed-in
  * person, always as wide as 'Logga in' (a hidden copy of the button's label sizes it), so the
  * language switch beside it stays where the server's first screen drew it (server/spa/firstScreens.ts)
- * whoever turns out to be signed in.
+ * whoever turns out to be signed in. A signed-in person's name and avatar fill it (`account`):
+ * no empty space before them, the name cut short when it is longer (decision 158).
  */
 export const sessionSlot = style({
   display: 'inline-grid',
@@ -130,6 +131,12 @@ export const sessionSlot = style({
   },
 });
 globalStyle(`${sessionSlot} > *`, { gridArea: '1 / 1' });
+/** The signed-in person's name and avatar, side by side at the end of the header's row. */
+export const account = style({ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: vars.space.sm, minWidth: 0 });
+// In the wide place: as wide as the place, never wider (a width of 0 adds nothing to its size),
+// from its start, where 'Logga in' starts: a short name leaves the space after the avatar, at the
+// header's edge, not between the language select and the name.
+globalStyle(`${sessionSlot} > ${account}`, { justifySelf: 'stretch', width: 0, minWidth: '100%', justifyContent: 'flex-start' });
 /** The same place on a narrow screen: no box of its own, the account menu sits in the header's row. */
 export const sessionSlotNarrow = style({ display: 'contents' });
 
@@ -168,6 +175,9 @@ export const avatarWrap = style({
   position: 'relative',
   display: 'inline-flex',
 });
+// A person with no name yet: in the wide place the avatar button itself is as wide as the place.
+globalStyle(`${sessionSlot} > ${account} > ${avatarWrap}:only-child`, { flex: '1 1 auto' });
+globalStyle(`${sessionSlot} > ${account} > ${avatarWrap}:only-child > ${avatar}`, { width: '100%', borderRadius: 999 });
 
 /** The unread notifications on the avatar's corner; clicks go through to the avatar. */
 export const unreadBadge = style({

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
 import type { Chart } from '../../../charts/chart.ts';
 import { diffCharts, removedAt, snapshot, type Approval, type ChartDiff } from '../../../charts/diff.ts';
+import { forgetOnNewPage } from '../../pageMemory.ts';
 
 /** A machine's chart against what was approved: none yet, or the approval and what changed since. */
 export type ApprovalStatus = { kind: 'unapproved' } | { kind: 'approved'; approval: Approval; diff: ChartDiff; removedAt: Map<string, number> };
 
 let loading: Promise<Map<string, Approval>> | undefined;
+forgetOnNewPage(() => (loading = undefined));
 
 function load(): Promise<Map<string, Approval>> {
   loading ??= import('./approved.ts').then(({ approvals }) => new Map(approvals.map((a) => [a.machine, a])));

@@ -3,6 +3,7 @@ import type { ChartData, MachineCoverage } from '../../../charts/chart.ts';
 import type { StoredLayouts } from '../../../charts/layout.ts';
 import { isSandboxOn } from '../../api/sandbox.ts';
 import { settings } from '../../settings.ts';
+import { forgetOnNewPage } from '../../pageMemory.ts';
 
 /**
  * What /flows needs before it can draw, started by the route (src/app/routes.tsx) beside the
@@ -18,6 +19,10 @@ function perMachine<T>(files: Record<string, () => Promise<T>>) {
   const byMachine = new Map(Object.entries(files).map(([file, load]) => [/([^/]+)\.json$/.exec(file)![1]!, load]));
   const promises = new Map<string, Promise<T | undefined>>();
   const loaded = new Map<string, T | undefined>();
+  forgetOnNewPage(() => {
+    promises.clear();
+    loaded.clear();
+  });
   return {
     /** The machine's file (undefined: none). */
     load(machine: string): Promise<T | undefined> {
@@ -61,6 +66,7 @@ interface Check {
   known?: boolean;
 }
 let early: Check | undefined;
+forgetOnNewPage(() => (early = undefined));
 
 /**
  * Whether the HTML the server answered /flows with says its sandbox is on

@@ -2,6 +2,7 @@ import type { Chart, ChartState } from '../../../charts/chart.ts';
 import type { Box, Direction, StateTexts, StoredLayout, StoredLayouts } from '../../../charts/layout.ts';
 import { fitsChart } from '../../../charts/layoutFit.ts';
 import { layoutFile, layoutFileNow } from './early.ts';
+import { forgetOnNewPage } from '../../pageMemory.ts';
 
 /**
  * A chart's layouts for the page: the ones `npm run flows` computed (docs/flows/layouts/<machine>.json,
@@ -63,6 +64,10 @@ async function load(chart: Chart, texts?: StateTexts): Promise<Layouts> {
 
 const cache = new Map<string, Promise<Layouts>>();
 const done = new Map<string, Layouts>();
+forgetOnNewPage(() => {
+  cache.clear();
+  done.clear();
+});
 
 /**
  * Both layouts at once when they are at hand (the generated file has arrived, or they were laid

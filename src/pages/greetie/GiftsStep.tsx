@@ -216,7 +216,7 @@ function ProductRow({ product: p, soldOut, onAdd }: { product: Product; soldOut:
   const { t } = useTranslation('greetie');
   const id = useId();
   return (
-    <li className={soldOut ? `${css.row} ${css.productSoldOut}` : css.row}>
+    <li className={soldOut ? `${css.row} ${css.productRow} ${css.productSoldOut}` : `${css.row} ${css.productRow}`}>
       <img src={p.imageUrl} alt="" width={48} height={48} className={css.productLogo} loading="lazy" />
       <div>
         <p className={css.rowTitle}>{p.name}</p>
@@ -233,7 +233,7 @@ function ProductRow({ product: p, soldOut, onAdd }: { product: Product; soldOut:
       </div>
       <button
         type="button"
-        className={soldOut ? `${button} ${css.soldOutButton}` : button}
+        className={soldOut ? `${button} ${css.productAdd} ${css.soldOutButton}` : `${button} ${css.productAdd}`}
         disabled={soldOut}
         aria-disabled={soldOut || undefined}
         aria-label={t('gifts.addProductLabel', { gift: p.name })}

@@ -261,6 +261,13 @@ export const chip = style({
   },
 });
 
+/**
+ * A product in the picker: its image, what it is, and 'Lägg till' on one line at its end. Three
+ * columns: in `row`'s two the button fell under the image, in a column as narrow as the image,
+ * and its label broke in two on a phone.
+ */
+export const productRow = style({ gridTemplateColumns: 'auto minmax(0, 1fr) auto' });
+export const productAdd = style({ whiteSpace: 'nowrap' });
 /** A product in the picker: its image (the merchant's logo when it has none) and what it is. */
 export const productLogo = style({ width: 48, height: 48, borderRadius: vars.radius.base, objectFit: 'contain', background: vars.color.surface, flexShrink: 0 });
 export const productDescription = style({ margin: 0, fontSize: '0.9375rem' });

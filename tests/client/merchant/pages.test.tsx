@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { I18nextProvider } from 'react-i18next';
-import { installDomStubs, renderRoute } from '../shell/render.tsx';
+import { installDomStubs, renderRoute, signedIn } from '../shell/render.tsx';
 import { createI18n } from '../../../src/i18n.ts';
 import { MerchantCodesSection } from '../../../src/pages/sandbox/MerchantCodesSection.tsx';
 import type { Merchant, Product } from '../../../contract/merchant.ts';
@@ -320,7 +320,9 @@ describe('a merchant (/merchant/details/:id)', () => {
 
   it('leads to /greetie/new with the product chosen (a value voucher at its smallest amount)', async () => {
     stubFetch(catalogue);
-    const { user, router } = renderRoute(`/merchant/details/${cafe.id}`);
+    // Signed in: a visitor is sent on to the login page from there, as soon as the compose page's
+    // code is at hand (at once when an earlier test file has loaded it).
+    const { user, router } = renderRoute(`/merchant/details/${cafe.id}`, { session: signedIn() });
     await user.click(await screen.findByRole('link', { name: 'Skicka med en greetie: Presentkort' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/greetie/new'));
     expect(router.state.location.search).toBe(`?productId=${products[1]!.id}&amount=10000`);

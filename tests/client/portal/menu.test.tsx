@@ -20,6 +20,9 @@ describe("'För handlare' in the account menu", () => {
   it('is there for a person who works for a merchant, and not for others', async () => {
     server = installPortalServer([owner]);
     const first = renderRoute('/portal', { session: me() });
+    // One merchant: /portal goes on to its page, and focus to that page (RootLayout) once it is
+    // there. Only then is the button focused: focused before, it would lose focus to the page.
+    await screen.findByRole('heading', { level: 1, name: 'Café Kanelbullen' }, { timeout: 15_000 });
     // By keyboard, as a screen reader user opens it.
     (await screen.findByRole('button', { name: /^Konto/ }, { timeout: 15_000 })).focus();
     await first.user.keyboard('{Enter}');

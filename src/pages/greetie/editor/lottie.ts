@@ -1,4 +1,5 @@
 import { animationUrl, type AnimationId } from '../../../../contract/catalogue.ts';
+import { forgetOnNewPage } from '../../../pageMemory.ts';
 
 /**
  * Lottie, loaded only where an animation is shown: lottie-web's `lottie_light` build (SVG
@@ -17,6 +18,10 @@ export function loadLottie(): Promise<Lottie> {
 }
 
 const data = new Map<AnimationId, Promise<unknown>>();
+forgetOnNewPage(() => {
+  lottie = undefined;
+  data.clear();
+});
 /** An animation's JSON from /lottie/<id>.json, read once per page (a failed read is tried again). */
 export function loadAnimationData(id: AnimationId): Promise<unknown> {
   let found = data.get(id);
