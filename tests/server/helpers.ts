@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -64,6 +67,19 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
   if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
   return parsed.config;
+}
+
+/**
+ * A built client in miniature for the server's static and page tests: a fresh temporary folder
+ * holding the given files (paths relative to it, folders made as needed), to pass as `staticDir`.
+ */
+export function builtDist(files: Record<string, string | Uint8Array>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'greetie-dist-'));
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
 }
 
 export interface TestApp {

@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
+import { builtDist, createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
 /**
  * index.html as the server answers it (decision 094): the entry's stylesheets inlined,
@@ -19,17 +18,13 @@ const CSS = '.x{color:red}@font-face{font-family:Quicksand;src:url(/assets/quick
 let t: TestApp;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'greetie-dist-'));
-  mkdirSync(path.join(dir, 'assets'));
   const built = readFileSync(INDEX, 'utf8')
     .replace('<script type="module" src="/src/main.tsx"></script>', '')
     .replace(
       '</head>',
       '<script type="module" crossorigin src="/assets/index-Ab1.js"></script>\n<link rel="modulepreload" crossorigin href="/assets/jsx-Ab1.js">\n<link rel="stylesheet" crossorigin href="/assets/index-Ab1.css">\n</head>',
     );
-  writeFileSync(path.join(dir, 'index.html'), built);
-  writeFileSync(path.join(dir, 'assets', 'index-Ab1.css'), CSS);
-  writeFileSync(path.join(dir, 'assets', 'index-Ab1.js'), 'export {};');
+  const dir = builtDist({ 'index.html': built, 'assets/index-Ab1.css': CSS, 'assets/index-Ab1.js': 'export {};' });
   t = await createTestApp({ config: { ...testConfig(), staticDir: dir } });
 });
 afterAll(async () => {

@@ -1,12 +1,9 @@
 // @vitest-environment jsdom
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import chartIndex from '../../../docs/flows/charts/index.json';
 import { stateLabel } from '../../../charts/labels.ts';
 import { flowsFrame, readFrameData, readFrameTexts, type FrameData, type FrameLanguage } from '../../../server/spa/flowsFrame.ts';
-import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
+import { builtDist, createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
 /**
  * /flows?machine=… carries its chart's first frame in the HTML (server/spa/flowsFrame.ts, decision
@@ -80,13 +77,7 @@ const INDEX =
   '<!doctype html><html lang="sv"><head><script type="module" crossorigin src="/assets/index-E1.js"></script></head>' +
   '<body><div id="root"></div></body></html>';
 
-function dist(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'greetie-dist-'));
-  writeFileSync(path.join(dir, 'index.html'), INDEX);
-  mkdirSync(path.join(dir, '.vite'));
-  writeFileSync(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
-  return dir;
-}
+const dist = () => builtDist({ 'index.html': INDEX, '.vite/manifest.json': JSON.stringify(manifest) });
 
 describe('GET /flows and the first frame', () => {
   let t: TestApp;

@@ -1,9 +1,6 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkFiles, type Manifest } from '../../../server/spa/preloads.ts';
-import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
+import { builtDist, createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
 /**
  * GET /flows names the page's chunks and the asked machine's generated files as modulepreloads
@@ -30,15 +27,8 @@ const INDEX =
   '<!doctype html><html lang="sv"><head><script type="module" crossorigin src="/assets/index-E1.js"></script>' +
   '<link rel="modulepreload" crossorigin href="/assets/runtime-R1.js"></head><body><div id="root"></div></body></html>';
 
-function dist(withManifest: boolean): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'greetie-dist-'));
-  writeFileSync(path.join(dir, 'index.html'), INDEX);
-  if (withManifest) {
-    mkdirSync(path.join(dir, '.vite'));
-    writeFileSync(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
-  }
-  return dir;
-}
+const dist = (withManifest: boolean) =>
+  builtDist({ 'index.html': INDEX, ...(withManifest ? { '.vite/manifest.json': JSON.stringify(manifest) } : {}) });
 
 const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload"[^>]*href="\/([^"]+)"/g)].map((m) => m[1]);
 

@@ -1,22 +1,19 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
+import { builtDist, createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
 /** A built SPA in miniature: index.html and one hashed asset with its pre-compressed copies. */
 function fixtureDist(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'greetie-dist-'));
-  mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html lang="sv"><div id="root"></div></html>');
-  writeFileSync(path.join(dir, 'index.html.br'), brotliCompressSync('<!doctype html><html lang="sv"><div id="root"></div></html>'));
+  const html = '<!doctype html><html lang="sv"><div id="root"></div></html>';
   const js = 'console.log("greetie");'.repeat(100);
-  writeFileSync(path.join(dir, 'assets', 'index-AbC123.js'), js);
-  writeFileSync(path.join(dir, 'assets', 'index-AbC123.js.br'), brotliCompressSync(js));
-  writeFileSync(path.join(dir, 'assets', 'index-AbC123.js.gz'), gzipSync(js));
-  writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  return dir;
+  return builtDist({
+    'index.html': html,
+    'index.html.br': brotliCompressSync(html),
+    'assets/index-AbC123.js': js,
+    'assets/index-AbC123.js.br': brotliCompressSync(js),
+    'assets/index-AbC123.js.gz': gzipSync(js),
+    'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  });
 }
 
 describe('serving the SPA', () => {

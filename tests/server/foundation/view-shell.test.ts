@@ -1,5 +1,4 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../../server/app.ts';
 import { viewShellTemplate } from '../../../server/spa/viewShell.ts';
 import { createSpaPages } from '../../../server/spa/shell.ts';
-import { createTestApp, testConfig, type TestApp } from '../helpers.ts';
+import { builtDist, createTestApp, testConfig, type TestApp } from '../helpers.ts';
 
 /**
  * GET /greetie/view/{refId} (decision 090): index.html with the delivered greetie's first
@@ -27,8 +26,7 @@ let t: TestApp;
 let plain: string;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'greetie-dist-'));
-  copyFileSync(INDEX, path.join(dir, 'index.html'));
+  const dir = builtDist({ 'index.html': readFileSync(INDEX) });
   // The plain page is index.html as the server answers every client route (decision 094).
   plain = createSpaPages(dir).plain.html;
   t = await createTestApp({ config: { ...testConfig(), staticDir: dir } });
