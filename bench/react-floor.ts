@@ -14,6 +14,12 @@
  *
  *   nice -n -10 node --import tsx bench/react-floor.ts      (FLOOR_RUNS runs a page, 3)
  *
+ * With FLOOR_SESSION=N it times react-dom's evaluation in the page instead (`/session.html`, a
+ * `performance.measure` around react-dom's module, reported back to this server), N loads a side,
+ * alternating: Chromium given only the URL (no DevTools session), and Chromium driven by puppeteer
+ * (a DevTools session with `Runtime` enabled, as Lighthouse has). Decision 161: V8 re-parses
+ * react-dom's wrapper function for source positions only while such a session is attached.
+ *
  * With FLOOR_SERVE=1 it only builds and serves, printing the base URL, until stopped (Ctrl-C): for
  * bench/main-thread-tasks.ts (the tasks' CPU time × 4, which a busy machine disturbs less).
  */
@@ -23,12 +29,40 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import * as chromeLauncher from 'chrome-launcher';
+import puppeteer from 'puppeteer-core';
 import { lighthouseRuns } from './frontend.ts';
 
 const RUNS = Number(process.env.FLOOR_RUNS ?? 3);
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const FIXTURE = fileURLToPath(new URL('./fixtures/react-floor/', import.meta.url));
 const PAGES = ['/', '/painted.html', '/empty.html', '/none.html'];
+const SESSION_RUNS = Number(process.env.FLOOR_SESSION ?? 0);
+/** The page's own measure of react-dom's evaluation, by label, as `/measured` receives them. */
+const measured = new Map<string, (ms: number) => void>();
+
+/** One load of `/session.html#label`, with or without a DevTools session; the page's measure in ms. */
+async function timedLoad(base: string, label: string, session: boolean): Promise<number> {
+  const got = new Promise<number>((resolve) => measured.set(label, resolve));
+  const url = `${base}/session.html#${label}`;
+  const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check'];
+  if (session) {
+    const browser = await puppeteer.launch({ executablePath: CHROME_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      await (await browser.newPage()).goto(url);
+      return await withTimeout(got);
+    } finally {
+      await browser.close();
+    }
+  }
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: flags, startingUrl: url, logLevel: 'silent' });
+  try {
+    return await withTimeout(got);
+  } finally {
+    chrome.kill();
+  }
+}
+const withTimeout = (p: Promise<number>) => Promise.race([p, new Promise<number>((resolve) => setTimeout(() => resolve(NaN), 15_000))]);
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 const median = (xs: number[]) => {
@@ -50,11 +84,18 @@ async function main(): Promise<void> {
       outDir: out,
       emptyOutDir: true,
       modulePreload: false,
-      rollupOptions: { input: { index: path.join(FIXTURE, 'index.html'), painted: path.join(FIXTURE, 'painted.html'), empty: path.join(FIXTURE, 'empty.html'), none: path.join(FIXTURE, 'none.html') } },
+      rollupOptions: {
+        input: Object.fromEntries(['index', 'painted', 'empty', 'none', 'session'].map((name) => [name, path.join(FIXTURE, `${name}.html`)])),
+      },
     },
   });
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/measured') {
+      measured.get(url.searchParams.get('label') ?? '')?.(Number(url.searchParams.get('ms')));
+      res.writeHead(204).end();
+      return;
+    }
     const file = path.join(out, url.pathname === '/' ? 'index.html' : path.normalize(url.pathname));
     try {
       const body = readFileSync(file);
@@ -75,6 +116,25 @@ async function main(): Promise<void> {
     };
     process.on('SIGINT', done);
     process.on('SIGTERM', done);
+    return;
+  }
+  if (SESSION_RUNS > 0) {
+    const times: Record<string, number[]> = { 'no session': [], 'DevTools session': [] };
+    try {
+      for (let run = 1; run <= SESSION_RUNS; run++) {
+        for (const session of run % 2 ? [false, true] : [true, false]) {
+          const side = session ? 'DevTools session' : 'no session';
+          const before = load();
+          const ms = await timedLoad(base, `run${run}-${session ? 'session' : 'plain'}`, session);
+          times[side]!.push(ms);
+          log(`run ${run} ${side} (load ${before}): react-dom evaluated in ${ms} ms`);
+        }
+      }
+      for (const [side, xs] of Object.entries(times)) log(`${side}: median ${median(xs)} ms (runs ${xs.join(', ')})`);
+    } finally {
+      server.close();
+      rmSync(out, { recursive: true, force: true });
+    }
     return;
   }
   const figures = new Map<string, { score: number; tbt: number; lcp: number; index: number }[]>();
