@@ -18,6 +18,15 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 const RUNS = Number(process.env.TRACE_RUNS ?? 5);
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const SLOWDOWN = 4;
+// TRACE_CATEGORIES=lighthouse records with Lighthouse's own categories (with its stack traces,
+// `disabled-by-default-devtools.timeline.stack`, whose re-parsing of scripts Lighthouse counts too;
+// decisions 156, 161); by default the lighter set below.
+const LIGHTHOUSE_CATEGORIES = process.env.TRACE_CATEGORIES === 'lighthouse';
+const categories = async (): Promise<string[]> => {
+  if (!LIGHTHOUSE_CATEGORIES) return ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading'];
+  const { default: Trace } = (await import('lighthouse/core/gather/gatherers/trace.js')) as unknown as { default: { getDefaultTraceCategories(): string[] } };
+  return Trace.getDefaultTraceCategories();
+};
 
 interface TraceEvent {
   name: string;
@@ -40,7 +49,7 @@ async function traceOnce(browser: Browser, url: string): Promise<{ blocking: num
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
-  await page.tracing.start({ categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading'] });
+  await page.tracing.start({ categories: await categories() });
   await page.goto(url, { waitUntil: 'networkidle0' });
   await new Promise((r) => setTimeout(r, 2500));
   const buf = await page.tracing.stop();
@@ -61,7 +70,7 @@ async function traceOnce(browser: Browser, url: string): Promise<{ blocking: num
     blocking += ms - 50;
     const inside = onMain.filter((e) => e !== t && e.ts >= t.ts && e.ts < t.ts + (t.dur ?? 0) && (e.dur ?? 0) > 1000);
     const what = inside
-      .filter((e) => /^(v8\.evaluateModule|EvaluateScript|FunctionCall|TimerFire|FireAnimationFrame|ParseHTML|UpdateLayoutTree|Layout|Paint|MajorGC|MinorGC|v8\.compileModule|v8\.compile|EventDispatch)$/.test(e.name))
+      .filter((e) => /^(v8\.evaluateModule|EvaluateScript|FunctionCall|TimerFire|FireAnimationFrame|ParseHTML|UpdateLayoutTree|Layout|Paint|MajorGC|MinorGC|v8\.compileModule|v8\.compile|EventDispatch|V8\.CollectSourcePositions)$/.test(e.name))
       .sort((a, b) => (b.tdur ?? b.dur ?? 0) - (a.tdur ?? a.dur ?? 0))
       .slice(0, 3)
       .map((e) => `${e.name}${e.args?.data?.url ? ` ${String(e.args.data.url).replace(/^.*\//, '').slice(0, 40)}` : ''}${e.args?.data?.functionName ? ` ${e.args.data.functionName}` : ''} ${((e.tdur ?? e.dur ?? 0) / 1000).toFixed(1)}`);
