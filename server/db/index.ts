@@ -20,6 +20,11 @@ export function connect(url: string, opts: { max?: number } = {}): DatabaseHandl
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
   // A dropped idle connection must not crash the process; the next query gets a fresh one.
   pool.on('error', () => {});
+  // Nor one lost while it is lent out (a restart, a failover, pg_terminate_backend): node-postgres
+  // then emits 'error' on the client itself, where the pool listens only while the client is idle.
+  // The statement or transaction that holds it fails with the error; the pool drops the client
+  // when it comes back unqueryable (tests/server/db/lost-connection.test.ts).
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Reads marked PREPARED are named statements, parsed and planned once per connection (127).
   prepareMarked(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
