@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/split-cpu.ts [path] [rounds] [seconds]`: our server (`npm start`'s
+ * `node --import tsx bench/split-cpu.ts [path,path…] [rounds] [seconds]`: our server (`npm start`'s
  * defaults, log to a file) and the bench's ceiling replaying its answer, alternating, at 50
  * connections: req/s and the CPU per request of each process split into user and kernel (system)
  * time, from /proc (decision 162). Where the two differ tells whether the difference is in our
@@ -18,7 +18,7 @@ function times(pid: number): { user: number; sys: number } {
   return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
 }
 
-const target = process.argv[2] ?? '/api/merchant/{id}';
+const targets = (process.argv[2] ?? '/api/merchant/{id}').split(',');
 const ROUNDS = Number(process.argv[3] ?? 3);
 const SECONDS = Number(process.argv[4] ?? 4);
 
@@ -27,13 +27,16 @@ async function main(): Promise<void> {
   const dataDir = path.join(work, 'data');
   const s = await startSource({ port: await freePort(), dataDir, staticDir: path.join(work, 'no-spa'), logFile: path.join(work, 'server.log'), env: envPairs(process.env.SPLIT_ENV), root: process.env.SPLIT_ROOT || undefined });
   try {
+   for (const target of targets) {
     let url = target;
     if (url.includes('{id}')) {
       const [first] = (await (await fetch(`${s.baseUrl}/api/merchant`)).json()) as { id: string }[];
       url = url.replace('{id}', first!.id);
     }
     const ep = { name: url, method: 'GET' as const, path: url };
-    const ceiling = await ceilingServer(await capture(s.baseUrl, ep));
+    const captured = await capture(s.baseUrl, ep);
+    console.log(`${url}: ${captured.status}, body ${captured.body.length} bytes`);
+    const ceiling = await ceilingServer(captured);
     const rows: Record<string, number[]> = { ours: [], ceiling: [], oursUser: [], oursSys: [], ceilUser: [], ceilSys: [] };
     try {
       await load(s.baseUrl, ep, { connections: 50, durationS: 1 });
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
     }
     const m = (k: string) => median(rows[k]!).toFixed(1);
     console.log(`${target} medians: ours ${m('ours')} req/s, user ${m('oursUser')} + system ${m('oursSys')} µs; ceiling ${m('ceiling')} req/s, user ${m('ceilUser')} + system ${m('ceilSys')} µs`);
+   }
   } finally {
     s.child.kill('SIGTERM');
     await s.exited;
