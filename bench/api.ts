@@ -68,13 +68,14 @@ export async function capture(baseUrl: string, ep: Endpoint): Promise<Captured> 
 /**
  * The ceiling: a bare node:http server replaying `c` for every request, in a process of its own
  * (bench/ceiling-server.ts) so it never shares an event loop with autocannon, which runs in this
- * one. `pid` is that process, so a test can hold the bench to it.
+ * one. `pid` is that process, so a test can hold the bench to it. `nodeArgs`: node's own flags for
+ * it (bench/profile.ts gives `--cpu-prof` to profile the ceiling beside the server).
  */
-export async function ceilingServer(c: Captured): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+export async function ceilingServer(c: Captured, opts: { nodeArgs?: string[] } = {}): Promise<{ url: string; pid: number; close(): Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'greetie-ceiling-'));
   const file = path.join(dir, 'answer.json');
   writeFileSync(file, JSON.stringify({ status: c.status, headers: c.headers, bodyBase64: c.body.toString('base64') }));
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)), file], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)), file], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -8,6 +8,8 @@
  * /api/merchant) with autocannon at 50 connections, stops it with SIGTERM (V8 writes the profile
  * on the way out) and prints the self time by function and by package/folder, and the inclusive
  * time of a few frames worth knowing. PROFILE_ENV='LOG_LEVEL=warn' to profile other settings.
+ * PROFILE_CEILING=1 then profiles the bench's ceiling (bench/ceiling-server.ts, its own process)
+ * replaying the same answer under the same load, and prints its summary beside ours.
  * Not part of `npm run bench` (a profile slows the server); see docs/decisions/064.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { freePort } from '../server/net.ts';
 import { removeDataDir } from '../server/db/datadir.ts';
 import { ROOT, cpuSeconds, envPairs, postgresPids, startSource } from './server.ts';
 import { codeRequest, signIn } from './auth.ts';
+import { capture, ceilingServer } from './api.ts';
 
 interface Node {
   id: number;
@@ -148,6 +151,8 @@ async function main(): Promise<void> {
     env: { ...(post ? { TRUST_PROXY: 'on' } : {}), ...envPairs(process.env.PROFILE_ENV) },
   });
   let window: { from: number; to: number } | undefined;
+  let ceilingWindow: { from: number; to: number } | undefined;
+  const ceilingProfDir = path.join(work, 'ceiling-prof');
   try {
     let url = post ? target.slice(5) : target;
     if (url.includes('{id}')) {
@@ -169,24 +174,51 @@ async function main(): Promise<void> {
     const r = await autocannon({ url: base, connections: 50, duration: seconds, requests });
     window.to = monotonicUs();
     const [node1, pg1] = [cpuSeconds(child.pid!), pgCpu()];
-    const per = (s: number) => `${((s / r.requests.total) * 1e6).toFixed(0)} µs`;
+    const per = (s: number, n = r.requests.total) => `${((s / n) * 1e6).toFixed(0)} µs`;
     console.log(`${url}: ${(r.requests.total / r.duration).toFixed(0)} req/s under the profiler, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, load average ${os.loadavg()[0]!.toFixed(2)}`);
     console.log(`CPU per request: node ${per(node1 - node0)}, PostgreSQL (all backends) ${per(pg1 - pg0)}`);
     const net = (used: number, idlePerS: number) => per(Math.max(0, used - idlePerS * r.duration));
     console.log(
       `  idle: node ${(idle.node * 1000).toFixed(0)} ms/s, PostgreSQL ${(idle.pg * 1000).toFixed(0)} ms/s; less idle: node ${net(node1 - node0, idle.node)}, PostgreSQL ${net(pg1 - pg0, idle.pg)}\n`,
     );
+    if (process.env.PROFILE_CEILING === '1') {
+      // The bench's ceiling (bench/ceiling-server.ts) replaying this answer, under the same
+      // profiler and the same load, right after: what our process runs per request that it does not.
+      const c = await capture(base, { name: url, method: post ? 'POST' : 'GET', path: url, headers: requests[0]!.headers as Record<string, string> | undefined });
+      const ceiling = await ceilingServer(c, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${ceilingProfDir}`] });
+      try {
+        await autocannon({ url: ceiling.url, connections: 50, duration: 1, requests });
+        const c0 = cpuSeconds(ceiling.pid);
+        ceilingWindow = { from: monotonicUs(), to: 0 };
+        const cr = await autocannon({ url: ceiling.url, connections: 50, duration: seconds, requests });
+        ceilingWindow.to = monotonicUs();
+        const used = cpuSeconds(ceiling.pid) - c0;
+        console.log(`the ceiling, same answer: ${(cr.requests.total / cr.duration).toFixed(0)} req/s under the profiler, p99 ${cr.latency.p99} ms; CPU per request ${per(used, cr.requests.total)}; load average ${os.loadavg()[0]!.toFixed(2)}\n`);
+      } finally {
+        await ceiling.close();
+      }
+    }
   } finally {
     child.kill('SIGTERM');
     await exited;
   }
-  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  const file = readdirSync(profDir).find((f) => /\.0\.\d+\.cpuprofile$/.test(f)) ?? readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no profile written');
   const kept = path.join(os.tmpdir(), `greetie-${path.basename(target).replace(/\W+/g, '_')}-${Date.now()}.cpuprofile`);
   const raw = readFileSync(path.join(profDir, file), 'utf8');
   console.log(summariseProfile(JSON.parse(raw) as Profile, 25, window));
   await import('node:fs').then((fs) => fs.writeFileSync(kept, raw));
   console.log(`\nprofile kept at ${kept} (open in Chrome DevTools → Performance)`);
+  if (ceilingWindow) {
+    // The ceiling's main thread (tsx's loader thread writes a profile of its own, `.0.` is the main one).
+    const cfile = readdirSync(ceilingProfDir).find((f) => f.endsWith('.cpuprofile') && /\.0\.\d+\.cpuprofile$/.test(f));
+    if (cfile) {
+      const craw = readFileSync(path.join(ceilingProfDir, cfile), 'utf8');
+      const ckept = kept.replace('.cpuprofile', '-ceiling.cpuprofile');
+      console.log(`\n--- the ceiling ---\n${summariseProfile(JSON.parse(craw) as Profile, 25, ceilingWindow)}\n\nceiling profile kept at ${ckept}`);
+      await import('node:fs').then((fs) => fs.writeFileSync(ckept, craw));
+    }
+  }
   removeDataDir(dataDir);
   rmSync(work, { recursive: true, force: true });
 }

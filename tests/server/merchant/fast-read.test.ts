@@ -92,6 +92,9 @@ describe("the catalogue's fast path", () => {
   });
 
   it('answers a cached read exactly as Fastify does: the three reads, 200 and 304, GET and HEAD, Swedish and English, any case of the id', async () => {
+    // Both ways the fast path writes a body (decision 162): as text under 1 KiB, as bytes from it.
+    const sizes = await Promise.all(paths.map(async (p) => Number(/\r\ncontent-length: (\d+)/.exec(await raw(plain.port, request('GET', p)))![1])));
+    expect(sizes.some((n) => n < 1024) && sizes.some((n) => n >= 1024), `body sizes ${sizes.join(', ')}`).toBe(true);
     for (const path of [...paths, `/api/merchant/${cafe.id.toUpperCase()}/products`]) {
       // The first read is a miss: Fastify answers it and fills the cache.
       await raw(fast.port, request('GET', path));
