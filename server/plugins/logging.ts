@@ -179,8 +179,10 @@ export function requestLineWriter(line: pino.Logger): (id: string, method: strin
   };
   const own = line as unknown as Record<symbol, unknown>;
   const time = own[sym.timeSym] as () => string;
-  const prefix = (own[sym.lsCacheSym] as Record<number, string>)[30];
+  // A logger that is not pino's own (a test's, a silent one) may lack any of these: then pino's `info`.
+  const prefix = (own[sym.lsCacheSym] as Record<number, string> | undefined)?.[30];
   const end = own[sym.endSym] as string;
+  if (typeof prefix !== 'string' || typeof time !== 'function' || typeof end !== 'string' || typeof own[sym.asJsonSym] !== 'function') return viaPino;
   const template = (id: string, method: string, url: string, statusCode: number, elapsedMs: number, t: string): string =>
     `${prefix}${t}${own[sym.chindingsSym] as string},"reqId":${JSON.stringify(id)},"req":{"id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"url":${JSON.stringify(redactUrl(url))}},"res":{"statusCode":${statusCode}},"responseTime":${Math.round(elapsedMs * 10) / 10},"msg":"${MESSAGE}"${end}`;
   // The same sample both ways, at the same time: the template is used only if pino writes exactly this.

@@ -69,6 +69,13 @@ describe('the request line (decision 162)', () => {
     expect(info).toHaveBeenCalledTimes(1);
     expect(JSON.parse(out.lines[0]!)).toMatchObject({ extra: 1, reqId: 'id-12345678', msg: 'request completed' });
   });
+
+  it("falls back to the logger's info when it is not pino's (Fastify's `logger: false`, a test's)", () => {
+    const info = vi.fn();
+    const plain = { info, isLevelEnabled: () => true } as unknown as pino.Logger;
+    requestLineWriter(plain)('id-12345678', 'GET', '/api/merchant', 200, 1);
+    expect(info).toHaveBeenCalledWith({ reqId: 'id-12345678', req: { id: 'id-12345678', method: 'GET', url: '/api/merchant' }, res: { statusCode: 200 }, responseTime: 1 }, 'request completed');
+  });
 });
 
 // A stream pino writes to through node's Writable keeps working too (the tests' loggers).
