@@ -248,7 +248,8 @@ journey('flow viewer: a journey across tabs', async (j) => {
   const app = await j.context.newPage();
   try {
     await app.goto('/auth/jwt/login');
-    await journeyView.getByText('Flik 1 · /auth/jwt/login').waitFor();
+    // Exactly the tab's heading: the timeline's rows carry the same words after their time.
+    await journeyView.getByText('Flik 1 · /auth/jwt/login', { exact: true }).waitFor();
     const number = mobileNumberFor(j.name, j.viewport);
     await codeFromLoginPage(j, app, number);
     await app.getByRole('main').getByRole('button', { name: 'Logga in', exact: true }).click();
