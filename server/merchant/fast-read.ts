@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchesIfNoneMatch, type CachedAnswer, type CatalogueCache } from './cache.ts';
 import { CATALOGUE_CACHE_CONTROL } from './routes.ts';
+import type { RequestLineWriter } from '../plugins/logging.ts';
 
 /**
  * The catalogue's fast path (decision 157): a GET or HEAD of one of the three cached public reads
@@ -26,7 +27,7 @@ export interface FastReadDeps {
   /** The request id for a request (server/plugins/logging.ts `requestId`). */
   requestId(req: IncomingMessage): string;
   /** The one request line (server/plugins/logging.ts), the same fields as Fastify's requests'. */
-  logRequest(id: string, method: string, url: string, statusCode: number, elapsedMs: number): void;
+  logRequest: RequestLineWriter;
   /** True once the app has begun to close: then Fastify answers. */
   closing(): boolean;
 }

@@ -161,6 +161,9 @@ function requestLineObject(id: string, method: string, url: string, statusCode: 
 }
 
 const MESSAGE = 'request completed';
+
+/** Writes one request's line: its id, method, URL (redacted in the line), status and time taken. */
+export type RequestLineWriter = (id: string, method: string, url: string, statusCode: number, elapsedMs: number) => void;
 const sym = pino.symbols;
 
 /**
@@ -173,8 +176,8 @@ const sym = pino.symbols;
  * logger is set up otherwise (a formatter, a mixin, a message key, a hook, another serializer)
  * they differ and every line goes through `info` as before. Below info, nothing is written.
  */
-export function requestLineWriter(line: pino.Logger): (id: string, method: string, url: string, statusCode: number, elapsedMs: number) => void {
-  const viaPino = (id: string, method: string, url: string, statusCode: number, elapsedMs: number): void => {
+export function requestLineWriter(line: pino.Logger): RequestLineWriter {
+  const viaPino: RequestLineWriter = (id, method, url, statusCode, elapsedMs) => {
     line.info(requestLineObject(id, method, url, statusCode, elapsedMs), MESSAGE);
   };
   const own = line as unknown as Record<symbol, unknown>;
@@ -190,7 +193,7 @@ export function requestLineWriter(line: pino.Logger): (id: string, method: strin
   const t0 = time();
   const pinoLine = (own[sym.asJsonSym] as (o: object, m: string, n: number, t: string) => string).call(line, requestLineObject(...sample), MESSAGE, 30, t0);
   const hooks = own[sym.hooksSym] as { streamWrite?: unknown } | undefined;
-  if (typeof prefix !== 'string' || hooks?.streamWrite || own[sym.mixinSym] || pinoLine !== template(...sample, t0)) return viaPino;
+  if (hooks?.streamWrite || own[sym.mixinSym] || pinoLine !== template(...sample, t0)) return viaPino;
   const sliceAt = own[sym.timeSliceIndexSym] as number;
   return (id, method, url, statusCode, elapsedMs) => {
     if (!line.isLevelEnabled('info')) return;
@@ -240,7 +243,7 @@ const requestLogging: FastifyPluginCallback = (app, _opts, done) => {
 declare module 'fastify' {
   interface FastifyInstance {
     /** Writes a request's one "request completed" line (server/plugins/logging.ts). */
-    logRequest(id: string, method: string, url: string, statusCode: number, elapsedMs: number): void;
+    logRequest: RequestLineWriter;
   }
 }
 
