@@ -42,8 +42,10 @@ describe('a connection lost while it is lent out', () => {
       if (!pid) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(pid).toBeDefined();
+    // Its rejection is awaited before the backend goes: it may arrive before pg_terminate_backend answers.
+    const failed = expect(slow).rejects.toThrow();
     await terminate(pid!);
-    await expect(slow).rejects.toThrow();
+    await failed;
     await settle();
     expect(uncaught).toEqual([]);
     const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(t.db);
