@@ -34,11 +34,13 @@ if (heapFile) {
   const session = new Session();
   session.connect();
   const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  // PORTAL_TAIL_HEAP_PROMOTED=1: only what outlived the young generation (promoted, kept or collected later by a major GC).
+  const promotedOnly = process.env.PORTAL_TAIL_HEAP_PROMOTED === '1';
   let on = false;
   process.on('SIGWINCH', async () => {
     if (!on) {
       on = true;
-      await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !promotedOnly });
       return;
     }
     on = false;
@@ -57,5 +59,13 @@ if (heapFile) {
     walk(profile.head, []);
     const total = [...bySite.values()].reduce((a, b) => a + b, 0);
     writeFileSync(heapFile, JSON.stringify({ total, sites: [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 40) }));
+  });
+}
+
+// PORTAL_TAIL_SNAPSHOT=<file>: SIGTTIN writes a heap snapshot there (what is alive under load, with its retainers).
+const snapshotFile = process.env.PORTAL_TAIL_SNAPSHOT;
+if (snapshotFile) {
+  process.on('SIGTTIN', () => {
+    v8.writeHeapSnapshot(snapshotFile);
   });
 }

@@ -149,6 +149,14 @@ export interface SourceServer {
  * so `child.pid` is the server and --cpu-prof can be given), its output appended to `logFile`;
  * resolves once /api/health answers 200.
  */
+/** node's own flags in `npm run serve` (that checkout's package.json), so a profile's server runs with npm start's V8 settings (decision 163). */
+export function serveNodeFlags(root: string): string[] {
+  const serve = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve;
+  const words = serve.split(/\s+/);
+  const at = words.indexOf('--import');
+  return words[0] === 'node' && at > 0 ? words.slice(1, at) : [];
+}
+
 export async function startSource(opts: {
   port: number;
   dataDir: string;
@@ -160,8 +168,9 @@ export async function startSource(opts: {
   root?: string;
 }): Promise<SourceServer> {
   const fd = openSync(opts.logFile, 'a');
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
-    cwd: opts.root ?? ROOT,
+  const root = opts.root ?? ROOT;
+  const child = spawn(process.execPath, [...serveNodeFlags(root), ...(opts.nodeArgs ?? []), '--import', 'tsx', process.env.PROFILE_SCRIPT ?? 'server/main.ts'], {
+    cwd: root,
     stdio: ['ignore', fd, fd],
     env: { ...process.env, PORT: String(opts.port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, STATIC_DIR: opts.staticDir, ...opts.env },
   });
@@ -196,7 +205,8 @@ export async function connectStats(dataDir: string): Promise<pg.Client> {
  * on a fresh DATA_DIR in a work folder of its own, with the settings every profile takes from the
  * environment: PROFILE=1 (node's --cpu-prof), PROFILE_ENV='K=V …' (the server's settings),
  * PROFILE_ROOT=<dir> (another checkout's server: an A/B), PROFILE_NODE_ARGS='--flag …' (node's own flags for the
- * server, e.g. --max-semi-space-size=64). `withStatements()` restarts it with
+ * server, e.g. --max-semi-space-size=64), PROFILE_SCRIPT=<file> (another entry point instead of server/main.ts, for an
+ * experiment such as several processes on one port), PROFILE_KEEP_LOG=<file> (the server's output copied there at the end). `withStatements()` restarts it with
  * pg_stat_statements loaded (statements in functions too, planning time too); `pgCpu()` is
  * PostgreSQL's CPU seconds, the given clients' backends left out; `finish()` stops the server and
  * returns the path of the kept CPU profile (its main thread's), then removes the work folder.
@@ -259,6 +269,8 @@ export async function profileServer(name: string) {
           copyFileSync(path.join(profDir, file), kept);
         }
       }
+      // PROFILE_KEEP_LOG=<file>: the server's output kept (e.g. with PROFILE_NODE_ARGS=--trace-gc-nvp).
+      if (process.env.PROFILE_KEEP_LOG) copyFileSync(path.join(work, 'server.log'), process.env.PROFILE_KEEP_LOG);
       removeDataDir(dataDir);
       rmSync(work, { recursive: true, force: true });
       return kept;

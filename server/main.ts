@@ -1,3 +1,4 @@
+import './v8-flags.ts';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { parseConfig, resolveTokenSigningKey } from './config.ts';
