@@ -59,7 +59,8 @@ export interface RunningServer {
 }
 
 /**
- * `npm run serve` (what `npm start` runs after building): `node --import tsx server/main.ts`, with
+ * `npm run serve` (what `npm start` runs after building): `node --import tsx server/main.ts` (its V8
+ * size flags, decision 163, left out: they change speed, not behaviour), with
  * its own port and data directory, so the embedded PostgreSQL starts fresh, migrates and seeds the
  * demo data exactly as on a first `npm start`. The sandbox is on (the default).
  */
