@@ -26,7 +26,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['media', 'payment', 'portal'],
   ['mobileuser'],
   // wiring: what puts the resources together
-  ['messages.ts', 'seed.ts', 'routes.ts', 'sandbox', 'admin', 'plugins', 'app.ts', 'main.ts'],
+  ['messages.ts', 'seed.ts', 'routes.ts', 'sandbox', 'admin', 'plugins', 'app.ts', 'main.ts', 'v8-flags.ts'],
 ];
 const FOUNDATION = 0;
 const WIRING = LAYERS.length - 1;
