@@ -144,11 +144,6 @@ export interface SourceServer {
   baseUrl: string;
 }
 
-/**
- * `node [nodeArgs] --import tsx server/main.ts` (what `npm run serve` runs, without npm between,
- * so `child.pid` is the server and --cpu-prof can be given), its output appended to `logFile`;
- * resolves once /api/health answers 200.
- */
 /** node's own flags in `npm run serve` (that checkout's package.json), so a profile's server runs with npm start's V8 settings (decision 163). */
 export function serveNodeFlags(root: string): string[] {
   const serve = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve;
@@ -157,6 +152,11 @@ export function serveNodeFlags(root: string): string[] {
   return words[0] === 'node' && at > 0 ? words.slice(1, at) : [];
 }
 
+/**
+ * `node [npm run serve's node flags] [nodeArgs] --import tsx server/main.ts` (what `npm run serve`
+ * runs, without npm between, so `child.pid` is the server and --cpu-prof can be given), its output
+ * appended to `logFile`; resolves once /api/health answers 200.
+ */
 export async function startSource(opts: {
   port: number;
   dataDir: string;

@@ -17,7 +17,8 @@ export interface ServerProcess {
 
 /**
  * The real server as `npm run serve` starts it (`node --import tsx server/main.ts`; its V8 size
- * flags, decision 163, left out: they change speed, not behaviour), on its own DATA_DIR and port, with the embedded PostgreSQL. Resolves when /api/health answers 200.
+ * flags, decision 163, left out: they change speed, not behaviour), on its own DATA_DIR and port,
+ * with the embedded PostgreSQL. Resolves when /api/health answers 200.
  */
 export async function startServer(opts: { dataDir: string; port?: number; env?: Record<string, string>; timeoutMs?: number }): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
